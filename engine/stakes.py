@@ -8,7 +8,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """Ante ``A``, bring-in ``B``, small bet ``S``, big bet ``L``: ``0 <= A``, ``0 < B <= S < L``."""
+    """Ante, bring-in, small bet and big bet in chips: ``0 <= A``, ``0 < B <= S < L``."""
 
     ante: int
     bring_in: int

@@ -1,0 +1,638 @@
+"""One hand of fixed-limit Seven Card Stud, as a deterministic state machine (RULES 1-6).
+
+Every decision goes through the same three steps, as in PokerKit: ``legal()`` says what the actor
+may do, a ``_verify_*`` method raises ``IllegalAction`` without touching the state, and only then
+is the action applied. So an illegal action always leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.cards import Card
+from engine.errors import IllegalAction
+from engine.events import (
+    AntePosted,
+    Bet,
+    BettingCapped,
+    BringIn,
+    BringInDue,
+    Call,
+    CardDealt,
+    Check,
+    CommunityCardDealt,
+    Complete,
+    Event,
+    FirstToAct,
+    Fold,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    OpenPair,
+    PotAwarded,
+    Raise,
+    ShowdownStarted,
+    StreetStarted,
+    TimedOut,
+    UncalledBetReturned,
+)
+from engine.stakes import Stakes
+from engine.variants import STUD_HIGH, ShownHand, Variant
+
+MAX_SEATS = 8
+# One bet and three raises per betting round (RULES 3.5).
+CAP = 4
+STATE_VERSION = 1
+
+RaiseKind = Literal["complete", "bet", "raise"]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the actor may do now. ``raise_to`` lists street totals he may complete, bet or raise
+    to (with his all-in total when he is short); ``raise_kind`` names that action."""
+
+    fold: bool
+    check: bool
+    call: int | None
+    bring_in: int | None
+    raise_to: tuple[int, ...]
+    raise_kind: RaiseKind | None
+
+    @property
+    def any(self) -> bool:
+        return self.fold or self.check or self.call is not None or self.bring_in is not None or (
+            bool(self.raise_to)
+        )
+
+
+NO_ACTIONS = LegalActions(False, False, None, None, (), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+class StudHand:
+    """A hand from the antes to the last pot awarded.
+
+    ``stacks`` are every seat's chips; a seat with no chips is not dealt in (RULES 1.1). ``deck``
+    is the order cards leave the deck, top first. ``dealer`` fixes the dealing order (RULES 1.4).
+    """
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        stakes: Stakes,
+        deck: Sequence[Card],
+        dealer: int,
+        variant: Variant = STUD_HIGH,
+    ) -> None:
+        if not 2 <= len(stacks) <= MAX_SEATS:
+            raise ValueError(f"a table has 2 to {MAX_SEATS} seats, not {len(stacks)}")
+        if any(not isinstance(stack, int) or stack < 0 for stack in stacks):
+            raise ValueError("stacks must be whole numbers of chips, not negative")
+        if not 0 <= dealer < len(stacks):
+            raise ValueError(f"the dealer must be a seat from 0 to {len(stacks) - 1}")
+        cards = [Card.from_index(int(card)) for card in deck]
+        if len(set(cards)) != len(cards):
+            raise ValueError("the deck has the same card twice")
+        seat_count = len(stacks)
+        in_order = [(dealer + 1 + i) % seat_count for i in range(seat_count)]
+        dealt_in = tuple(seat for seat in in_order if stacks[seat] > 0)
+        if len(dealt_in) < 2:
+            raise ValueError("at least two players with chips are needed to deal a hand")
+        # Every street but the last must reach every player; the last may use one community card.
+        needed = len(dealt_in) * (sum(len(s.face_up_rounds) for s in variant.streets) - 1) + 1
+        if len(cards) < needed:
+            raise ValueError(f"the deck has {len(cards)} cards; {needed} are needed")
+
+        self.stakes = stakes
+        self.variant = variant
+        self.dealer = dealer
+        self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self.deck: tuple[Card, ...] = tuple(cards)
+        self.dealing_order: tuple[int, ...] = dealt_in
+        self.stacks: list[int] = list(stacks)
+        self.bets: list[int] = [0] * seat_count
+        self.committed: list[int] = [0] * seat_count
+        self.payouts: list[int] = [0] * seat_count
+        self.events: list[Event] = []
+        self.community: Card | None = None
+        self.street = variant.streets[0].number
+        self.timed_out: list[int] = []
+        self._cards: list[list[tuple[Card, bool]]] = [[] for _ in range(seat_count)]
+        self._folded = [seat not in dealt_in for seat in range(seat_count)]
+        self._next_card = 0
+        self._street_index = 0
+        self._actor: int | None = None
+        self._pending: set[int] = set()
+        self._may_raise: set[int] = set()
+        self._level = 0
+        self._bet_count = 0
+        self._bring_in_due = False
+        self._open_pair = False
+        self._big_bets_only = False
+        self._last_aggressor: int | None = None
+        self._history: list[tuple[str, int | None]] = []
+        self._over = False
+        self._start()
+
+    # ----------------------------------------------------------------- public reads
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose decision is pending, or ``None`` when the hand is over."""
+        return self._actor
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def pot(self) -> int:
+        """Every chip committed this hand and not yet paid out (this street's bets included)."""
+        return 0 if self._over else sum(self.committed)
+
+    @property
+    def seats(self) -> int:
+        return len(self.stacks)
+
+    def folded(self, seat: int) -> bool:
+        """True for a seat that folded or was never dealt in."""
+        return self._folded[seat]
+
+    def in_hand(self, seat: int) -> bool:
+        return not self._folded[seat]
+
+    def is_all_in(self, seat: int) -> bool:
+        return not self._folded[seat] and self.stacks[seat] == 0 and not self._over
+
+    def up_cards(self, seat: int) -> list[Card]:
+        return [card for card, face_up in self._cards[seat] if face_up]
+
+    def down_cards(self, seat: int) -> list[Card]:
+        return [card for card, face_up in self._cards[seat] if not face_up]
+
+    def cards(self, seat: int) -> list[tuple[Card, bool]]:
+        """A seat's cards in the order dealt, each with whether it is face up."""
+        return list(self._cards[seat])
+
+    def pots(self) -> list[Pot]:
+        """Main pot first, then side pots, from what each seat has committed (RULES 5.3)."""
+        return _pots(self.committed, self._folded)
+
+    # ----------------------------------------------------------------- legal actions
+
+    def legal(self) -> LegalActions:
+        seat = self._actor
+        if seat is None:
+            return NO_ACTIONS
+        stack = self.stacks[seat]
+        if self._bring_in_due:
+            posted = min(self.stakes.bring_in, stack)
+            completion = min(self.stakes.small_bet, stack)
+            return LegalActions(
+                fold=False,
+                check=False,
+                call=None,
+                bring_in=posted,
+                raise_to=(completion,) if completion > posted else (),
+                raise_kind="complete" if completion > posted else None,
+            )
+        owed = self._level - self.bets[seat]
+        return LegalActions(
+            fold=owed > 0,
+            check=owed == 0,
+            call=min(owed, stack) if owed > 0 else None,
+            bring_in=None,
+            raise_to=self._raise_targets(seat),
+            raise_kind=self._raise_kind() if self._raise_targets(seat) else None,
+        )
+
+    def _raise_kind(self) -> RaiseKind:
+        if self._bet_count == 0:
+            return "complete" if self._street_index == 0 else "bet"
+        return "raise"
+
+    def _raise_targets(self, seat: int) -> tuple[int, ...]:
+        if self._bet_count >= CAP or seat not in self._may_raise:
+            return ()
+        owed = self._level - self.bets[seat]
+        stack = self.stacks[seat]
+        if stack <= owed:
+            return ()
+        if self._street_index == 0 and self._bet_count == 0:
+            targets = [self.stakes.small_bet]  # completion (RULES 3.4)
+        else:
+            targets = [self._level + unit for unit in self._units()]
+        all_in = self.bets[seat] + stack
+        return tuple(sorted({min(target, all_in) for target in targets}))
+
+    def _units(self) -> tuple[int, ...]:
+        small, big = self.stakes.small_bet, self.stakes.big_bet
+        if self.variant.streets[self._street_index].big_bet or self._big_bets_only:
+            return (big,)
+        if self._open_pair:
+            return (small, big)  # RULES 4.3
+        return (small,)
+
+    # ----------------------------------------------------------------- actions
+
+    def fold(self) -> None:
+        seat = self._require_actor()
+        if self._bring_in_due:
+            raise IllegalAction("you can't fold: you must bring in or complete")
+        if self._level == self.bets[seat]:
+            raise IllegalAction("you can't fold when there's nothing to call: check instead")
+        self._record("fold", None)
+        self._folded[seat] = True
+        self.events.append(Fold(seat))
+        self._after_action(seat)
+
+    def check(self) -> None:
+        seat = self._require_actor()
+        if self._bring_in_due:
+            raise IllegalAction("you can't check: you must bring in or complete")
+        owed = self._level - self.bets[seat]
+        if owed > 0:
+            raise IllegalAction(f"you can't check: {owed} to call")
+        self._record("check", None)
+        self.events.append(Check(seat))
+        self._after_action(seat)
+
+    def call(self) -> None:
+        seat = self._require_actor()
+        if self._bring_in_due:
+            raise IllegalAction("you can't call: you must bring in or complete")
+        owed = self._level - self.bets[seat]
+        if owed <= 0:
+            raise IllegalAction("there's nothing to call: check or bet")
+        amount = min(owed, self.stacks[seat])
+        self._record("call", None)
+        self._put_in(seat, amount)
+        self.events.append(Call(seat, amount, self.stacks[seat] == 0))
+        self._after_action(seat)
+
+    def bring_in(self) -> None:
+        seat = self._require_actor()
+        if not self._bring_in_due:
+            raise IllegalAction("there's no bring-in to post now")
+        amount = min(self.stakes.bring_in, self.stacks[seat])
+        self._record("bring_in", None)
+        self._put_in(seat, amount)
+        self._bring_in_due = False
+        self._level = amount
+        if amount >= self.stakes.small_bet:
+            self._bet_count = 1  # a bring-in as large as the small bet is already the bet
+        self.events.append(BringIn(seat, amount, self.stacks[seat] == 0))
+        self._reopen(seat)
+        self._after_action(seat)
+
+    def raise_to(self, total: int) -> None:
+        """Complete, bet or raise so that the actor has ``total`` in front of him this street."""
+        seat = self._require_actor()
+        legal = self.legal()
+        if not legal.raise_to:
+            raise IllegalAction(self._why_no_raise(seat))
+        if isinstance(total, bool) or not isinstance(total, int) or total not in legal.raise_to:
+            options = " or ".join(str(option) for option in legal.raise_to)
+            verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}[
+                legal.raise_kind or "raise"
+            ]
+            raise IllegalAction(f"you can't make it {total}: you can {verb} {options}")
+        kind = legal.raise_kind
+        previous_level = self._level
+        amount = total - self.bets[seat]
+        self._record("raise_to", total)
+        self._bring_in_due = False
+        self._put_in(seat, amount)
+        all_in = self.stacks[seat] == 0
+        self._level = total
+        self._bet_count += 1
+        self._last_aggressor = seat
+        if self._street_index == 1 and total - previous_level >= self.stakes.big_bet:
+            self._big_bets_only = True  # RULES 4.3: once someone bets L, it stays L
+        full = self._is_full_raise(previous_level, total)
+        if kind == "complete":
+            self.events.append(Complete(seat, amount, total, all_in))
+        elif kind == "bet":
+            self.events.append(Bet(seat, amount, total, all_in))
+        else:
+            self.events.append(Raise(seat, amount, total - previous_level, total, all_in))
+        if full or previous_level == 0 or kind == "complete":
+            self._reopen(seat)
+        else:
+            # RULES 4.5: a short all-in raise makes the others call again but doesn't let those
+            # who already acted on the bet raise.
+            self._pending |= {s for s in self._can_act() if s != seat}
+            self._may_raise.discard(seat)
+        if self._bet_count >= CAP:
+            self.events.append(BettingCapped(self.street))
+        self._after_action(seat)
+
+    def timeout(self) -> None:
+        """The actor's clock ran out: bring in, else check, else fold (RULES 6.1)."""
+        seat = self._require_actor()
+        self.events.append(TimedOut(seat))
+        if seat not in self.timed_out:
+            self.timed_out.append(seat)
+        if self._bring_in_due:
+            self.bring_in()
+        elif self._level == self.bets[seat]:
+            self.check()
+        else:
+            self.fold()
+        # The replay log records the single decision the clock made, not the two steps above.
+        self._history[-1] = ("timeout", None)
+
+    def _why_no_raise(self, seat: int) -> str:
+        if self._bet_count >= CAP:
+            return "betting is capped: you can only call or fold"
+        if self.stacks[seat] <= self._level - self.bets[seat]:
+            return "you don't have enough chips to raise"
+        return "you can't raise: a short all-in didn't reopen the betting; call or fold"
+
+    def _is_full_raise(self, previous_level: int, total: int) -> bool:
+        if self._street_index == 0 and previous_level < self.stakes.small_bet:
+            return total >= self.stakes.small_bet
+        return total - previous_level >= min(self._units())
+
+    def _require_actor(self) -> int:
+        if self._actor is None:
+            raise IllegalAction("the hand is over")
+        return self._actor
+
+    def _record(self, action: str, amount: int | None) -> None:
+        self._history.append((action, amount))
+
+    def _put_in(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.bets[seat] += amount
+        self.committed[seat] += amount
+
+    # ----------------------------------------------------------------- flow
+
+    def _can_act(self) -> list[int]:
+        """Live seats with chips, in dealing order."""
+        return [s for s in self.dealing_order if not self._folded[s] and self.stacks[s] > 0]
+
+    def _live(self) -> list[int]:
+        return [s for s in self.dealing_order if not self._folded[s]]
+
+    def _reopen(self, aggressor: int) -> None:
+        """After a full bet or raise everyone else must act again and may raise."""
+        others = {s for s in self._can_act() if s != aggressor}
+        self._pending = set(others)
+        self._may_raise = set(others)
+
+    def _start(self) -> None:
+        self.events.append(
+            HandStarted(self.dealer, self.dealing_order, self.starting_stacks, self.stakes)
+        )
+        if self.stakes.ante:
+            for seat in self.dealing_order:
+                amount = min(self.stakes.ante, self.stacks[seat])
+                self.stacks[seat] -= amount
+                self.committed[seat] += amount
+                self.events.append(AntePosted(seat, amount, self.stacks[seat] == 0))
+        self._begin_street()
+
+    def _deal_street(self) -> None:
+        spec = self.variant.streets[self._street_index]
+        self.events.append(StreetStarted(spec.number))
+        live = self._live()
+        is_last = self._street_index == len(self.variant.streets) - 1
+        if is_last and len(self.deck) - self._next_card < len(live) * len(spec.face_up_rounds):
+            # RULES 2.2: not enough cards for everyone, so one shared card instead.
+            self.community = self.deck[self._next_card]
+            self._next_card += 1
+            self.events.append(CommunityCardDealt(self.community))
+            return
+        for face_up in spec.face_up_rounds:
+            for seat in live:
+                card = self.deck[self._next_card]
+                self._next_card += 1
+                self._cards[seat].append((card, face_up))
+                self.events.append(CardDealt(seat, spec.number, card, face_up))
+
+    def _begin_street(self) -> None:
+        """Deal the current street, then start its betting, or run the board out (RULES 2.4)."""
+        self.street = self.variant.streets[self._street_index].number
+        self._deal_street()
+        self.bets = [0] * self.seats
+        self._level = 0
+        self._bet_count = 0
+        self._open_pair = False
+        self._big_bets_only = False
+        can_act = self._can_act()
+        if len(can_act) < 2:
+            self._next_street_or_showdown()
+            return
+        self._last_aggressor = None
+        self._pending = set(can_act)
+        self._may_raise = set(can_act)
+        if self._street_index == 0:
+            self._actor = self._bring_in_player()
+            self._bring_in_due = True
+        else:
+            self._actor = self._first_to_act()
+
+    def _bring_in_player(self) -> int:
+        live = self._live()
+        door = {seat: self.up_cards(seat)[0] for seat in live}
+        lowest = self.variant.bring_in_seat(door)
+        seat = lowest
+        # RULES 3.3: all-in on the ante passes the bring-in clockwise to the next one with chips.
+        while self.stacks[seat] == 0 or self._folded[seat]:
+            seat = (seat + 1) % self.seats
+        self.events.append(BringInDue(seat, door[seat], passed_on=seat != lowest))
+        return seat
+
+    def _first_to_act(self) -> int:
+        live = self._live()
+        ranks = {seat: self.variant.board_rank(self.up_cards(seat)) for seat in live}
+        # RULES 4.1: best board; max() keeps the first of equals, and live is in dealing order.
+        best = max(live, key=lambda seat: ranks[seat].key)
+        if self._street_index == 1:
+            for seat in live:
+                if ranks[seat].key[0] >= 1:
+                    self._open_pair = True
+                    self.events.append(OpenPair(seat, ranks[seat].key[1]))
+        self.events.append(
+            FirstToAct(self.street, best, ranks[best].holding, tuple(self.up_cards(best)))
+        )
+        seat = best
+        while seat not in self._pending:
+            seat = (seat + 1) % self.seats
+        return seat
+
+    def _after_action(self, seat: int) -> None:
+        self._pending.discard(seat)
+        self._may_raise.discard(seat)
+        live = self._live()
+        if len(live) == 1:
+            self._return_uncalled()
+            self._award_uncontested(live[0])
+            return
+        self._pending &= set(self._can_act())
+        if self._pending:
+            nxt = (seat + 1) % self.seats
+            while nxt not in self._pending:
+                nxt = (nxt + 1) % self.seats
+            self._actor = nxt
+            return
+        self._actor = None
+        self._return_uncalled()
+        self._next_street_or_showdown()
+
+    def _return_uncalled(self) -> None:
+        top = max(range(self.seats), key=lambda s: self.bets[s])
+        second = max((self.bets[s] for s in range(self.seats) if s != top), default=0)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.bets[top] -= excess
+            self.committed[top] -= excess
+            self.stacks[top] += excess
+            self.events.append(UncalledBetReturned(top, excess))
+
+    def _next_street_or_showdown(self) -> None:
+        if self._street_index == len(self.variant.streets) - 1:
+            self._showdown()
+            return
+        self._street_index += 1
+        self._begin_street()
+
+    def _award_uncontested(self, winner: int) -> None:
+        """RULES 2.3: the last player wins every pot and shows nothing."""
+        self._actor = None
+        for index, pot in enumerate(self.pots()):
+            self.payouts[winner] += pot.amount
+            self.events.append(
+                PotAwarded(index, pot.amount, pot.eligible, (winner,), (pot.amount,), None)
+            )
+        self._finish()
+
+    def _showdown_order(self) -> list[int]:
+        live = self._live()
+        first = self._last_aggressor if self._last_aggressor in live else live[0]
+        start = live.index(first) if first is not None else 0
+        # Clockwise from the first to show; dealing order already starts left of the dealer.
+        return live[start:] + live[:start]
+
+    def _showdown(self) -> None:
+        self._actor = None
+        order = self._showdown_order()
+        self.events.append(ShowdownStarted(tuple(order)))
+        shown: dict[int, ShownHand] = {}
+        for seat in order:
+            cards = [card for card, _ in self._cards[seat]]
+            if self.community is not None:
+                cards.append(self.community)
+            hand = self.variant.show(seat, cards)
+            shown[seat] = hand
+            self.events.append(HandShown(seat, hand.cards, hand.best_five, hand.description))
+        for index, pot in enumerate(self.pots()):
+            contenders = [shown[seat] for seat in pot.eligible]
+            shares = self.variant.split(pot.amount, contenders)
+            winners = tuple(seat for seat in order if seat in shares)
+            for seat in winners:
+                self.payouts[seat] += shares[seat]
+            self.events.append(
+                PotAwarded(
+                    index,
+                    pot.amount,
+                    pot.eligible,
+                    winners,
+                    tuple(shares[seat] for seat in winners),
+                    shown[winners[0]].description,
+                )
+            )
+        self._finish()
+
+    def _finish(self) -> None:
+        for seat, amount in enumerate(self.payouts):
+            self.stacks[seat] += amount
+        self.bets = [0] * self.seats
+        self._pending.clear()
+        self._may_raise.clear()
+        self._over = True
+        self.events.append(HandEnded(tuple(self.stacks), tuple(self.payouts)))
+
+    # ----------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe snapshot: the hand's inputs and every decision, in order.
+
+        ``from_dict`` replays the decisions, so a restored hand continues exactly as this one
+        would. The deck order is in here: it is secret until the hand is over.
+        """
+        return {
+            "version": STATE_VERSION,
+            "variant": self.variant.name,
+            "stakes": self.stakes.to_dict(),
+            "stacks": list(self.starting_stacks),
+            "dealer": self.dealer,
+            "deck": [str(card) for card in self.deck],
+            "actions": [[action, amount] for action, amount in self._history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StudHand:
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"unknown hand state version {data.get('version')!r}")
+        if data.get("variant") != STUD_HIGH.name:
+            raise ValueError(f"unknown variant {data.get('variant')!r}")
+        hand = cls(
+            stacks=data["stacks"],
+            stakes=Stakes.from_dict(data["stakes"]),
+            deck=[Card.parse(text) for text in data["deck"]],
+            dealer=data["dealer"],
+        )
+        for action, amount in data["actions"]:
+            hand.apply(action, amount)
+        return hand
+
+    def apply(self, action: str, amount: int | None = None) -> None:
+        """Take a decision by name: ``"fold"``, ``"check"``, ``"call"``, ``"bring_in"``,
+        ``"raise_to"`` (with ``amount``) or ``"timeout"``."""
+        if action == "raise_to":
+            if amount is None:
+                raise IllegalAction("raise_to needs an amount")
+            self.raise_to(amount)
+        elif action in ("fold", "check", "call", "bring_in", "timeout"):
+            getattr(self, action)()
+        else:
+            raise IllegalAction(f"unknown action {action!r}")
+
+
+def _pots(committed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
+    """Split committed chips into a main pot and side pots (RULES 5.3).
+
+    Each live player's total is a level; a pot holds what everyone put in between two levels,
+    and only live players who reached the upper level may win it. Folded chips stay in the pots.
+    """
+    live_levels = sorted({committed[s] for s in range(len(committed)) if not folded[s]})
+    pots: list[Pot] = []
+    lower = 0
+    for level in live_levels:
+        amount = sum(max(0, min(c, level) - lower) for c in committed)
+        eligible = tuple(
+            s for s in range(len(committed)) if not folded[s] and committed[s] >= level
+        )
+        if amount:
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+        lower = level
+    # Chips above the highest live level can only come from folded players' excess; they go to
+    # the last pot, as those players can't win them back.
+    leftover = sum(committed) - sum(pot.amount for pot in pots)
+    if leftover and pots:
+        pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
+    return pots
