@@ -1,0 +1,276 @@
+"""High-hand evaluation for 5, 6 or 7 cards (RULES 5.1).
+
+A hand's strength is a :class:`HandValue`, an ``int`` that encodes the category in bits 20 and up
+and the ranks that define the hand in the five nibbles below, most significant first (a straight
+keeps only its high card, 5 for the wheel). Comparing values therefore compares hands, and two
+hands have the same value exactly when they are equally strong: the 2,598,960 five-card hands
+have 7,462 values. Suits never rank.
+
+Speed: every card has a weight, and the sum of a hand's weights holds, side by side, a count of
+the cards in each suit (offset so that a count of five or more sets that counter's top bit) and
+the hand's rank multiset in base 5. A hand without a flush is worth whatever its rank multiset is
+worth, and a flush is worth whatever the 13-bit rank mask of its suit is worth. Both are
+memoised on first sight (at most 73,775 multisets and 4,096 masks) instead of being tabulated at
+import, so importing costs nothing and a warm evaluation is one ``sum`` and one dict lookup.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+from typing import Final
+
+from engine.cards import FULL_DECK, Card, rank_name
+
+
+class HandCategory(IntEnum):
+    """Hand categories, weakest first."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+
+_CATEGORY_SHIFT: Final = 20
+_ACE: Final = 14
+_WHEEL_HIGH: Final = 5
+
+
+class HandValue(int):
+    """The strength of a hand: greater wins, equal values are equally strong."""
+
+    __slots__ = ()
+
+    @property
+    def category(self) -> HandCategory:
+        return HandCategory(self >> _CATEGORY_SHIFT)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Ranks that define the hand, significant first: a full house of Kings over Sevens is
+        ``(13, 7)``, a pair is its rank then three kickers, a straight is its high card (5 for
+        the wheel)."""
+        ranks = []
+        for shift in (16, 12, 8, 4, 0):
+            rank = (self >> shift) & 0xF
+            if not rank:
+                break
+            ranks.append(rank)
+        return tuple(ranks)
+
+    def describe(self) -> str:
+        """The hand in PokerStars' hand-history wording, e.g. ``"two pair, Kings and Sevens"``."""
+        category = self.category
+        ranks = self.ranks
+        first = ranks[0]
+        if category is HandCategory.HIGH_CARD:
+            return f"high card {rank_name(first)}"
+        if category is HandCategory.PAIR:
+            return f"a pair of {rank_name(first, True)}"
+        if category is HandCategory.TWO_PAIR:
+            return f"two pair, {rank_name(first, True)} and {rank_name(ranks[1], True)}"
+        if category is HandCategory.THREE_OF_A_KIND:
+            return f"three of a kind, {rank_name(first, True)}"
+        if category is HandCategory.STRAIGHT:
+            return f"a straight, {_straight_span(first)}"
+        if category is HandCategory.FLUSH:
+            return f"a flush, {rank_name(first)} high"
+        if category is HandCategory.FULL_HOUSE:
+            return f"a full house, {rank_name(first, True)} full of {rank_name(ranks[1], True)}"
+        if category is HandCategory.FOUR_OF_A_KIND:
+            return f"four of a kind, {rank_name(first, True)}"
+        if first == _ACE:
+            return "a Royal Flush"
+        return f"a straight flush, {_straight_span(first)}"
+
+    def __repr__(self) -> str:
+        return f"<HandValue {int(self):#x}: {self.describe()}, ranks {self.ranks}>"
+
+
+def _straight_span(high: int) -> str:
+    # PokerStars names the wheel "Ace to Five".
+    low = _ACE if high == _WHEEL_HIGH else high - 4
+    return f"{rank_name(low)} to {rank_name(high)}"
+
+
+# Every HandValue is interned, so the memo tables share at most 7,462 objects.
+_VALUES: dict[int, HandValue] = {}
+
+
+def _hand_value(category: HandCategory, ranks: Sequence[int]) -> HandValue:
+    encoded = category << _CATEGORY_SHIFT
+    shift = 16
+    for rank in ranks:
+        encoded |= rank << shift
+        shift -= 4
+    value = _VALUES.get(encoded)
+    if value is None:
+        value = _VALUES[encoded] = HandValue(encoded)
+    return value
+
+
+# Rank masks use bit (rank - 2): deuce is bit 0, ace bit 12.
+_STRAIGHT_MASKS: Final = (
+    *((0b11111 << (high - 6), high) for high in range(_ACE, _WHEEL_HIGH, -1)),
+    (0b1_0000_0000_1111, _WHEEL_HIGH),
+)
+
+
+def _straight_high(rank_mask: int) -> int:
+    """High card of the best straight within the mask, or 0."""
+    for window, high in _STRAIGHT_MASKS:
+        if rank_mask & window == window:
+            return high
+    return 0
+
+
+def _flush_value(rank_mask: int) -> HandValue:
+    """Best hand made by the cards of one suit whose ranks are the mask (5 to 7 bits)."""
+    high = _straight_high(rank_mask)
+    if high:
+        return _hand_value(HandCategory.STRAIGHT_FLUSH, (high,))
+    ranks = [rank for rank in range(_ACE, 1, -1) if rank_mask >> (rank - 2) & 1]
+    return _hand_value(HandCategory.FLUSH, ranks[:5])
+
+
+def _multiset_value(rank_key: int) -> HandValue:
+    """Best non-flush hand from a base-5 rank multiset (digit rank - 2 = cards of that rank)."""
+    counts = []
+    for _ in range(13):
+        rank_key, count = divmod(rank_key, 5)
+        counts.append(count)
+    by_count: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+    rank_mask = 0
+    for rank in range(_ACE, 1, -1):
+        count = counts[rank - 2]
+        if count:
+            by_count[count].append(rank)
+            rank_mask |= 1 << (rank - 2)
+    quads, trips, pairs, singles = by_count[4], by_count[3], by_count[2], by_count[1]
+    if quads:
+        kicker = max(trips + pairs + singles)
+        return _hand_value(HandCategory.FOUR_OF_A_KIND, (quads[0], kicker))
+    if trips and (len(trips) > 1 or pairs):
+        return _hand_value(HandCategory.FULL_HOUSE, (trips[0], max(trips[1:] + pairs)))
+    high = _straight_high(rank_mask)
+    if high:
+        return _hand_value(HandCategory.STRAIGHT, (high,))
+    if trips:
+        return _hand_value(HandCategory.THREE_OF_A_KIND, [trips[0], *singles[:2]])
+    if len(pairs) > 1:
+        kicker = max(pairs[2:] + singles)
+        return _hand_value(HandCategory.TWO_PAIR, (pairs[0], pairs[1], kicker))
+    if pairs:
+        return _hand_value(HandCategory.PAIR, [pairs[0], *singles[:3]])
+    return _hand_value(HandCategory.HIGH_CARD, singles[:5])
+
+
+class _MultisetValues(dict[int, HandValue]):
+    def __missing__(self, rank_key: int) -> HandValue:
+        value = self[rank_key] = _multiset_value(rank_key)
+        return value
+
+
+class _FlushValues(dict[int, HandValue]):
+    def __missing__(self, rank_mask: int) -> HandValue:
+        value = self[rank_mask] = _flush_value(rank_mask)
+        return value
+
+
+_MULTISET_VALUES: Final = _MultisetValues()
+_FLUSH_VALUES: Final = _FlushValues()
+
+# Weight layout: bits 0-15 hold four 4-bit suit counters, bits 16 and up the base-5 rank key.
+# Counters start at 3 so that five or more cards of a suit set the counter's top bit.
+_RANK_KEY_SHIFT: Final = 16
+_SUIT_COUNTERS_START: Final = 0x3333
+_FLUSH_BITS: Final = 0x8888
+_WEIGHT: Final[dict[int, int]] = {
+    card: (5 ** (card >> 2)) << _RANK_KEY_SHIFT | 1 << 4 * (card & 3) for card in range(52)
+}
+_ALL_CARDS: Final = frozenset(range(52))
+
+
+def _evaluate_unchecked(hand: Sequence[int]) -> HandValue:
+    """Value of 5 to 7 distinct valid cards, without checking them (for hot loops)."""
+    key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
+    flush = key & _FLUSH_BITS
+    if flush:
+        # At most one suit can hold five of seven cards; bit 4s+3 flags suit s.
+        suit = (flush.bit_length() - 4) >> 2
+        rank_mask = 0
+        for card in hand:
+            if card & 3 == suit:
+                rank_mask |= 1 << (card >> 2)
+        return _FLUSH_VALUES[rank_mask]
+    return _MULTISET_VALUES[key >> _RANK_KEY_SHIFT]
+
+
+def _checked(cards: Iterable[Card]) -> tuple[Card, ...]:
+    hand = tuple(cards)
+    if not 5 <= len(hand) <= 7:
+        raise ValueError(f"a hand is evaluated from 5, 6 or 7 cards, not {len(hand)}")
+    distinct = set(hand)
+    if not distinct <= _ALL_CARDS:
+        strangers = ", ".join(repr(card) for card in hand if card not in _ALL_CARDS)
+        raise ValueError(f"not cards: {strangers}")
+    if len(distinct) != len(hand):
+        twice = [card for card, count in Counter(hand).items() if count > 1]
+        raise ValueError(f"the same card twice: {' '.join(str(FULL_DECK[c]) for c in twice)}")
+    return hand
+
+
+def evaluate(cards: Iterable[Card]) -> HandValue:
+    """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
+    return _evaluate_unchecked(_checked(cards))
+
+
+# How many cards of each defining rank make the five, for categories not built from a sequence.
+_SHAPES: Final[dict[HandCategory, tuple[int, ...]]] = {
+    HandCategory.HIGH_CARD: (1, 1, 1, 1, 1),
+    HandCategory.PAIR: (2, 1, 1, 1),
+    HandCategory.TWO_PAIR: (2, 2, 1),
+    HandCategory.THREE_OF_A_KIND: (3, 1, 1),
+    HandCategory.FULL_HOUSE: (3, 2),
+    HandCategory.FOUR_OF_A_KIND: (4, 1),
+}
+
+
+def best_five(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The five cards that make the best hand, significant first.
+
+    Order: the cards of the defining ranks in the order of ``HandValue.ranks`` (pair before
+    kickers, trips before the pair of a full house, ...), kickers high to low, a straight from
+    its high card down (the wheel ends with its Ace). When several cards could fill a place
+    (a third pair's kicker, a straight with two Nines), the one of the highest suit is used,
+    which is what RULES 5.4 compares for the odd chip.
+    """
+    hand = _checked(cards)
+    value = _evaluate_unchecked(hand)
+    category = value.category
+    # Card order is rank then suit, so this puts higher suits first within a rank.
+    ordered = sorted((FULL_DECK[card] for card in hand), reverse=True)
+    if category in (HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH):
+        suit_counts = [0, 0, 0, 0]
+        for card in ordered:
+            suit_counts[card & 3] += 1
+        flush_suit = max(range(4), key=suit_counts.__getitem__)
+        ordered = [card for card in ordered if card & 3 == flush_suit]
+        if category is HandCategory.FLUSH:
+            return tuple(ordered[:5])
+    if category in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH):
+        high = value.ranks[0]
+        wanted = [(rank if rank > 1 else _ACE, 1) for rank in range(high, high - 5, -1)]
+    else:
+        wanted = list(zip(value.ranks, _SHAPES[category], strict=True))
+    chosen: list[Card] = []
+    for rank, count in wanted:
+        chosen.extend([card for card in ordered if card.rank == rank][:count])
+    return tuple(chosen)
