@@ -3,26 +3,70 @@
 Every chip lives in exactly one place: a wallet, a seat stack, or a hand in progress (the stacks
 its players brought in). Every move between places is one transaction that also appends a ledger
 row, so ``audit()`` can prove that the places add up to the chips ever granted.
+
+Concurrency: one connection, in autocommit mode, with explicit transactions. An asyncio lock
+keeps coroutines from interleaving statements inside each other's transactions, and every write
+transaction is ``BEGIN IMMEDIATE`` (plus a busy timeout), so another connection to the same file
+waits for the write lock instead of reading a balance that is about to change. Balance updates
+are still guarded in SQL (``WHERE balance >= ?`` and the row count) and by CHECK constraints.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
+
+from bot.storage.errors import (
+    AlreadySeated,
+    AuditFailed,
+    BuyInOutOfRange,
+    ChipsNotConserved,
+    DailyNotReady,
+    HandInProgress,
+    HandNotFound,
+    HandNotLive,
+    InvalidAmount,
+    InvalidTableConfig,
+    NoTable,
+    NotEnoughChips,
+    NotSeated,
+    PlayerInHand,
+    SeatsChanged,
+    TableExists,
+    TableFull,
+)
+from bot.storage.migrations import migrate
 from bot.storage.models import (
     AuditTotals,
     HandEnd,
+    HandPlayer,
     HandRecord,
     Leaderboard,
+    LeaderboardRow,
     Seat,
     Table,
     Wallet,
 )
 
 MAX_AMOUNT = 1_000_000_000  # per grant or buy-in; keeps every sum far from 64-bit overflow
+MAX_SEATS = 8
+BUSY_TIMEOUT_MS = 5000
+
+Row = sqlite3.Row
+Params = Sequence[Any] | Mapping[str, Any]
+
+_HAND_COLUMNS = """
+    hands.id, hands.state, hands.version, hands.commitment, hands.salt, hands.started_at,
+    hands.updated_at, hands.ended_at, hands.outcome, tables.channel_id, tables.guild_id
+"""
 
 
 class Store:
@@ -31,6 +75,22 @@ class Store:
     Methods raise a ``StoreError`` subclass (readable ``str()``) for anything a player can get
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
     """
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        *,
+        starting_balance: int,
+        daily_amount: int,
+        daily_cooldown: timedelta,
+    ) -> None:
+        # Use ``Store.open``: it configures the connection and migrates the schema.
+        self._db = db
+        self._lock = asyncio.Lock()
+        self.starting_balance = starting_balance
+        self.daily_amount = daily_amount
+        self.daily_cooldown = daily_cooldown
+        self._closed = False
 
     @classmethod
     async def open(
@@ -42,30 +102,113 @@ class Store:
         daily_cooldown: timedelta = timedelta(hours=20),
     ) -> Store:
         """Open (or create) the file, switch on WAL and foreign keys, apply pending migrations."""
-        raise NotImplementedError
+        if not _is_amount(starting_balance, allow_zero=True):
+            raise ValueError(f"starting_balance must be 0..{MAX_AMOUNT}, not {starting_balance!r}")
+        if not _is_amount(daily_amount):
+            raise ValueError(f"daily_amount must be 1..{MAX_AMOUNT}, not {daily_amount!r}")
+        if daily_cooldown <= timedelta(0):
+            raise ValueError("daily_cooldown must be positive")
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                mode = await cursor.fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise RuntimeError(f"the database must be a file in WAL mode, got {mode!r}")
+            # FULL: a commit reported to a player survives a power cut, not only a crash.
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(
+            db,
+            starting_balance=starting_balance,
+            daily_amount=daily_amount,
+            daily_cooldown=daily_cooldown,
+        )
 
     async def close(self) -> None:
-        raise NotImplementedError
+        """Wait for the transaction in flight, then close the file. Safe to call twice."""
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._db.close()
 
-    # Wallets
+    # ----------------------------------------------------------------- wallets
 
     async def wallet(self, guild_id: int, user_id: int) -> Wallet:
         """The player's wallet, created on first use with the starting balance (a ledger grant)."""
-        raise NotImplementedError
+        now = _utcnow()
+        async with self._write():
+            await self._ensure_wallet(guild_id, user_id, now)
+            row = await self._wallet_row(guild_id, user_id)
+        return self._to_wallet(row, now)
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """Chips in the wallet (not counting seats); creates the wallet like ``wallet()``."""
-        raise NotImplementedError
+        return (await self.wallet(guild_id, user_id)).balance
 
     async def claim_daily(self, guild_id: int, user_id: int, now: datetime | None = None) -> int:
         """Add the daily grant and return the new balance; ``DailyNotReady`` inside the cooldown."""
-        raise NotImplementedError
+        now = _aware(now)
+        async with self._write():
+            await self._ensure_wallet(guild_id, user_id, now)
+            rows = await self._all(
+                "UPDATE wallets SET balance = balance + :amount, last_daily_at = :now"
+                " WHERE guild_id = :guild AND user_id = :user"
+                " AND (last_daily_at IS NULL OR last_daily_at <= :ready_if_before)"
+                " RETURNING balance",
+                {
+                    "amount": self.daily_amount,
+                    "now": _ts(now),
+                    "guild": guild_id,
+                    "user": user_id,
+                    "ready_if_before": _ts(now - self.daily_cooldown),
+                },
+            )
+            if not rows:
+                row = await self._wallet_row(guild_id, user_id)
+                last = _parse_ts(row["last_daily_at"])
+                assert last is not None
+                raise DailyNotReady(retry_at=last + self.daily_cooldown, now=now)
+            await self._ledger(
+                now,
+                guild_id,
+                user_id,
+                "daily_grant",
+                reason="daily chips",
+                minted=self.daily_amount,
+                wallet_delta=self.daily_amount,
+            )
+        return int(rows[0]["balance"])
 
     async def grant(self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int) -> int:
         """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
-        raise NotImplementedError
+        _check_amount(amount)
+        now = _utcnow()
+        async with self._write():
+            await self._ensure_wallet(guild_id, user_id, now)
+            rows = await self._all(
+                "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ?"
+                " RETURNING balance",
+                (amount, guild_id, user_id),
+            )
+            await self._ledger(
+                now,
+                guild_id,
+                user_id,
+                "admin_grant",
+                reason=reason.strip() or "granted by an admin",
+                minted=amount,
+                wallet_delta=amount,
+                actor_id=by,
+            )
+        return int(rows[0]["balance"])
 
-    # Tables
+    # ----------------------------------------------------------------- tables
 
     async def open_table(
         self,
@@ -83,23 +226,67 @@ class Store:
         ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
         buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``.
         """
-        raise NotImplementedError
+        if not _is_int(max_seats) or not 2 <= max_seats <= MAX_SEATS:
+            raise InvalidTableConfig(f"a table has 2 to {MAX_SEATS} seats, not {max_seats}")
+        if not (_is_amount(min_buy_in) and _is_amount(max_buy_in) and min_buy_in <= max_buy_in):
+            raise InvalidTableConfig(
+                f"the buy-in limits must be whole numbers from 1 to {MAX_AMOUNT:,}"
+                " with the minimum no larger than the maximum"
+            )
+        settings_json = json.dumps(dict(settings or {}), separators=(",", ":"))
+        now = _utcnow()
+        async with self._write():
+            if await self._table_row(channel_id) is not None:
+                raise TableExists(channel_id)
+            await self._run(
+                "INSERT INTO tables (channel_id, guild_id, opener_id, max_seats, min_buy_in,"
+                " max_buy_in, settings, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    channel_id,
+                    guild_id,
+                    opener_id,
+                    max_seats,
+                    min_buy_in,
+                    max_buy_in,
+                    settings_json,
+                    _ts(now),
+                ),
+            )
+            row = await self._table_row(channel_id)
+        assert row is not None
+        return _to_table(row)
 
     async def close_table(self, channel_id: int) -> dict[int, int]:
         """Close the table between hands, cashing every seat out; returns user id -> chips.
 
         ``NoTable``; ``HandInProgress`` while a hand is live.
         """
-        raise NotImplementedError
+        now = _utcnow()
+        async with self._write():
+            table = await self._require_table(channel_id)
+            if await self._live_hand_id(table["id"]) is not None:
+                raise HandInProgress(channel_id)
+            cashed_out: dict[int, int] = {}
+            for seat in await self._all(
+                "SELECT user_id FROM seats WHERE table_id = ? ORDER BY position", (table["id"],)
+            ):
+                user_id = int(seat["user_id"])
+                cashed_out[user_id] = await self._cash_out(table, user_id, now, "table closed")
+            await self._run("UPDATE tables SET closed_at = ? WHERE id = ?", (_ts(now), table["id"]))
+        return cashed_out
 
     async def get_table(self, channel_id: int) -> Table | None:
-        raise NotImplementedError
+        async with self._read():
+            row = await self._table_row(channel_id)
+        return None if row is None else _to_table(row)
 
     async def tables(self) -> list[Table]:
         """Every open table (for startup)."""
-        raise NotImplementedError
+        async with self._read():
+            rows = await self._all("SELECT * FROM tables WHERE closed_at IS NULL ORDER BY id")
+        return [_to_table(row) for row in rows]
 
-    # Seats
+    # ----------------------------------------------------------------- seats
 
     async def sit(self, channel_id: int, user_id: int, buy_in: int) -> Seat:
         """Move ``buy_in`` chips from the wallet to a new seat (the lowest free position).
@@ -107,7 +294,49 @@ class Store:
         ``NoTable``, ``InvalidAmount``, ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``,
         ``NotEnoughChips``.
         """
-        raise NotImplementedError
+        _check_amount(buy_in)
+        now = _utcnow()
+        async with self._write():
+            table = await self._require_table(channel_id)
+            if not table["min_buy_in"] <= buy_in <= table["max_buy_in"]:
+                raise BuyInOutOfRange(buy_in, table["min_buy_in"], table["max_buy_in"])
+            taken = {
+                int(row["position"]): int(row["user_id"])
+                for row in await self._all(
+                    "SELECT position, user_id FROM seats WHERE table_id = ?", (table["id"],)
+                )
+            }
+            if user_id in taken.values():
+                raise AlreadySeated(channel_id, user_id)
+            free = [p for p in range(table["max_seats"]) if p not in taken]
+            if not free:
+                raise TableFull(table["max_seats"])
+            guild_id = table["guild_id"]
+            await self._ensure_wallet(guild_id, user_id, now)
+            moved = await self._run(
+                "UPDATE wallets SET balance = balance - :amount, seated = seated + :amount"
+                " WHERE guild_id = :guild AND user_id = :user AND balance >= :amount",
+                {"amount": buy_in, "guild": guild_id, "user": user_id},
+            )
+            if moved != 1:
+                wallet = await self._wallet_row(guild_id, user_id)
+                raise NotEnoughChips(needed=buy_in, available=int(wallet["balance"]))
+            await self._run(
+                "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table["id"], user_id, free[0], buy_in, _ts(now)),
+            )
+            await self._ledger(
+                now,
+                guild_id,
+                user_id,
+                "buy_in",
+                reason=f"sat down in channel {channel_id}",
+                wallet_delta=-buy_in,
+                seat_delta=buy_in,
+                table_id=table["id"],
+            )
+        return Seat(channel_id, user_id, free[0], buy_in, sitting_out=False, leaving=False)
 
     async def leave(self, channel_id: int, user_id: int) -> int:
         """Cash the seat out to the wallet and free it; returns the chips moved.
@@ -115,21 +344,36 @@ class Store:
         ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
         him with ``set_leaving`` instead: the hand's end cashes him out).
         """
-        raise NotImplementedError
+        now = _utcnow()
+        async with self._write():
+            table = await self._require_table(channel_id)
+            await self._require_seat(table, user_id)
+            hand_id = await self._live_hand_id(table["id"])
+            if hand_id is not None and await self._one(
+                "SELECT 1 FROM hand_seats WHERE hand_id = ? AND user_id = ?", (hand_id, user_id)
+            ):
+                raise PlayerInHand(channel_id, user_id)
+            return await self._cash_out(table, user_id, now, "left the table")
 
     async def seats(self, channel_id: int) -> list[Seat]:
         """The table's seats by position (empty list when there is no table)."""
-        raise NotImplementedError
+        async with self._read():
+            rows = await self._all(
+                "SELECT seats.* FROM seats JOIN tables ON tables.id = seats.table_id"
+                " WHERE tables.channel_id = ? AND tables.closed_at IS NULL ORDER BY position",
+                (channel_id,),
+            )
+        return [_to_seat(channel_id, row) for row in rows]
 
     async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> Seat:
         """``NoTable``, ``NotSeated``."""
-        raise NotImplementedError
+        return await self._set_seat_flag(channel_id, user_id, "sitting_out", sitting_out)
 
     async def set_leaving(self, channel_id: int, user_id: int, leaving: bool) -> Seat:
         """Ask to be cashed out when the current hand ends. ``NoTable``, ``NotSeated``."""
-        raise NotImplementedError
+        return await self._set_seat_flag(channel_id, user_id, "leaving", leaving)
 
-    # Hands
+    # ----------------------------------------------------------------- hands
 
     async def start_hand(
         self,
@@ -148,14 +392,64 @@ class Store:
         ``state`` is ``StudHand.to_dict()`` before any action. Returns the hand id.
         ``NoTable``, ``HandInProgress``, ``SeatsChanged``.
         """
-        raise NotImplementedError
+        users = [user_id for user_id, _ in players]
+        if len(set(users)) != len(users) or len(users) < 2:
+            raise ValueError("a hand needs at least two different players")
+        if any(not _is_int(stack) or stack < 0 for _, stack in players):
+            raise ValueError("stacks must be whole numbers of chips, not negative")
+        now = _aware(now)
+        state_json = _dump_state(state)
+        async with self._write():
+            table = await self._require_table(channel_id)
+            if await self._live_hand_id(table["id"]) is not None:
+                raise HandInProgress(channel_id)
+            rows = await self._all(
+                "INSERT INTO hands (table_id, state, commitment, salt, started_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (table["id"], state_json, commitment, salt, _ts(now), _ts(now)),
+            )
+            hand_id = int(rows[0]["id"])
+            for seat_index, (user_id, stack) in enumerate(players):
+                # Compare-and-swap: the seat must still hold exactly the stack dealt with.
+                moved = await self._run(
+                    "UPDATE seats SET stack = 0 WHERE table_id = ? AND user_id = ? AND stack = ?",
+                    (table["id"], user_id, stack),
+                )
+                if moved != 1:
+                    raise SeatsChanged(user_id)
+                await self._run(
+                    "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
+                    " VALUES (?, ?, ?, ?)",
+                    (hand_id, seat_index, user_id, stack),
+                )
+                await self._ledger(
+                    now,
+                    table["guild_id"],
+                    user_id,
+                    "hand_start",
+                    reason=f"dealt into hand #{hand_id}",
+                    seat_delta=-stack,
+                    hand_delta=stack,
+                    table_id=table["id"],
+                    hand_id=hand_id,
+                )
+        return hand_id
 
     async def save_action(self, hand_id: int, state: Mapping[str, Any]) -> int:
         """Replace the hand's state after one action (one transaction); returns the new version.
 
         ``HandNotFound``, ``HandNotLive``.
         """
-        raise NotImplementedError
+        state_json = _dump_state(state)
+        async with self._write():
+            rows = await self._all(
+                "UPDATE hands SET state = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND ended_at IS NULL RETURNING version",
+                (state_json, _ts(_utcnow()), hand_id),
+            )
+            if not rows:
+                await self._require_live_hand(hand_id)
+        return int(rows[0]["version"])
 
     async def settle_hand(
         self, hand_id: int, state: Mapping[str, Any], final_stacks: Sequence[int]
@@ -166,39 +460,591 @@ class Store:
         Exactly once: a hand that already ended raises ``HandNotLive`` and pays nothing.
         ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered.
         """
-        raise NotImplementedError
+        if any(not _is_int(stack) or stack < 0 for stack in final_stacks):
+            raise ValueError("final stacks must be whole numbers of chips, not negative")
+        return await self._end_hand(hand_id, _dump_state(state), list(final_stacks), "")
 
     async def void_hand(self, hand_id: int, *, reason: str) -> HandEnd:
         """End the hand giving every player back his starting stack (e.g. a state that can't
         be restored). ``HandNotFound``, ``HandNotLive``.
         """
-        raise NotImplementedError
+        return await self._end_hand(hand_id, None, None, reason.strip() or "hand voided")
 
     async def live_hands(self) -> list[HandRecord]:
         """Every hand in progress with its last committed state (restart recovery)."""
-        raise NotImplementedError
+        async with self._read():
+            rows = await self._all(
+                f"SELECT {_HAND_COLUMNS} FROM hands JOIN tables ON tables.id = hands.table_id"
+                " WHERE hands.ended_at IS NULL ORDER BY hands.id"
+            )
+            return await self._to_hands(rows)
 
     async def get_hand(self, hand_id: int) -> HandRecord:
         """``HandNotFound``."""
-        raise NotImplementedError
+        async with self._read():
+            rows = await self._all(
+                f"SELECT {_HAND_COLUMNS} FROM hands JOIN tables ON tables.id = hands.table_id"
+                " WHERE hands.id = ?",
+                (hand_id,),
+            )
+            if not rows:
+                raise HandNotFound(hand_id)
+            return (await self._to_hands(rows))[0]
 
     async def last_hand_for(
         self, user_id: int, *, guild_id: int | None = None
     ) -> HandRecord | None:
         """The latest hand the player was dealt into (in that guild, if given)."""
-        raise NotImplementedError
+        async with self._read():
+            rows = await self._all(
+                f"SELECT {_HAND_COLUMNS} FROM hand_seats"
+                " JOIN hands ON hands.id = hand_seats.hand_id"
+                " JOIN tables ON tables.id = hands.table_id"
+                " WHERE hand_seats.user_id = :user AND (:guild IS NULL OR tables.guild_id = :guild)"
+                " ORDER BY hands.id DESC LIMIT 1",
+                {"user": user_id, "guild": guild_id},
+            )
+            hands = await self._to_hands(rows)
+        return hands[0] if hands else None
 
-    # Reports
+    # ----------------------------------------------------------------- reports
 
     async def leaderboard(
         self, guild_id: int, *, limit: int = 10, user_id: int | None = None
     ) -> Leaderboard:
         """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
-        raise NotImplementedError
+        if not _is_int(limit) or not 1 <= limit <= 100:
+            raise ValueError(f"limit must be 1..100, not {limit!r}")
+        async with self._read():
+            # The ORDER BY repeats the indexed expression so SQLite walks wallets_by_total.
+            rows = await self._all(
+                "SELECT user_id, balance + seated AS chips FROM wallets WHERE guild_id = ?"
+                " ORDER BY balance + seated DESC, user_id LIMIT ?",
+                (guild_id, limit),
+            )
+            caller = None
+            if user_id is not None:
+                own = await self._one(
+                    "SELECT balance + seated AS chips FROM wallets"
+                    " WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, user_id),
+                )
+                if own is not None:
+                    above = await self._one(
+                        "SELECT count(*) AS n FROM wallets"
+                        " WHERE guild_id = ? AND balance + seated > ?",
+                        (guild_id, own["chips"]),
+                    )
+                    assert above is not None
+                    caller = LeaderboardRow(int(above["n"]) + 1, user_id, int(own["chips"]))
+        top: list[LeaderboardRow] = []
+        for index, row in enumerate(rows):
+            tied = top and top[-1].chips == row["chips"]
+            rank = top[-1].rank if tied else index + 1
+            top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
+        return Leaderboard(tuple(top), caller)
 
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
 
         Raises ``AuditFailed`` naming the first mismatch.
         """
-        raise NotImplementedError
+        async with self._read():
+            totals = await self._one(
+                "SELECT"
+                " (SELECT coalesce(sum(minted), 0) FROM ledger) AS granted,"
+                " (SELECT coalesce(sum(balance), 0) FROM wallets) AS wallets,"
+                " (SELECT coalesce(sum(stack), 0) FROM seats) AS seats,"
+                " (SELECT coalesce(sum(starting_stack), 0) FROM hand_seats"
+                "  JOIN hands ON hands.id = hand_seats.hand_id"
+                "  WHERE hands.ended_at IS NULL) AS live_hands"
+            )
+            assert totals is not None
+            result = AuditTotals(
+                int(totals["granted"]),
+                int(totals["wallets"]),
+                int(totals["seats"]),
+                int(totals["live_hands"]),
+            )
+            if result.granted != result.wallets + result.seats + result.live_hands:
+                raise AuditFailed(f"chips not conserved: {result}")
+            for description, query in _AUDIT_MISMATCHES:
+                bad = await self._one(query)
+                if bad is not None:
+                    raise AuditFailed(f"{description}: {dict(bad)}")
+        return result
+
+    # ----------------------------------------------------------------- internals
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[None]:
+        """One write transaction, holding SQLite's write lock from its first statement."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[None]:
+        """One read transaction: every query inside sees the same snapshot."""
+        async with self._lock:
+            await self._db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                await self._db.execute("COMMIT")
+
+    async def _all(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def _one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
+
+    async def _run(self, sql: str, params: Params = ()) -> int:
+        """Run a write and return how many rows it changed."""
+        cursor = await self._db.execute(sql, params)
+        return cursor.rowcount
+
+    async def _ledger(
+        self,
+        now: datetime,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        *,
+        reason: str,
+        minted: int = 0,
+        wallet_delta: int = 0,
+        seat_delta: int = 0,
+        hand_delta: int = 0,
+        table_id: int | None = None,
+        hand_id: int | None = None,
+        actor_id: int | None = None,
+    ) -> None:
+        await self._run(
+            "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
+            " seat_delta, hand_delta, table_id, hand_id, reason, actor_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                _ts(now),
+                guild_id,
+                user_id,
+                kind,
+                minted,
+                wallet_delta,
+                seat_delta,
+                hand_delta,
+                table_id,
+                hand_id,
+                reason,
+                actor_id,
+            ),
+        )
+
+    async def _ensure_wallet(self, guild_id: int, user_id: int, now: datetime) -> None:
+        created = await self._run(
+            "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            (guild_id, user_id, self.starting_balance, _ts(now)),
+        )
+        if created and self.starting_balance:
+            await self._ledger(
+                now,
+                guild_id,
+                user_id,
+                "starting_grant",
+                reason="starting balance",
+                minted=self.starting_balance,
+                wallet_delta=self.starting_balance,
+            )
+
+    async def _wallet_row(self, guild_id: int, user_id: int) -> Row:
+        row = await self._one(
+            "SELECT * FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        assert row is not None, "the wallet is created earlier in the same transaction"
+        return row
+
+    def _to_wallet(self, row: Row, now: datetime) -> Wallet:
+        last = _parse_ts(row["last_daily_at"])
+        ready_at = None if last is None else last + self.daily_cooldown
+        return Wallet(
+            int(row["guild_id"]),
+            int(row["user_id"]),
+            int(row["balance"]),
+            int(row["seated"]),
+            ready_at if ready_at is not None and ready_at > now else None,
+        )
+
+    async def _table_row(self, channel_id: int) -> Row | None:
+        return await self._one(
+            "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
+        )
+
+    async def _require_table(self, channel_id: int) -> Row:
+        row = await self._table_row(channel_id)
+        if row is None:
+            raise NoTable(channel_id)
+        return row
+
+    async def _require_seat(self, table: Row, user_id: int) -> Row:
+        row = await self._one(
+            "SELECT * FROM seats WHERE table_id = ? AND user_id = ?", (table["id"], user_id)
+        )
+        if row is None:
+            raise NotSeated(table["channel_id"], user_id)
+        return row
+
+    async def _set_seat_flag(self, channel_id: int, user_id: int, column: str, on: bool) -> Seat:
+        assert column in ("sitting_out", "leaving")
+        async with self._write():
+            table = await self._require_table(channel_id)
+            await self._require_seat(table, user_id)
+            await self._run(
+                f"UPDATE seats SET {column} = ? WHERE table_id = ? AND user_id = ?",
+                (int(on), table["id"], user_id),
+            )
+            row = await self._require_seat(table, user_id)
+        return _to_seat(channel_id, row)
+
+    async def _live_hand_id(self, table_id: int) -> int | None:
+        row = await self._one(
+            "SELECT id FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+        )
+        return None if row is None else int(row["id"])
+
+    async def _require_live_hand(self, hand_id: int) -> Row:
+        row = await self._one(
+            "SELECT hands.*, tables.guild_id, tables.channel_id FROM hands"
+            " JOIN tables ON tables.id = hands.table_id WHERE hands.id = ?",
+            (hand_id,),
+        )
+        if row is None:
+            raise HandNotFound(hand_id)
+        if row["ended_at"] is not None:
+            raise HandNotLive(hand_id)
+        return row
+
+    async def _cash_out(self, table: Row, user_id: int, now: datetime, reason: str) -> int:
+        """Move a seat's stack to the wallet and free the seat (inside a write transaction)."""
+        rows = await self._all(
+            "DELETE FROM seats WHERE table_id = ? AND user_id = ? RETURNING stack",
+            (table["id"], user_id),
+        )
+        if not rows:
+            raise NotSeated(table["channel_id"], user_id)
+        stack = int(rows[0]["stack"])
+        await self._run(
+            "UPDATE wallets SET balance = balance + :stack, seated = seated - :stack"
+            " WHERE guild_id = :guild AND user_id = :user",
+            {"stack": stack, "guild": table["guild_id"], "user": user_id},
+        )
+        if stack:
+            await self._ledger(
+                now,
+                table["guild_id"],
+                user_id,
+                "cash_out",
+                reason=f"{reason} in channel {table['channel_id']}",
+                wallet_delta=stack,
+                seat_delta=-stack,
+                table_id=table["id"],
+            )
+        return stack
+
+    async def _end_hand(
+        self,
+        hand_id: int,
+        state_json: str | None,
+        final_stacks: list[int] | None,
+        void_reason: str,
+    ) -> HandEnd:
+        """Settle (``final_stacks`` given) or void (None) a live hand in one transaction."""
+        now = _utcnow()
+        async with self._write():
+            hand = await self._require_live_hand(hand_id)
+            players = await self._all(
+                "SELECT seat_index, user_id, starting_stack FROM hand_seats"
+                " WHERE hand_id = ? ORDER BY seat_index",
+                (hand_id,),
+            )
+            starting = [int(p["starting_stack"]) for p in players]
+            if final_stacks is None:
+                finals = starting
+            elif len(final_stacks) != len(players):
+                raise ValueError(
+                    f"hand #{hand_id} has {len(players)} seats, not {len(final_stacks)} stacks"
+                )
+            else:
+                finals = final_stacks
+            if sum(finals) != sum(starting):
+                raise ChipsNotConserved(hand_id, sum(finals), sum(starting))
+            ended = await self._run(
+                "UPDATE hands SET state = coalesce(?, state), updated_at = ?, ended_at = ?,"
+                " outcome = ? WHERE id = ? AND ended_at IS NULL",
+                (
+                    state_json,
+                    _ts(now),
+                    _ts(now),
+                    "voided" if final_stacks is None else "settled",
+                    hand_id,
+                ),
+            )
+            if ended != 1:
+                raise HandNotLive(hand_id)
+            table = await self._one("SELECT * FROM tables WHERE id = ?", (hand["table_id"],))
+            assert table is not None
+            kind = "hand_void" if final_stacks is None else "hand_result"
+            for player, start, final in zip(players, starting, finals, strict=True):
+                user_id = int(player["user_id"])
+                await self._run(
+                    "UPDATE hand_seats SET final_stack = ? WHERE hand_id = ? AND seat_index = ?",
+                    (final, hand_id, player["seat_index"]),
+                )
+                returned = await self._run(
+                    "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?",
+                    (final, table["id"], user_id),
+                )
+                if returned != 1:
+                    raise AuditFailed(f"hand #{hand_id}: player {user_id} has no seat to return to")
+                await self._run(
+                    "UPDATE wallets SET seated = seated + ? WHERE guild_id = ? AND user_id = ?",
+                    (final - start, table["guild_id"], user_id),
+                )
+                await self._ledger(
+                    now,
+                    table["guild_id"],
+                    user_id,
+                    kind,
+                    reason=void_reason or f"result of hand #{hand_id}: {final - start:+,}",
+                    seat_delta=final,
+                    hand_delta=-final,
+                    table_id=table["id"],
+                    hand_id=hand_id,
+                )
+            cashed_out: dict[int, int] = {}
+            for seat in await self._all(
+                "SELECT user_id FROM seats WHERE table_id = ? AND leaving = 1 ORDER BY position",
+                (table["id"],),
+            ):
+                user_id = int(seat["user_id"])
+                cashed_out[user_id] = await self._cash_out(table, user_id, now, "left the table")
+        users = [int(p["user_id"]) for p in players]
+        return HandEnd(
+            hand_id,
+            dict(zip(users, finals, strict=True)),
+            {
+                user: final - start
+                for user, start, final in zip(users, starting, finals, strict=True)
+            },
+            cashed_out,
+        )
+
+    async def _to_hands(self, rows: Iterable[Row]) -> list[HandRecord]:
+        rows = list(rows)
+        if not rows:
+            return []
+        ids = [int(row["id"]) for row in rows]
+        marks = ", ".join("?" * len(ids))
+        players: dict[int, list[HandPlayer]] = {hand_id: [] for hand_id in ids}
+        for p in await self._all(
+            f"SELECT * FROM hand_seats WHERE hand_id IN ({marks}) ORDER BY hand_id, seat_index",
+            ids,
+        ):
+            players[int(p["hand_id"])].append(
+                HandPlayer(
+                    int(p["seat_index"]),
+                    int(p["user_id"]),
+                    int(p["starting_stack"]),
+                    None if p["final_stack"] is None else int(p["final_stack"]),
+                )
+            )
+        return [
+            HandRecord(
+                hand_id=int(row["id"]),
+                channel_id=int(row["channel_id"]),
+                guild_id=int(row["guild_id"]),
+                state=json.loads(row["state"]),
+                version=int(row["version"]),
+                commitment=row["commitment"],
+                salt=row["salt"],
+                players=tuple(players[int(row["id"])]),
+                started_at=_required_ts(row["started_at"]),
+                updated_at=_required_ts(row["updated_at"]),
+                ended_at=_parse_ts(row["ended_at"]),
+                outcome=row["outcome"],
+            )
+            for row in rows
+        ]
+
+
+# Each query returns a row only when something disagrees with the ledger.
+_AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
+    (
+        "a wallet balance differs from its ledger",
+        """
+        SELECT w.guild_id, w.user_id, w.balance, coalesce(l.total, 0) AS ledger
+        FROM wallets AS w LEFT JOIN (
+            SELECT guild_id, user_id, sum(wallet_delta) AS total FROM ledger GROUP BY 1, 2
+        ) AS l USING (guild_id, user_id)
+        WHERE w.balance != coalesce(l.total, 0)
+        UNION ALL
+        SELECT l.guild_id, l.user_id, NULL, l.total
+        FROM (SELECT guild_id, user_id, sum(wallet_delta) AS total FROM ledger GROUP BY 1, 2) AS l
+        WHERE l.total != 0 AND NOT EXISTS (
+            SELECT 1 FROM wallets AS w WHERE w.guild_id = l.guild_id AND w.user_id = l.user_id)
+        LIMIT 1
+        """,
+    ),
+    (
+        "a seat stack differs from its ledger",
+        """
+        SELECT s.table_id, s.user_id, s.stack, coalesce(l.total, 0) AS ledger
+        FROM seats AS s LEFT JOIN (
+            SELECT table_id, user_id, sum(seat_delta) AS total FROM ledger
+            WHERE table_id IS NOT NULL GROUP BY 1, 2
+        ) AS l USING (table_id, user_id)
+        WHERE s.stack != coalesce(l.total, 0)
+        UNION ALL
+        SELECT l.table_id, l.user_id, NULL, l.total
+        FROM (
+            SELECT table_id, user_id, sum(seat_delta) AS total FROM ledger
+            WHERE table_id IS NOT NULL GROUP BY 1, 2
+        ) AS l
+        WHERE l.total != 0 AND NOT EXISTS (
+            SELECT 1 FROM seats AS s WHERE s.table_id = l.table_id AND s.user_id = l.user_id)
+        LIMIT 1
+        """,
+    ),
+    (
+        # A live hand holds its players' starting stacks; an ended one holds nothing, so a
+        # second payout would show here as a negative balance.
+        "a hand's chips differ from its ledger",
+        """
+        SELECT h.id, h.ended_at, coalesce(l.total, 0) AS ledger,
+               CASE WHEN h.ended_at IS NULL THEN
+                   (SELECT sum(starting_stack) FROM hand_seats WHERE hand_id = h.id)
+               ELSE 0 END AS expected
+        FROM hands AS h LEFT JOIN (
+            SELECT hand_id, sum(hand_delta) AS total FROM ledger
+            WHERE hand_id IS NOT NULL GROUP BY 1
+        ) AS l ON l.hand_id = h.id
+        WHERE coalesce(l.total, 0) != expected
+        LIMIT 1
+        """,
+    ),
+    (
+        "a hand was paid out more or less than once per player",
+        """
+        SELECT hs.hand_id, hs.user_id, count(l.id) AS endings
+        FROM hand_seats AS hs JOIN hands AS h ON h.id = hs.hand_id
+        LEFT JOIN ledger AS l ON l.hand_id = hs.hand_id AND l.user_id = hs.user_id
+            AND l.kind IN ('hand_result', 'hand_void')
+        GROUP BY hs.hand_id, hs.user_id, h.ended_at
+        HAVING count(l.id) != (CASE WHEN h.ended_at IS NULL THEN 0 ELSE 1 END)
+        LIMIT 1
+        """,
+    ),
+    (
+        "a wallet's seated chips differ from its seats and live hands",
+        """
+        SELECT w.guild_id, w.user_id, w.seated, coalesce(s.total, 0) + coalesce(h.total, 0)
+        FROM wallets AS w
+        LEFT JOIN (
+            SELECT t.guild_id, s.user_id, sum(s.stack) AS total
+            FROM seats AS s JOIN tables AS t ON t.id = s.table_id GROUP BY 1, 2
+        ) AS s USING (guild_id, user_id)
+        LEFT JOIN (
+            SELECT t.guild_id, hs.user_id, sum(hs.starting_stack) AS total
+            FROM hand_seats AS hs JOIN hands ON hands.id = hs.hand_id
+            JOIN tables AS t ON t.id = hands.table_id
+            WHERE hands.ended_at IS NULL GROUP BY 1, 2
+        ) AS h USING (guild_id, user_id)
+        WHERE w.seated != coalesce(s.total, 0) + coalesce(h.total, 0)
+        LIMIT 1
+        """,
+    ),
+    (
+        "a player in a live hand has no seat to return to",
+        """
+        SELECT hs.hand_id, hs.user_id FROM hand_seats AS hs
+        JOIN hands ON hands.id = hs.hand_id
+        WHERE hands.ended_at IS NULL AND NOT EXISTS (
+            SELECT 1 FROM seats AS s WHERE s.table_id = hands.table_id AND s.user_id = hs.user_id)
+        LIMIT 1
+        """,
+    ),
+)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_amount(value: object, *, allow_zero: bool = False) -> bool:
+    lowest = 0 if allow_zero else 1
+    return isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_AMOUNT
+
+
+def _check_amount(amount: object) -> None:
+    if not _is_amount(amount):
+        raise InvalidAmount(amount, MAX_AMOUNT)
+
+
+def _dump_state(state: Mapping[str, Any]) -> str:
+    # allow_nan=False: the state must be strict JSON so any tool can read it back.
+    return json.dumps(dict(state), separators=(",", ":"), allow_nan=False)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(now: datetime | None) -> datetime:
+    if now is None:
+        return _utcnow()
+    if now.tzinfo is None:
+        raise ValueError("times must be timezone-aware")
+    return now.astimezone(UTC)
+
+
+def _ts(moment: datetime) -> str:
+    # Fixed width, always UTC: text order is time order, so SQL can compare stored times.
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse_ts(text: str | None) -> datetime | None:
+    return None if text is None else _required_ts(text)
+
+
+def _required_ts(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def _to_table(row: Row) -> Table:
+    return Table(
+        channel_id=int(row["channel_id"]),
+        guild_id=int(row["guild_id"]),
+        opener_id=int(row["opener_id"]),
+        max_seats=int(row["max_seats"]),
+        min_buy_in=int(row["min_buy_in"]),
+        max_buy_in=int(row["max_buy_in"]),
+        settings=json.loads(row["settings"]),
+        opened_at=_required_ts(row["opened_at"]),
+    )
+
+
+def _to_seat(channel_id: int, row: Row) -> Seat:
+    return Seat(
+        channel_id=channel_id,
+        user_id=int(row["user_id"]),
+        position=int(row["position"]),
+        stack=int(row["stack"]),
+        sitting_out=bool(row["sitting_out"]),
+        leaving=bool(row["leaving"]),
+    )
