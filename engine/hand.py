@@ -131,7 +131,12 @@ class StudHand:
         self._street_index = 0
         self._actor: int | None = None
         self._pending: set[int] = set()
-        self._may_raise: set[int] = set()
+        # Betting-round memory for the short all-in rule (RULES 4.5), kept as PokerKit keeps it:
+        # who acted since the last full-sized raise, the largest raise so far, and the short
+        # all-in raises since then.
+        self._acted: set[int] = set()
+        self._largest_raise = 0
+        self._short_all_ins: list[int] = []
         self._level = 0
         self._bet_count = 0
         self._bring_in_due = False
@@ -205,13 +210,14 @@ class StudHand:
                 raise_kind="complete" if completion > posted else None,
             )
         owed = self._level - self.bets[seat]
+        raise_to = self._raise_targets(seat)
         return LegalActions(
             fold=owed > 0,
             check=owed == 0,
             call=min(owed, stack) if owed > 0 else None,
             bring_in=None,
-            raise_to=self._raise_targets(seat),
-            raise_kind=self._raise_kind() if self._raise_targets(seat) else None,
+            raise_to=raise_to,
+            raise_kind=self._raise_kind() if raise_to else None,
         )
 
     def _raise_kind(self) -> RaiseKind:
@@ -220,12 +226,9 @@ class StudHand:
         return "raise"
 
     def _raise_targets(self, seat: int) -> tuple[int, ...]:
-        if self._bet_count >= CAP or seat not in self._may_raise:
+        if self._why_no_raise(seat):
             return ()
-        owed = self._level - self.bets[seat]
         stack = self.stacks[seat]
-        if stack <= owed:
-            return ()
         if self._street_index == 0 and self._bet_count == 0:
             targets = [self.stakes.small_bet]  # completion (RULES 3.4)
         else:
@@ -290,7 +293,6 @@ class StudHand:
         if amount >= self.stakes.small_bet:
             self._bet_count = 1  # a bring-in as large as the small bet is already the bet
         self.events.append(BringIn(seat, amount, self.stacks[seat] == 0))
-        self._reopen(seat)
         self._after_action(seat)
 
     def raise_to(self, total: int) -> None:
@@ -317,20 +319,23 @@ class StudHand:
         self._last_aggressor = seat
         if self._street_index == 1 and total - previous_level >= self.stakes.big_bet:
             self._big_bets_only = True  # RULES 4.3: once someone bets L, it stays L
-        full = self._is_full_raise(previous_level, total)
+        increment = total - previous_level
+        if increment >= self._largest_raise:
+            self._acted = {seat}
+        self._largest_raise = max(self._largest_raise, increment)
+        if all_in:
+            self._short_all_ins.append(increment)
+        else:
+            self._short_all_ins.clear()
+        if sum(self._short_all_ins) >= self._largest_raise:
+            self._short_all_ins.clear()
         if kind == "complete":
             self.events.append(Complete(seat, amount, total, all_in))
         elif kind == "bet":
             self.events.append(Bet(seat, amount, total, all_in))
         else:
             self.events.append(Raise(seat, amount, total - previous_level, total, all_in))
-        if full or previous_level == 0 or kind == "complete":
-            self._reopen(seat)
-        else:
-            # RULES 4.5: a short all-in raise makes the others call again but doesn't let those
-            # who already acted on the bet raise.
-            self._pending |= {s for s in self._can_act() if s != seat}
-            self._may_raise.discard(seat)
+        self._pending = {s for s in self._can_act() if s != seat}
         if self._bet_count >= CAP:
             self.events.append(BettingCapped(self.street))
         self._after_action(seat)
@@ -351,16 +356,24 @@ class StudHand:
         self._history[-1] = ("timeout", None)
 
     def _why_no_raise(self, seat: int) -> str:
+        """Why the actor may not complete, bet or raise now; empty when he may."""
         if self._bet_count >= CAP:
             return "betting is capped: you can only call or fold"
-        if self.stacks[seat] <= self._level - self.bets[seat]:
+        owed = self._level - self.bets[seat]
+        if self.stacks[seat] <= owed:
             return "you don't have enough chips to raise"
-        return "you can't raise: a short all-in didn't reopen the betting; call or fold"
-
-    def _is_full_raise(self, previous_level: int, total: int) -> bool:
-        if self._street_index == 0 and previous_level < self.stakes.small_bet:
-            return total >= self.stakes.small_bet
-        return total - previous_level >= min(self._units())
+        if not any(
+            other != seat and self.stacks[other] + self.bets[other] > self._level
+            for other in self._live()
+        ):
+            return "everyone else is all-in: there's no one to raise"
+        # RULES 4.5: a short all-in doesn't reopen the betting for those who already acted.
+        short_reopen = bool(self._short_all_ins) and (
+            sum(self._short_all_ins) < self._largest_raise and seat in self._acted
+        )
+        if owed < self._largest_raise or short_reopen:
+            return "you can't raise: a short all-in didn't reopen the betting; call or fold"
+        return ""
 
     def _require_actor(self) -> int:
         if self._actor is None:
@@ -383,12 +396,6 @@ class StudHand:
 
     def _live(self) -> list[int]:
         return [s for s in self.dealing_order if not self._folded[s]]
-
-    def _reopen(self, aggressor: int) -> None:
-        """After a full bet or raise everyone else must act again and may raise."""
-        others = {s for s in self._can_act() if s != aggressor}
-        self._pending = set(others)
-        self._may_raise = set(others)
 
     def _start(self) -> None:
         self.events.append(
@@ -435,7 +442,9 @@ class StudHand:
             return
         self._last_aggressor = None
         self._pending = set(can_act)
-        self._may_raise = set(can_act)
+        self._acted = set()
+        self._largest_raise = 0
+        self._short_all_ins = []
         if self._street_index == 0:
             self._actor = self._bring_in_player()
             self._bring_in_due = True
@@ -473,7 +482,7 @@ class StudHand:
 
     def _after_action(self, seat: int) -> None:
         self._pending.discard(seat)
-        self._may_raise.discard(seat)
+        self._acted.add(seat)
         live = self._live()
         if len(live) == 1:
             self._return_uncalled()
@@ -559,7 +568,6 @@ class StudHand:
             self.stacks[seat] += amount
         self.bets = [0] * self.seats
         self._pending.clear()
-        self._may_raise.clear()
         self._over = True
         self.events.append(HandEnded(tuple(self.stacks), tuple(self.payouts)))
 
