@@ -297,3 +297,27 @@ def test_seat_without_chips_is_not_in_the_history() -> None:
     text = history(hand.events, viewer=0, names={0: "A", 2: "C"})
     assert "Seat 2:" not in text
     assert text.splitlines()[1] == "Table 'Main Street' 3-max (Play Money)"
+
+
+def test_split_pot_writes_one_collection_per_winner() -> None:
+    """RULES 5.4: equal hands split the pot; the odd chip goes to the king of hearts."""
+    deck = deck_starting_with("2c 2d 5s  3d 3h 6s  9h 9c Ac  Ts Td  Jh Jc  Qs Qd  Kd Kh")
+    hand = StudHand(stacks=[100, 100, 100], stakes=STAKES, deck=deck, dealer=2)
+    hand.bring_in()  # seat 1, nine of clubs
+    hand.fold()  # seat 2
+    hand.call()  # seat 0
+    while not hand.is_over:
+        hand.check()
+    text = history(hand.events, viewer=None, names={0: "Ann", 1: "Bob", 2: "Cid"})
+    # Winners collect in showdown order (RULES 5.2: no bet on the river, so Ann shows first).
+    assert "Ann collected 4 from pot\nBob collected 5 from pot\n*** SUMMARY ***" in text
+    assert (
+        "Seat 1: Ann showed [2c 3d 9h Ts Jh Qs Kd] and won (4) with a straight, Nine to King"
+        in (text)
+    )
+    assert (
+        "Seat 2: Bob showed [2d 3h 9c Td Jc Qd Kh] and won (5) with a straight, Nine to King"
+        in (text)
+    )
+    assert "Seat 3: Cid folded on the 3rd Street (didn't bet)" in text
+    assert parse_history(text).collected == [(0, 0, 4), (0, 1, 5)]
