@@ -1,0 +1,196 @@
+"""Crash safety for real (issue 4, point 3).
+
+A child process plays a seeded hand through the store, committing after every action
+(``tests/bot/crash_child.py``). We SIGKILL it at many different points of that run, from setup to
+settlement, at a random delay after it reports a commit (so some kills land mid-transaction),
+then reopen the file and check that:
+
+- ``audit()`` holds (no chip created or lost);
+- nothing the child had reported as committed is missing;
+- a live hand comes back exactly as of its last committed action, and either plays on from there
+  to the same result as an uninterrupted run, or is voided with every chip returned;
+- a settled hand was paid exactly once, and settling it again pays nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.storage import HandNotLive, Store
+from engine import StudHand
+from tests.bot.crash_child import BUY_INS, CHANNEL, GUILD, PLAYERS, new_hand, next_action, play
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 5  # a long hand: 48 actions, an all-in and a side pot
+PARALLEL = 4
+STARTING_BALANCE = 1000  # the store's default, which the child uses
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a killed run stopped, as found in the file after reopening it."""
+
+    phase: str  # "setup", "live" or "settled"
+    committed: int  # seats taken during setup, or saved actions for a hand
+    exit_code: int | None
+
+
+def reference_hand(actions: int | None = None) -> StudHand:
+    hand = new_hand(SEED)
+    play(hand, SEED, actions)
+    return hand
+
+
+def expected_lines() -> list[str]:
+    """What an uninterrupted child prints, one line per committed transaction."""
+    actions = len(reference_hand().to_dict()["actions"])
+    return [
+        "opened",
+        "table",
+        *(f"sit {user_id}" for user_id in PLAYERS),
+        "hand 1",
+        *(f"action {n}" for n in range(1, actions + 1)),
+        "settled",
+        "closed",
+    ]
+
+
+async def run_and_kill(db: Path, lines_before_kill: int, delay: float) -> tuple[list[str], int]:
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.bot.crash_child",
+        str(db),
+        str(SEED),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    reported: list[str] = []
+    while len(reported) < lines_before_kill:
+        line = await child.stdout.readline()
+        if not line:
+            break
+        reported.append(line.decode().strip())
+    await asyncio.sleep(delay)
+    if child.returncode is None:
+        # It may have finished on its own since the check.
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child.pid, signal.SIGKILL)
+    code = await child.wait()
+    return reported, code
+
+
+def ledger_count(db: Path, kind: str) -> int:
+    with sqlite3.connect(db) as raw:
+        (count,) = raw.execute("SELECT count(*) FROM ledger WHERE kind = ?", (kind,)).fetchone()
+    return int(count)
+
+
+async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bool) -> Outcome:
+    reported_actions = sum(1 for line in reported if line.startswith("action "))
+    reference = reference_hand()
+    store = await Store.open(db)
+    try:
+        await store.audit()
+        table = await store.get_table(CHANNEL)
+        hand = await store.last_hand_for(PLAYERS[0], guild_id=GUILD)
+        if hand is None:
+            assert not any(line.startswith("hand") for line in reported), "a reported hand is lost"
+            seated = [] if table is None else await store.seats(CHANNEL)
+            reported_sits = sum(1 for line in reported if line.startswith("sit "))
+            assert len(seated) >= reported_sits, "a reported buy-in is lost"
+            if "table" in reported:
+                assert table is not None, "a reported table is lost"
+            for seat in seated:
+                wallet = await store.wallet(GUILD, seat.user_id)
+                assert wallet.balance + seat.stack == STARTING_BALANCE
+            return Outcome("setup", len(seated), None)
+
+        if hand.is_live:
+            assert "settled" not in reported, "a reported settlement is lost"
+            assert hand.version >= reported_actions, "a reported action is lost"
+            # The hand is exactly as of its last committed action...
+            expected = reference_hand(hand.version)
+            assert hand.state == expected.to_dict()
+            restored = StudHand.from_dict(hand.state)
+            assert restored.to_dict() == expected.to_dict()
+            assert restored.stacks == expected.stacks
+            if finish_by_voiding:
+                await store.void_hand(hand.hand_id, reason="could not be restored")
+                for seat, buy_in in zip(await store.seats(CHANNEL), BUY_INS, strict=True):
+                    assert seat.stack == buy_in, "a voided hand must return every chip"
+            else:
+                # ... and plays on from there to the same end as the uninterrupted hand.
+                while not restored.is_over:
+                    restored.apply(*next_action(restored, SEED))
+                    await store.save_action(hand.hand_id, restored.to_dict())
+                    await store.audit()
+                assert restored.stacks == reference.stacks
+                await store.settle_hand(hand.hand_id, restored.to_dict(), restored.stacks)
+            outcome = Outcome("live", hand.version, None)
+        else:
+            assert hand.outcome == "settled"
+            assert hand.version == len(reference.to_dict()["actions"])
+            outcome = Outcome("settled", hand.version, None)
+
+        # Whatever happened, the hand ended exactly once and pays nothing more.
+        final = [seat.stack for seat in await store.seats(CHANNEL)]
+        if hand.is_live and finish_by_voiding:
+            assert final == list(BUY_INS)
+        else:
+            assert final == reference.stacks
+        with pytest.raises(HandNotLive):
+            await store.settle_hand(hand.hand_id, reference.to_dict(), reference.stacks)
+        with pytest.raises(HandNotLive):
+            await store.void_hand(hand.hand_id, reason="again")
+        assert [seat.stack for seat in await store.seats(CHANNEL)] == final
+        ended_rows = ledger_count(db, "hand_result") + ledger_count(db, "hand_void")
+        assert ended_rows == len(PLAYERS)
+        for user_id, buy_in, stack in zip(PLAYERS, BUY_INS, final, strict=True):
+            wallet = await store.wallet(GUILD, user_id)
+            assert (wallet.balance, wallet.seated) == (STARTING_BALANCE - buy_in, stack)
+        await store.audit()
+        return outcome
+    finally:
+        await store.close()
+
+
+async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(tmp_path: Path) -> None:
+    """Issue 4 point 3: SIGKILL at >= 30 different points over a hand; audit, restore, no
+    double payout."""
+    lines = expected_lines()
+    rng = random.Random(20240601)
+    limit = asyncio.Semaphore(PARALLEL)
+
+    async def trial(lines_before_kill: int) -> Outcome:
+        db = tmp_path / f"kill-{lines_before_kill}.db"
+        # Up to 4 ms after the reported commit: the child is by then somewhere in the next
+        # action or two, often inside a transaction or its fsync.
+        delay = rng.uniform(0, 0.004)
+        async with limit:
+            reported, code = await run_and_kill(db, lines_before_kill, delay)
+            assert reported == lines[: len(reported)]
+            if not db.exists():
+                return Outcome("before-open", 0, code)
+            outcome = await recover_and_check(db, reported, lines_before_kill % 3 == 0)
+        return Outcome(outcome.phase, outcome.committed, code)
+
+    # One kill after every line the child prints: setup, each of the 48 actions, settlement.
+    outcomes = await asyncio.gather(*(trial(n) for n in range(1, len(lines) - 1)))
+
+    killed = [o for o in outcomes if o.exit_code == -signal.SIGKILL]
+    points = {(o.phase, o.committed) for o in killed}
+    assert len(points) >= 30, f"only {len(points)} different kill points: {sorted(points)}"
+    assert any(o.phase == "live" for o in killed)
+    assert any(o.phase == "setup" for o in killed)
