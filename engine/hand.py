@@ -300,6 +300,8 @@ class StudHand:
         seat = self._require_actor()
         legal = self.legal()
         if not legal.raise_to:
+            if self._bring_in_due:
+                raise IllegalAction("you don't have enough chips to complete: bring in")
             raise IllegalAction(self._why_no_raise(seat))
         if isinstance(total, bool) or not isinstance(total, int) or total not in legal.raise_to:
             options = " or ".join(str(option) for option in legal.raise_to)
