@@ -7,11 +7,12 @@ hands have the same value exactly when they are equally strong: the 2,598,960 fi
 have 7,462 values. Suits never rank.
 
 Speed: every card has a weight, and the sum of a hand's weights holds, side by side, a count of
-the cards in each suit (offset so that a count of five or more sets that counter's top bit) and
-the hand's rank multiset in base 5. A hand without a flush is worth whatever its rank multiset is
-worth, and a flush is worth whatever the 13-bit rank mask of its suit is worth. Both are
-memoised on first sight (at most 73,775 multisets and 4,096 masks) instead of being tabulated at
-import, so importing costs nothing and a warm evaluation is one ``sum`` and one dict lookup.
+the cards in each suit (offset so that a count of five or more sets that counter's top bit), the
+hand's rank multiset in base 5 and one bit per card. A hand without a flush is worth whatever its
+rank multiset is worth, and a flush is worth whatever the 13-bit rank mask of its suit is worth.
+Both are memoised on first sight (at most 73,775 multisets and 4,096 masks) instead of being
+tabulated at import, so importing costs nothing and a warm evaluation is one ``sum``, a
+duplicate check on the card bits and one dict lookup.
 """
 
 from __future__ import annotations
@@ -187,49 +188,57 @@ class _FlushValues(dict[int, HandValue]):
 _MULTISET_VALUES: Final = _MultisetValues()
 _FLUSH_VALUES: Final = _FlushValues()
 
-# Weight layout: bits 0-15 hold four 4-bit suit counters, bits 16 and up the base-5 rank key.
-# Counters start at 3 so that five or more cards of a suit set the counter's top bit.
+# Weight layout: bits 0-15 hold four 4-bit suit counters, bits 16-46 the base-5 rank key, bits
+# 48-99 the card itself as one bit, suit by suit (13 rank bits each). Counters start at 3 so that
+# five or more cards of a suit set the counter's top bit. A sum of n distinct cards' bits has n
+# bits set and any repeated card carries, so the card bits also reveal duplicates.
 _RANK_KEY_SHIFT: Final = 16
+_RANK_KEY_MASK: Final = (1 << 31) - 1
+_CARD_BITS_SHIFT: Final = 48
 _SUIT_COUNTERS_START: Final = 0x3333
 _FLUSH_BITS: Final = 0x8888
 _WEIGHT: Final[dict[int, int]] = {
-    card: (5 ** (card >> 2)) << _RANK_KEY_SHIFT | 1 << 4 * (card & 3) for card in range(52)
+    card: 1 << (_CARD_BITS_SHIFT + 13 * (card & 3) + (card >> 2))
+    | (5 ** (card >> 2)) << _RANK_KEY_SHIFT
+    | 1 << 4 * (card & 3)
+    for card in range(52)
 }
-_ALL_CARDS: Final = frozenset(range(52))
 
 
-def _evaluate_unchecked(hand: Sequence[int]) -> HandValue:
-    """Value of 5 to 7 distinct valid cards, without checking them (for hot loops)."""
-    key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
+def _value_of_key(key: int) -> HandValue:
     flush = key & _FLUSH_BITS
     if flush:
-        # At most one suit can hold five of seven cards; bit 4s+3 flags suit s.
+        # Only one suit can hold five of seven cards; the top bit of counter s is bit 4s + 3.
         suit = (flush.bit_length() - 4) >> 2
-        rank_mask = 0
-        for card in hand:
-            if card & 3 == suit:
-                rank_mask |= 1 << (card >> 2)
-        return _FLUSH_VALUES[rank_mask]
-    return _MULTISET_VALUES[key >> _RANK_KEY_SHIFT]
+        return _FLUSH_VALUES[key >> (_CARD_BITS_SHIFT + 13 * suit) & 0x1FFF]
+    return _MULTISET_VALUES[key >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
 
 
-def _checked(cards: Iterable[Card]) -> tuple[Card, ...]:
-    hand = tuple(cards)
+def _evaluate_unchecked(hand: Iterable[int]) -> HandValue:
+    """Value of 5 to 7 distinct cards, without checking them (for exhaustive loops)."""
+    return _value_of_key(sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START))
+
+
+def _refusal(hand: tuple[Card, ...]) -> ValueError:
     if not 5 <= len(hand) <= 7:
-        raise ValueError(f"a hand is evaluated from 5, 6 or 7 cards, not {len(hand)}")
-    distinct = set(hand)
-    if not distinct <= _ALL_CARDS:
-        strangers = ", ".join(repr(card) for card in hand if card not in _ALL_CARDS)
-        raise ValueError(f"not cards: {strangers}")
-    if len(distinct) != len(hand):
-        twice = [card for card, count in Counter(hand).items() if count > 1]
-        raise ValueError(f"the same card twice: {' '.join(str(FULL_DECK[c]) for c in twice)}")
-    return hand
+        return ValueError(f"a hand is evaluated from 5, 6 or 7 cards, not {len(hand)}")
+    strangers = [item for item in hand if not (isinstance(item, int) and 0 <= item < 52)]
+    if strangers:
+        return ValueError(f"not cards: {', '.join(map(repr, strangers))}")
+    twice = [card for card, count in Counter(hand).items() if count > 1]
+    return ValueError(f"the same card twice: {' '.join(str(FULL_DECK[c]) for c in twice)}")
 
 
 def evaluate(cards: Iterable[Card]) -> HandValue:
     """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
-    return _evaluate_unchecked(_checked(cards))
+    hand = tuple(cards)
+    try:
+        key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
+    except (KeyError, TypeError):
+        raise _refusal(hand) from None
+    if not 5 <= len(hand) <= 7 or (key >> _CARD_BITS_SHIFT).bit_count() != len(hand):
+        raise _refusal(hand)
+    return _value_of_key(key)
 
 
 # How many cards of each defining rank make the five, for categories not built from a sequence.
@@ -252,8 +261,8 @@ def best_five(cards: Iterable[Card]) -> tuple[Card, ...]:
     (a third pair's kicker, a straight with two Nines), the one of the highest suit is used,
     which is what RULES 5.4 compares for the odd chip.
     """
-    hand = _checked(cards)
-    value = _evaluate_unchecked(hand)
+    hand = tuple(cards)
+    value = evaluate(hand)
     category = value.category
     # Card order is rank then suit, so this puts higher suits first within a rank.
     ordered = sorted((FULL_DECK[card] for card in hand), reverse=True)
