@@ -149,6 +149,7 @@ def test_category_ranks_and_pokerstars_wording(
     cards: str, category: HandCategory, ranks: tuple[int, ...], wording: str
 ) -> None:
     hand_value = value(cards)
+    assert type(hand_value) is HandValue
     assert hand_value.category is category
     assert hand_value.ranks == ranks
     assert hand_value.describe() == wording
@@ -217,11 +218,26 @@ def test_bad_hands_are_refused_with_a_readable_message(cards: list[Card], messag
         best_five(cards)
 
 
+def test_any_repeated_card_is_refused() -> None:
+    """Duplicates are found from the hand's card bits, so try every size and position."""
+    rng = random.Random(99)
+    for _ in range(3000):
+        hand = [FULL_DECK[card] for card in rng.sample(range(52), rng.choice((5, 6, 7)))]
+        copied, replaced = rng.sample(range(len(hand)), 2)
+        hand[replaced] = hand[copied]
+        with pytest.raises(ValueError, match=f"the same card twice: {hand[copied]}"):
+            evaluate(hand)
+    with pytest.raises(ValueError, match="the same card twice: 7c"):
+        evaluate(parse_cards("7c") * 7)
+
+
 def test_things_that_are_not_cards_are_refused() -> None:
     with pytest.raises(ValueError, match="not cards: 52"):
         evaluate([*parse_cards("Ah Kd Qc Js"), 52])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="not cards: 'As'"):
         evaluate([*parse_cards("Ah Kd Qc Js"), "As"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match=r"not cards: -1, \[\]"):
+        evaluate([*parse_cards("Ah Kd Qc"), -1, []])  # type: ignore[list-item]
 
 
 def cards_text(cards: tuple[Card, ...]) -> str:
