@@ -1,0 +1,725 @@
+"""The storage layer (issue 4): wallets, seats, hands, the ledger, the leaderboard, bad input.
+
+Every store call in these tests goes through ``Audited``, which runs ``audit()`` after it, whether
+the call succeeded or raised (issue 4 point 1: conservation checked after every step).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from bot.storage import (
+    MAX_AMOUNT,
+    AlreadySeated,
+    BuyInOutOfRange,
+    ChipsNotConserved,
+    DailyNotReady,
+    HandInProgress,
+    HandNotFound,
+    HandNotLive,
+    InvalidAmount,
+    InvalidTableConfig,
+    NoTable,
+    NotEnoughChips,
+    NotSeated,
+    PlayerInHand,
+    SeatsChanged,
+    Store,
+    StoreError,
+    TableExists,
+    TableFull,
+)
+from engine import Card, Stakes, StudHand
+from engine.cards import FULL_DECK
+
+GUILD = 1
+CHANNEL = 10
+OTHER_CHANNEL = 11
+ALICE, BOB, CAROL, DAN = 100, 101, 102, 103
+COMMITMENT = "ab" * 32
+T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class Audited:
+    """A store whose every coroutine method is followed by ``audit()``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.audits = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.store, name)
+        if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
+            return attribute
+
+        async def audited(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attribute(*args, **kwargs)
+            finally:
+                await self.store.audit()
+                self.audits += 1
+
+        return audited
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "stud.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    raw = await Store.open(db_path)
+    audited = Audited(raw)
+    yield cast(Store, audited)
+    await raw.audit()
+    await raw.close()
+
+
+def snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, read through a second connection (WAL lets it read)."""
+    with closing(sqlite3.connect(path)) as raw:
+        names = [
+            name
+            for (name,) in raw.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {
+            name: raw.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall() for name in names
+        }
+
+
+def ledger(path: Path, *where: str) -> list[sqlite3.Row]:
+    with closing(sqlite3.connect(path)) as raw:
+        raw.row_factory = sqlite3.Row
+        clause = " AND ".join(where) or "1"
+        return raw.execute(f"SELECT * FROM ledger WHERE {clause} ORDER BY id").fetchall()
+
+
+async def open_default_table(store: Store, channel: int = CHANNEL, max_seats: int = 6) -> None:
+    await store.open_table(
+        channel,
+        GUILD,
+        ALICE,
+        max_seats=max_seats,
+        min_buy_in=100,
+        max_buy_in=1000,
+        settings={"stakes": [1, 3, 10, 20], "turn_seconds": 45},
+    )
+
+
+async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
+    """A table with these players and a hand started with their stacks."""
+    await open_default_table(store)
+    for user_id, stack in stacks.items():
+        await store.sit(CHANNEL, user_id, stack)
+    return await store.start_hand(
+        CHANNEL, list(stacks.items()), {"street": 3}, commitment=COMMITMENT, salt="salt"
+    )
+
+
+# ----------------------------------------------------------------- wallets
+
+
+async def test_new_wallet_starts_with_a_logged_grant_once(store: Store, db_path: Path) -> None:
+    assert await store.balance(GUILD, ALICE) == 1000
+    assert await store.balance(GUILD, ALICE) == 1000
+    grants = ledger(db_path, "kind = 'starting_grant'")
+    assert [(row["user_id"], row["minted"], row["reason"]) for row in grants] == [
+        (ALICE, 1000, "starting balance")
+    ]
+    # Wallets are per guild.
+    assert await store.balance(GUILD + 1, ALICE) == 1000
+    assert len(ledger(db_path, "kind = 'starting_grant'")) == 2
+
+
+async def test_daily_once_per_cooldown(store: Store, db_path: Path) -> None:
+    assert await store.claim_daily(GUILD, ALICE, T0) == 1200
+    before = snapshot(db_path)
+    with pytest.raises(DailyNotReady) as raised:
+        await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=19, minutes=59))
+    assert raised.value.retry_at == T0 + timedelta(hours=20)
+    assert str(raised.value) == "You already took your daily chips: come back in 1 min."
+    assert snapshot(db_path) == before
+    assert await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20)) == 1400
+    assert [row["minted"] for row in ledger(db_path, "kind = 'daily_grant'")] == [200, 200]
+
+
+async def test_wallet_reports_when_the_next_daily_is_ready(store: Store) -> None:
+    assert (await store.wallet(GUILD, ALICE)).next_daily_at is None
+    now = datetime.now(UTC)
+    await store.claim_daily(GUILD, ALICE, now)
+    wallet = await store.wallet(GUILD, ALICE)
+    assert wallet.next_daily_at == now + timedelta(hours=20)
+
+
+async def test_admin_grant_adds_and_logs_reason_and_actor(store: Store, db_path: Path) -> None:
+    assert await store.grant(GUILD, BOB, 250, reason="tournament prize", by=ALICE) == 1250
+    (row,) = ledger(db_path, "kind = 'admin_grant'")
+    assert (row["user_id"], row["minted"], row["reason"], row["actor_id"]) == (
+        BOB,
+        250,
+        "tournament prize",
+        ALICE,
+    )
+
+
+async def test_daily_settings_come_from_open(db_path: Path) -> None:
+    store = await Store.open(
+        db_path, starting_balance=50, daily_amount=7, daily_cooldown=timedelta(hours=1)
+    )
+    try:
+        assert await store.balance(GUILD, ALICE) == 50
+        assert await store.claim_daily(GUILD, ALICE, T0) == 57
+        assert await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=1)) == 64
+        await store.audit()
+    finally:
+        await store.close()
+
+
+# ----------------------------------------------------------------- bad input changes nothing
+
+
+BadCall = Callable[[Store], Awaitable[object]]
+
+BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
+    (
+        "zero grant",
+        lambda s: s.grant(GUILD, ALICE, 0, reason="x", by=BOB),
+        InvalidAmount,
+        "The amount must be a whole number of chips from 1 to 1,000,000,000, not 0.",
+    ),
+    (
+        "negative grant",
+        lambda s: s.grant(GUILD, ALICE, -5, reason="x", by=BOB),
+        InvalidAmount,
+        "from 1 to",
+    ),
+    (
+        "fractional grant",
+        lambda s: s.grant(GUILD, ALICE, cast(int, 2.5), reason="x", by=BOB),
+        InvalidAmount,
+        "not 2.5",
+    ),
+    (
+        "boolean grant",
+        lambda s: s.grant(GUILD, ALICE, True, reason="x", by=BOB),
+        InvalidAmount,
+        "whole number",
+    ),
+    (
+        "huge grant",
+        lambda s: s.grant(GUILD, ALICE, MAX_AMOUNT + 1, reason="x", by=BOB),
+        InvalidAmount,
+        "1,000,000,001",
+    ),
+    ("zero buy-in", lambda s: s.sit(CHANNEL, CAROL, 0), InvalidAmount, "not 0"),
+    ("negative buy-in", lambda s: s.sit(CHANNEL, CAROL, -100), InvalidAmount, "not -100"),
+    (
+        "buy-in under the minimum",
+        lambda s: s.sit(CHANNEL, CAROL, 99),
+        BuyInOutOfRange,
+        "The buy-in at this table is from 100 to 1,000 chips, not 99.",
+    ),
+    ("buy-in over the maximum", lambda s: s.sit(CHANNEL, CAROL, 1001), BuyInOutOfRange, "1,001"),
+    (
+        "second seat at the same table",
+        lambda s: s.sit(CHANNEL, ALICE, 100),
+        AlreadySeated,
+        "You already have a seat at this table.",
+    ),
+    (
+        "more than the wallet holds",
+        lambda s: s.sit(OTHER_CHANNEL, BOB, 1000),
+        NotEnoughChips,
+        "You don't have enough chips: 1,000 needed, 640 in your wallet.",
+    ),
+    (
+        "leaving a table you are not at",
+        lambda s: s.leave(CHANNEL, CAROL),
+        NotSeated,
+        "You aren't seated at this table.",
+    ),
+    ("sitting where there is no table", lambda s: s.sit(99, CAROL, 100), NoTable, "no table"),
+    ("leaving where there is no table", lambda s: s.leave(99, ALICE), NoTable, "no table"),
+    ("closing where there is no table", lambda s: s.close_table(99), NoTable, "no table"),
+    (
+        "a second table in a channel",
+        lambda s: s.open_table(CHANNEL, GUILD, BOB, max_seats=4, min_buy_in=1, max_buy_in=5),
+        TableExists,
+        "This channel already has a table.",
+    ),
+    (
+        "a table with nine seats",
+        lambda s: s.open_table(99, GUILD, BOB, max_seats=9, min_buy_in=1, max_buy_in=5),
+        InvalidTableConfig,
+        "2 to 8 seats",
+    ),
+    (
+        "a table whose minimum buy-in is over its maximum",
+        lambda s: s.open_table(99, GUILD, BOB, max_seats=4, min_buy_in=6, max_buy_in=5),
+        InvalidTableConfig,
+        "buy-in limits",
+    ),
+    (
+        "sitting out a seat you don't have",
+        lambda s: s.set_sitting_out(CHANNEL, DAN, True),
+        NotSeated,
+        "aren't seated",
+    ),
+    (
+        "an unknown hand",
+        lambda s: s.save_action(12345, {}),
+        HandNotFound,
+        "There is no hand #12,345.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [pytest.param(call, error, message, id=name) for name, call, error, message in BAD_INPUTS],
+)
+async def test_bad_input_is_a_readable_typed_error_and_changes_nothing(
+    store: Store, db_path: Path, call: BadCall, error: type[StoreError], message: str
+) -> None:
+    """Issue 4 point 6."""
+    await open_default_table(store)
+    await open_default_table(store, OTHER_CHANNEL)
+    await store.sit(CHANNEL, ALICE, 500)
+    await store.sit(CHANNEL, BOB, 360)  # leaves Bob 640 in his wallet
+    before = snapshot(db_path)
+    with pytest.raises(error) as raised:
+        await call(store)
+    assert message in str(raised.value)
+    assert snapshot(db_path) == before
+
+
+async def test_table_full(store: Store, db_path: Path) -> None:
+    await open_default_table(store, max_seats=2)
+    await store.sit(CHANNEL, ALICE, 100)
+    await store.sit(CHANNEL, BOB, 100)
+    before = snapshot(db_path)
+    with pytest.raises(TableFull, match="all 2 seats are taken"):
+        await store.sit(CHANNEL, CAROL, 100)
+    assert snapshot(db_path) == before
+
+
+async def test_failed_buy_in_does_not_create_the_wallet(store: Store, db_path: Path) -> None:
+    """A newcomer's wallet and its starting grant roll back with the failed buy-in."""
+    await store.open_table(CHANNEL, GUILD, ALICE, max_seats=2, min_buy_in=2000, max_buy_in=3000)
+    before = snapshot(db_path)
+    with pytest.raises(NotEnoughChips, match="2,000 needed, 1,000 in your wallet"):
+        await store.sit(CHANNEL, CAROL, 2000)
+    assert snapshot(db_path) == before
+
+
+async def test_error_params_allow_translation(store: Store) -> None:
+    await open_default_table(store)
+    with pytest.raises(BuyInOutOfRange) as raised:
+        await store.sit(CHANNEL, ALICE, 5)
+    assert raised.value.code == "buy_in_out_of_range"
+    assert raised.value.params == {"amount": 5, "minimum": 100, "maximum": 1000}
+
+
+# ----------------------------------------------------------------- seats
+
+
+async def test_buy_in_and_cash_out_move_chips_and_log_them(store: Store, db_path: Path) -> None:
+    await open_default_table(store)
+    seat = await store.sit(CHANNEL, ALICE, 300)
+    assert (seat.position, seat.stack) == (0, 300)
+    assert (await store.sit(CHANNEL, BOB, 200)).position == 1
+    wallet = await store.wallet(GUILD, ALICE)
+    assert (wallet.balance, wallet.seated) == (700, 300)
+    assert await store.leave(CHANNEL, ALICE) == 300
+    assert await store.balance(GUILD, ALICE) == 1000
+    assert [s.user_id for s in await store.seats(CHANNEL)] == [BOB]
+    # The freed position is reused.
+    assert (await store.sit(CHANNEL, CAROL, 100)).position == 0
+    moves = [
+        (row["kind"], row["wallet_delta"], row["seat_delta"])
+        for row in ledger(db_path, f"user_id = {ALICE}", "kind != 'starting_grant'")
+    ]
+    assert moves == [("buy_in", -300, 300), ("cash_out", 300, -300)]
+    with pytest.raises(NotSeated):
+        await store.leave(CHANNEL, ALICE)  # leaving twice
+
+
+async def test_sitting_out_and_leaving_flags(store: Store) -> None:
+    await open_default_table(store)
+    await store.sit(CHANNEL, ALICE, 300)
+    assert (await store.set_sitting_out(CHANNEL, ALICE, True)).sitting_out
+    assert (await store.set_leaving(CHANNEL, ALICE, True)).leaving
+    (seat,) = await store.seats(CHANNEL)
+    assert seat.sitting_out and seat.leaving
+    assert not (await store.set_sitting_out(CHANNEL, ALICE, False)).sitting_out
+
+
+async def test_close_table_cashes_everyone_out(store: Store) -> None:
+    await open_default_table(store)
+    await store.sit(CHANNEL, ALICE, 300)
+    await store.sit(CHANNEL, BOB, 150)
+    assert await store.close_table(CHANNEL) == {ALICE: 300, BOB: 150}
+    assert await store.get_table(CHANNEL) is None
+    assert await store.seats(CHANNEL) == []
+    assert await store.balance(GUILD, ALICE) == await store.balance(GUILD, BOB) == 1000
+    # The channel can have a new table.
+    await open_default_table(store)
+    assert [table.channel_id for table in await store.tables()] == [CHANNEL]
+
+
+async def test_table_settings_round_trip(store: Store) -> None:
+    await open_default_table(store)
+    table = await store.get_table(CHANNEL)
+    assert table is not None
+    assert table.settings == {"stakes": [1, 3, 10, 20], "turn_seconds": 45}
+    assert (table.max_seats, table.min_buy_in, table.max_buy_in) == (6, 100, 1000)
+
+
+# ----------------------------------------------------------------- concurrency
+
+
+async def concurrent_buy_ins(first: Store, second: Store) -> list[object]:
+    results = await asyncio.gather(
+        first.sit(CHANNEL, ALICE, 600),
+        second.sit(OTHER_CHANNEL, ALICE, 600),
+        return_exceptions=True,
+    )
+    return list(results)
+
+
+async def test_two_concurrent_buy_ins_over_the_balance_one_connection(store: Store) -> None:
+    """Issue 4 point 2: together they exceed the wallet; one wins, one gets NotEnoughChips."""
+    await open_default_table(store, CHANNEL)
+    await open_default_table(store, OTHER_CHANNEL)
+    results = await concurrent_buy_ins(store, store)
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], NotEnoughChips)
+    assert str(errors[0]) == "You don't have enough chips: 600 needed, 400 in your wallet."
+    assert await store.balance(GUILD, ALICE) == 400
+
+
+async def test_two_concurrent_buy_ins_over_the_balance_two_connections(db_path: Path) -> None:
+    """Issue 4 point 2 across two connections to one file (BEGIN IMMEDIATE, not a Python lock,
+    keeps them apart), repeated to vary the interleaving."""
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        await open_default_table(first, CHANNEL)
+        await open_default_table(first, OTHER_CHANNEL)
+        for _ in range(10):
+            results = await concurrent_buy_ins(first, second)
+            errors = [r for r in results if isinstance(r, Exception)]
+            assert len(errors) == 1 and isinstance(errors[0], NotEnoughChips), results
+            assert await second.balance(GUILD, ALICE) == 400
+            await first.audit()
+            for channel in (CHANNEL, OTHER_CHANNEL):
+                if any(seat.user_id == ALICE for seat in await first.seats(channel)):
+                    await first.leave(channel, ALICE)
+        # Two daily claims at once: one grant.
+        daily = await asyncio.gather(
+            first.claim_daily(GUILD, BOB, T0),
+            second.claim_daily(GUILD, BOB, T0),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in daily) == ["DailyNotReady", "int"]
+        assert await first.balance(GUILD, BOB) == 1200
+        await first.audit()
+    finally:
+        await first.close()
+        await second.close()
+
+
+# ----------------------------------------------------------------- hands
+
+
+async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    assert [seat.stack for seat in await store.seats(CHANNEL)] == [0, 0]
+    # The chips still count as seated (for the leaderboard): they're at the table.
+    assert (await store.wallet(GUILD, ALICE)).seated == 300
+    totals = await store.audit()
+    assert (totals.seats, totals.live_hands) == (0, 500)
+    record = await store.get_hand(hand_id)
+    assert record.is_live and record.version == 0 and record.state == {"street": 3}
+    assert [(p.seat_index, p.user_id, p.starting_stack) for p in record.players] == [
+        (0, ALICE, 300),
+        (1, BOB, 200),
+    ]
+    assert (record.commitment, record.salt) == (COMMITMENT, "salt")
+
+
+async def test_hand_rules_while_live(store: Store, db_path: Path) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.sit(CHANNEL, CAROL, 100)  # joins during the hand: not in it
+    before = snapshot(db_path)
+    with pytest.raises(PlayerInHand, match="you can leave when it ends"):
+        await store.leave(CHANNEL, ALICE)
+    with pytest.raises(HandInProgress):
+        await store.close_table(CHANNEL)
+    with pytest.raises(HandInProgress):
+        await store.start_hand(
+            CHANNEL, [(CAROL, 100), (DAN, 0)], {}, commitment=COMMITMENT, salt="s"
+        )
+    with pytest.raises(ChipsNotConserved, match="600 paid out but 500 entered"):
+        await store.settle_hand(hand_id, {}, [400, 200])
+    assert snapshot(db_path) == before
+    assert await store.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
+
+
+async def test_stale_stack_rolls_back_the_whole_start(store: Store, db_path: Path) -> None:
+    """The second player's stack no longer matches: the first's move is undone too."""
+    await open_default_table(store)
+    await store.sit(CHANNEL, ALICE, 300)
+    await store.sit(CHANNEL, BOB, 200)
+    before = snapshot(db_path)
+    with pytest.raises(SeatsChanged):
+        await store.start_hand(
+            CHANNEL, [(ALICE, 300), (BOB, 250)], {}, commitment=COMMITMENT, salt="s"
+        )
+    with pytest.raises(SeatsChanged):
+        await store.start_hand(
+            CHANNEL, [(ALICE, 300), (CAROL, 200)], {}, commitment=COMMITMENT, salt="s"
+        )
+    assert snapshot(db_path) == before
+
+
+async def test_save_action_bumps_the_version(store: Store) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    assert await store.save_action(hand_id, {"n": 1}) == 1
+    assert await store.save_action(hand_id, {"n": 2}) == 2
+    record = await store.get_hand(hand_id)
+    assert (record.version, record.state) == (2, {"n": 2})
+
+
+async def test_settlement_pays_exactly_once(store: Store, db_path: Path) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200, CAROL: 100})
+    end = await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+    assert end.final_stacks == {ALICE: 450, BOB: 150, CAROL: 0}
+    assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
+    assert end.cashed_out == {}
+    assert [seat.stack for seat in await store.seats(CHANNEL)] == [450, 150, 0]
+    assert (await store.wallet(GUILD, ALICE)).total == 1150
+    before = snapshot(db_path)
+    with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
+        await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+    with pytest.raises(HandNotLive):
+        await store.void_hand(hand_id, reason="late")
+    with pytest.raises(HandNotLive):
+        await store.save_action(hand_id, {"late": True})
+    assert snapshot(db_path) == before
+    record = await store.get_hand(hand_id)
+    assert (record.outcome, record.state) == ("settled", {"over": True})
+    assert [p.final_stack for p in record.players] == [450, 150, 0]
+    assert len(ledger(db_path, f"hand_id = {hand_id}", "kind = 'hand_result'")) == 3
+
+
+async def test_concurrent_settlements_pay_once(db_path: Path) -> None:
+    first, second = await Store.open(db_path), await Store.open(db_path)
+    try:
+        hand_id = await seated_hand(first, {ALICE: 300, BOB: 200})
+        results = await asyncio.gather(
+            first.settle_hand(hand_id, {}, [500, 0]),
+            second.settle_hand(hand_id, {}, [500, 0]),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in results) == ["HandEnd", "HandNotLive"]
+        assert [seat.stack for seat in await first.seats(CHANNEL)] == [500, 0]
+        await first.audit()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_void_returns_every_chip(store: Store) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.save_action(hand_id, {"n": 1})
+    end = await store.void_hand(hand_id, reason="state could not be restored")
+    assert end.final_stacks == {ALICE: 300, BOB: 200} and end.net == {ALICE: 0, BOB: 0}
+    assert [seat.stack for seat in await store.seats(CHANNEL)] == [300, 200]
+    record = await store.get_hand(hand_id)
+    assert (record.outcome, record.state) == ("voided", {"n": 1})
+
+
+async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.set_leaving(CHANNEL, BOB, True)
+    end = await store.settle_hand(hand_id, {}, [100, 400])
+    assert end.cashed_out == {BOB: 400}
+    assert [seat.user_id for seat in await store.seats(CHANNEL)] == [ALICE]
+    assert await store.balance(GUILD, BOB) == 1200
+
+
+async def test_last_hand_for_a_player(store: Store) -> None:
+    assert await store.last_hand_for(ALICE) is None
+    first = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.settle_hand(first, {}, [300, 200])
+    second = await store.start_hand(
+        CHANNEL, [(ALICE, 300), (BOB, 200)], {}, commitment=COMMITMENT, salt="s"
+    )
+    last = await store.last_hand_for(ALICE, guild_id=GUILD)
+    assert last is not None and last.hand_id == second
+    assert await store.last_hand_for(ALICE, guild_id=GUILD + 1) is None
+    assert await store.last_hand_for(CAROL) is None
+    with pytest.raises(HandNotFound):
+        await store.get_hand(second + 1)
+
+
+async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None:
+    """The engine's state round-trips through the store at every step of a full hand."""
+    stacks = {ALICE: 300, BOB: 200, CAROL: 250}
+    await open_default_table(store)
+    for user_id, stack in stacks.items():
+        await store.sit(CHANNEL, user_id, stack)
+    deck: list[Card] = list(FULL_DECK)
+    random.Random(7).shuffle(deck)
+    hand = StudHand(list(stacks.values()), Stakes(1, 3, 10, 20), deck, dealer=2)
+    hand_id = await store.start_hand(
+        CHANNEL, list(stacks.items()), hand.to_dict(), commitment=COMMITMENT, salt="s"
+    )
+    rng = random.Random(3)
+    while not hand.is_over:
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif legal.raise_to and rng.random() < 0.3:
+            hand.raise_to(legal.raise_to[0])
+        elif legal.check:
+            hand.check()
+        else:
+            hand.call()
+        await store.save_action(hand_id, hand.to_dict())
+        restored = StudHand.from_dict((await store.get_hand(hand_id)).state)
+        assert restored.to_dict() == hand.to_dict()
+    await store.settle_hand(hand_id, hand.to_dict(), hand.stacks)
+    assert [seat.stack for seat in await store.seats(CHANNEL)] == hand.stacks
+    assert sum(hand.stacks) == sum(stacks.values())
+
+
+# ----------------------------------------------------------------- restart recovery
+
+
+async def test_restart_lists_live_hands_with_their_last_state(db_path: Path) -> None:
+    """Issue 4 point 4: close, reopen, and the hand in progress is there as last saved."""
+    store = await Store.open(db_path)
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.save_action(hand_id, {"n": 1})
+    await store.save_action(hand_id, {"n": 2})
+    await store.open_table(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
+    await store.close()
+
+    store = await Store.open(db_path)
+    try:
+        await store.audit()
+        (live,) = await store.live_hands()
+        assert (live.hand_id, live.channel_id, live.guild_id) == (hand_id, CHANNEL, GUILD)
+        assert (live.version, live.state) == (2, {"n": 2})
+        assert [p.user_id for p in live.players] == [ALICE, BOB]
+        assert [t.channel_id for t in await store.tables()] == [CHANNEL, OTHER_CHANNEL]
+        await store.settle_hand(hand_id, {"n": 3}, [0, 500])
+        assert await store.live_hands() == []
+        await store.audit()
+    finally:
+        await store.close()
+
+
+# ----------------------------------------------------------------- leaderboard
+
+
+async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
+    """Issue 4 point 5: totals include seat stacks and chips in a live hand; ties share a rank."""
+    rng = random.Random(11)
+    expected: dict[int, int] = {}
+    for user_id in range(1000, 1030):
+        bonus = rng.choice([0, 0, 50, 100, 250, 400])
+        if bonus:
+            await store.grant(GUILD, user_id, bonus, reason="test", by=ALICE)
+        else:
+            await store.balance(GUILD, user_id)
+        expected[user_id] = 1000 + bonus
+    await store.grant(GUILD + 1, 999, 10**6, reason="another guild", by=ALICE)
+    await open_default_table(store)
+    await store.sit(CHANNEL, 1000, 900)  # all but 100 (or more) of his chips are at the table
+    await store.sit(CHANNEL, 1001, 500)
+    await store.sit(CHANNEL, 1002, 400)
+    hand_id = await store.start_hand(
+        CHANNEL, [(1000, 900), (1001, 500)], {}, commitment=COMMITMENT, salt="s"
+    )
+    await store.settle_hand(hand_id, {}, [1400, 0])
+    expected[1000] += 500
+    expected[1001] -= 500
+    await store.start_hand(
+        CHANNEL, [(1000, 1400), (1002, 400)], {}, commitment=COMMITMENT, salt="s"
+    )
+
+    ordered = sorted(expected.items(), key=lambda item: (-item[1], item[0]))
+    board = await store.leaderboard(GUILD, limit=10, user_id=1001)
+    assert [(row.user_id, row.chips) for row in board.top] == ordered[:10]
+    for row in board.top:
+        assert row.rank == 1 + sum(1 for chips in expected.values() if chips > row.chips)
+    assert len({row.rank for row in board.top}) < 10, "the data should include ties"
+    assert board.caller is not None
+    assert board.caller.chips == expected[1001]
+    assert board.caller.rank == 1 + sum(1 for chips in expected.values() if chips > expected[1001])
+    assert board.caller.rank == len(expected)  # he lost 500: last
+    assert (await store.leaderboard(GUILD, limit=3)).caller is None
+    assert (await store.leaderboard(GUILD, user_id=424242)).caller is None
+    assert len((await store.leaderboard(GUILD, limit=3)).top) == 3
+    assert [row.user_id for row in (await store.leaderboard(GUILD + 1)).top] == [999]
+
+
+# ----------------------------------------------------------------- the ledger itself
+
+
+async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, db_path: Path) -> None:
+    hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
+    await store.settle_hand(hand_id, {}, [300, 200])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute("UPDATE ledger SET wallet_delta = wallet_delta + 1")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute("DELETE FROM ledger")
+        with pytest.raises(sqlite3.IntegrityError, match="cannot change"):
+            raw.execute("UPDATE hands SET ended_at = NULL, outcome = NULL")
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            raw.execute(
+                "INSERT INTO ledger (created_at, guild_id, user_id, kind, wallet_delta, reason)"
+                " VALUES ('now', 1, 1, 'buy_in', 5, 'chips from nowhere')"
+            )
+
+
+async def test_audit_catches_a_chip_created_outside_the_ledger(store: Store, db_path: Path) -> None:
+    from bot.storage import AuditFailed
+
+    await store.balance(GUILD, ALICE)
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.execute("UPDATE wallets SET balance = balance + 1")
+    with pytest.raises(AuditFailed, match="not conserved"):
+        await store.audit()
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.execute("UPDATE wallets SET balance = balance - 1")
+
+
+async def test_every_step_was_audited(db_path: Path) -> None:
+    """The fixture's wrapper really runs audit() after calls, including failing ones."""
+    raw = await Store.open(db_path)
+    audited = Audited(raw)
+    store = cast(Store, audited)
+    try:
+        await store.balance(GUILD, ALICE)
+        with pytest.raises(NoTable):
+            await store.sit(CHANNEL, ALICE, 100)
+        assert audited.audits == 2
+    finally:
+        await raw.close()
