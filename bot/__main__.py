@@ -1,0 +1,69 @@
+"""``python -m bot`` / ``stud-bot``: read settings, set up logging, run the bot until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+
+from bot.settings import Settings, SettingsError, load_settings
+
+
+class RedactToken(logging.Filter):
+    """Replace the bot token wherever it would appear in a log line, arguments included."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self._token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self._token in message:
+            record.msg = message.replace(self._token, "[token]")
+            record.args = None
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            if self._token in str(error):
+                record.exc_info = None
+                record.exc_text = None
+                record.msg = (
+                    f"{record.msg} ({type(error).__name__}, details hidden: they held the token)"
+                )
+        return True
+
+
+def configure_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+    )
+    handler.addFilter(RedactToken(settings.token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+
+
+async def run(settings: Settings) -> None:
+    from bot.client import StudBot
+
+    bot = StudBot(settings)
+    async with bot:
+        await bot.start(settings.token)
+
+
+def main() -> int:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"stud-bot: {error}", file=sys.stderr)
+        return 2
+    configure_logging(settings)
+    # Ctrl+C is how an operator stops the bot: no traceback for it.
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

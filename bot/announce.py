@@ -1,0 +1,87 @@
+"""What the dealer says at the table (RULES 8), built from ``hand.events``.
+
+Only public facts are ever announced: dealt cards are never spoken (a down card is private and
+the up cards are on the picture), and shown hands only appear once the engine has shown them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.i18n import cards_text, rank_plural, t
+from engine import events as ev
+from engine.stakes import Stakes
+
+
+def announce(
+    event: ev.Event, lang: str, name_of: Callable[[int], str], stakes: Stakes
+) -> str | None:
+    """One line for ``event``, or ``None`` when the event says nothing a player needs to hear.
+
+    ``name_of`` maps an engine seat to the player's display name.
+    """
+
+    def all_in(flag: bool) -> str:
+        return t(lang, "all_in_suffix") if flag else ""
+
+    match event:
+        case ev.StreetStarted(street=street):
+            return f"— {t(lang, f'street_{street}')} —"
+        case ev.AntePosted(seat=seat, amount=amount, all_in=True):
+            return t(lang, "ann_ante", name=name_of(seat), amount=amount, all_in=all_in(True))
+        case ev.BringInDue(seat=seat, card=card, passed_on=passed_on):
+            key = "ann_bring_in_passed" if passed_on else "ann_bring_in_due"
+            return t(lang, key, name=name_of(seat), card=card.pretty)
+        case ev.FirstToAct(seat=seat, holding=holding):
+            return t(lang, "ann_first_to_act", name=name_of(seat), holding=holding)
+        case ev.OpenPair(seat=seat, rank=rank):
+            return t(
+                lang,
+                "ann_open_pair",
+                name=name_of(seat),
+                rank=rank_plural(lang, rank),
+                small=stakes.small_bet,
+                big=stakes.big_bet,
+            )
+        case ev.BringIn(seat=seat, amount=amount, all_in=flag):
+            return t(lang, "ann_bring_in", name=name_of(seat), amount=amount, all_in=all_in(flag))
+        case ev.Complete(seat=seat, total=total, all_in=flag):
+            return t(lang, "ann_complete", name=name_of(seat), total=total, all_in=all_in(flag))
+        case ev.Bet(seat=seat, total=total, all_in=flag):
+            return t(lang, "ann_bet", name=name_of(seat), total=total, all_in=all_in(flag))
+        case ev.Raise(seat=seat, total=total, all_in=flag):
+            return t(lang, "ann_raise", name=name_of(seat), total=total, all_in=all_in(flag))
+        case ev.Call(seat=seat, amount=amount, all_in=flag):
+            return t(lang, "ann_call", name=name_of(seat), amount=amount, all_in=all_in(flag))
+        case ev.Check(seat=seat):
+            return t(lang, "ann_check", name=name_of(seat))
+        case ev.Fold(seat=seat):
+            return t(lang, "ann_fold", name=name_of(seat))
+        case ev.TimedOut(seat=seat):
+            return t(lang, "ann_timed_out", name=name_of(seat))
+        case ev.BettingCapped():
+            return t(lang, "ann_capped")
+        case ev.UncalledBetReturned(seat=seat, amount=amount):
+            return t(lang, "ann_uncalled", name=name_of(seat), amount=amount)
+        case ev.CommunityCardDealt(card=card):
+            return t(lang, "ann_community", card=card.pretty)
+        case ev.HandShown(seat=seat, cards=cards, description=description):
+            return t(
+                lang,
+                "ann_shown",
+                name=name_of(seat),
+                cards=cards_text(cards),
+                description=description,
+            )
+        case ev.PotAwarded(index=index, amount=amount, winners=winners, description=description):
+            pot = t(lang, "main_pot") if index == 0 else t(lang, "side_pot", index=index)
+            return t(
+                lang,
+                "ann_pot",
+                winners=", ".join(name_of(seat) for seat in winners),
+                s="" if len(winners) > 1 else "s",
+                pot=pot,
+                amount=amount,
+                description=f" — {description}" if description else "",
+            )
+    return None

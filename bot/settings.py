@@ -1,0 +1,142 @@
+"""Process settings from the environment and an optional ``.env`` file.
+
+The ``.env`` parser is deliberately tiny (``KEY=value`` lines, ``#`` comments, optional quotes)
+so the bot needs no extra dependency. Real environment variables win over the file, as with
+python-dotenv's default, so a deployment can override a checked-out ``.env``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.stakes import Stakes
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; ``str()`` is one line for the operator."""
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What ``/table open`` uses when the opener leaves an option out (RULES 1.2)."""
+
+    ante: int = 1
+    bring_in: int = 3
+    small_bet: int = 10
+    big_bet: int = 20
+    seats: int = 8
+    min_buy_in: int = 100
+    max_buy_in: int = 1000
+    turn_seconds: int = 60
+    countdown_seconds: int = 10
+
+    @property
+    def stakes(self) -> Stakes:
+        return Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str = field(repr=False)  # never printed, not even by repr() in a traceback
+    database_path: str = "stud.db"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    starting_chips: int = 1000
+    daily_chips: int = 200
+    daily_cooldown_hours: int = 20
+    game: GameDefaults = field(default_factory=GameDefaults)
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """``KEY=value`` pairs; blank lines, ``#`` comments and an ``export`` prefix are allowed."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].lstrip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise SettingsError(f".env line {number}: expected KEY=value")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def _int(env: Mapping[str, str], key: str, default: int, minimum: int = 0) -> int:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{key} must be a whole number, not {raw!r}") from None
+    if value < minimum:
+        raise SettingsError(f"{key} must be at least {minimum}")
+    return value
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
+) -> Settings:
+    """Read settings; raise :class:`SettingsError` with one readable line when they are wrong."""
+    merged: dict[str, str] = {}
+    if dotenv_path is not None:
+        path = Path(dotenv_path)
+        if path.is_file():
+            merged.update(parse_dotenv(path.read_text(encoding="utf-8")))
+    merged.update(os.environ if environ is None else environ)
+
+    token = merged.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "DISCORD_TOKEN is not set: put it in .env or the environment (see .env.example)"
+        )
+    dev_guild = merged.get("DEV_GUILD_ID", "").strip()
+    log_level = merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+    game = GameDefaults(
+        ante=_int(merged, "DEFAULT_ANTE", GameDefaults.ante),
+        bring_in=_int(merged, "DEFAULT_BRING_IN", GameDefaults.bring_in, 1),
+        small_bet=_int(merged, "DEFAULT_SMALL_BET", GameDefaults.small_bet, 1),
+        big_bet=_int(merged, "DEFAULT_BIG_BET", GameDefaults.big_bet, 2),
+        seats=_int(merged, "DEFAULT_SEATS", GameDefaults.seats, 2),
+        min_buy_in=_int(merged, "DEFAULT_MIN_BUY_IN", GameDefaults.min_buy_in, 1),
+        max_buy_in=_int(merged, "DEFAULT_MAX_BUY_IN", GameDefaults.max_buy_in, 1),
+        turn_seconds=_int(merged, "TURN_SECONDS", GameDefaults.turn_seconds, 20),
+        countdown_seconds=_int(merged, "COUNTDOWN_SECONDS", GameDefaults.countdown_seconds, 0),
+    )
+    try:
+        game.stakes  # noqa: B018 - validates the four stakes together (RULES 1.2)
+    except ValueError as error:
+        raise SettingsError(f"default stakes: {error}") from None
+    if game.seats > 8:
+        raise SettingsError("DEFAULT_SEATS must be 2 to 8")
+    if game.min_buy_in > game.max_buy_in:
+        raise SettingsError("DEFAULT_MIN_BUY_IN must not exceed DEFAULT_MAX_BUY_IN")
+    try:
+        dev_guild_id = int(dev_guild) if dev_guild else None
+    except ValueError:
+        raise SettingsError(
+            f"DEV_GUILD_ID must be a server id (digits), not {dev_guild!r}"
+        ) from None
+    return Settings(
+        token=token,
+        database_path=merged.get("DATABASE_PATH", "").strip() or "stud.db",
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        starting_chips=_int(merged, "STARTING_CHIPS", 1000),
+        daily_chips=_int(merged, "DAILY_CHIPS", 200, 1),
+        daily_cooldown_hours=_int(merged, "DAILY_COOLDOWN_HOURS", 20, 1),
+        game=game,
+    )

@@ -1,0 +1,36 @@
+"""Owner-only maintenance: global command sync (dev guilds sync by themselves at startup)."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import StudBot
+from bot.i18n import language, t
+
+
+async def is_bot_owner(interaction: discord.Interaction) -> bool:
+    bot = cast(StudBot, interaction.client)
+    return await bot.is_owner(interaction.user)
+
+
+class Admin(commands.Cog):
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="sync", description="Sync commands globally (bot owner)")
+    @app_commands.default_permissions(administrator=True)
+    @app_commands.check(is_bot_owner)
+    async def sync(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        synced = await self.bot.tree.sync()
+        await interaction.followup.send(
+            t(language(interaction.locale), "synced", count=len(synced)), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(cast(StudBot, bot)))

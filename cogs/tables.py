@@ -1,0 +1,202 @@
+"""/table open|close|info, /sit, /leave, /sitout, /sitin: thin adapters over the table manager."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import Range
+from discord.ext import commands
+
+from bot.client import StudBot
+from bot.errors import TableError
+from bot.i18n import language, t
+from bot.tables import TableConfig
+from engine.stakes import Stakes
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.channel_id
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    return interaction.permissions.manage_guild
+
+
+@app_commands.guild_only()
+class TableGroup(
+    app_commands.Group, name="table", description="Open, close or inspect this channel's table"
+):
+    def __init__(self, bot: StudBot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    @app_commands.command(name="open", description="Open a Seven Card Stud table in this channel")
+    @app_commands.describe(
+        ante="Ante in chips",
+        bring_in="Bring-in in chips",
+        small_bet="Small bet (3rd and 4th street)",
+        big_bet="Big bet (5th street on)",
+        seats="Seats, 2 to 8",
+        min_buy_in="Smallest buy-in",
+        max_buy_in="Largest buy-in",
+        turn_seconds="Seconds per turn",
+    )
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        ante: Range[int, 0, 100_000] | None = None,
+        bring_in: Range[int, 1, 100_000] | None = None,
+        small_bet: Range[int, 1, 100_000] | None = None,
+        big_bet: Range[int, 2, 200_000] | None = None,
+        seats: Range[int, 2, 8] | None = None,
+        min_buy_in: Range[int, 1, 1_000_000_000] | None = None,
+        max_buy_in: Range[int, 1, 1_000_000_000] | None = None,
+        turn_seconds: Range[int, 20, 600] | None = None,
+    ) -> None:
+        channel_id = channel_id_of(interaction)
+        lang = language(interaction.locale)
+        defaults = self.bot.settings.game
+        try:
+            stakes = Stakes(
+                defaults.ante if ante is None else ante,
+                defaults.bring_in if bring_in is None else bring_in,
+                defaults.small_bet if small_bet is None else small_bet,
+                defaults.big_bet if big_bet is None else big_bet,
+            )
+        except ValueError as error:
+            raise TableError("bad_stakes", reason=str(error)) from None
+        # Without explicit limits the buy-in scales with the stakes: 10 to 100 big bets.
+        scale = stakes.big_bet // defaults.big_bet if stakes != defaults.stakes else 1
+        config = TableConfig(
+            stakes=stakes,
+            seats=defaults.seats if seats is None else seats,
+            min_buy_in=min_buy_in
+            if min_buy_in is not None
+            else defaults.min_buy_in * max(scale, 1),
+            max_buy_in=max_buy_in
+            if max_buy_in is not None
+            else defaults.max_buy_in * max(scale, 1),
+            turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
+            countdown_seconds=defaults.countdown_seconds,
+            lang=language(interaction.guild_locale or interaction.locale),
+        )
+        await self.bot.tables.open(
+            cast(int, interaction.guild_id), channel_id, interaction.user.id, config
+        )
+        await interaction.response.send_message(
+            t(
+                lang,
+                "table_opened",
+                stakes=stakes,
+                seats=config.seats,
+                min=config.min_buy_in,
+                max=config.max_buy_in,
+                turn=config.turn_seconds,
+            )
+        )
+
+    @app_commands.command(name="close", description="Close this channel's table (between hands)")
+    async def close(self, interaction: discord.Interaction) -> None:
+        channel_id = channel_id_of(interaction)
+        await self.bot.tables.close(
+            channel_id, interaction.user.id, can_manage=can_manage(interaction)
+        )
+        await interaction.response.send_message(t(language(interaction.locale), "table_closed"))
+
+    @app_commands.command(name="info", description="Show the table's stakes and players")
+    async def info(self, interaction: discord.Interaction) -> None:
+        lang = language(interaction.locale)
+        table = self.bot.tables.get(channel_id_of(interaction))
+        lines = []
+        for seat in sorted(table.seats.values(), key=lambda s: s.position):
+            status = ""
+            if seat.sitting_out:
+                status = t(lang, "status_sitting_out")
+            elif seat.leaving:
+                status = t(lang, "status_leaving")
+            stack = seat.stack
+            if table.live is not None and (index := table.live.seat_of(seat.user_id)) is not None:
+                stack = table.live.hand.stacks[index]
+            lines.append(
+                t(
+                    lang,
+                    "info_player",
+                    seat=seat.position + 1,
+                    name=table.name(seat.user_id),
+                    stack=stack,
+                    status=status,
+                )
+            )
+        config = table.config
+        await interaction.response.send_message(
+            t(
+                lang,
+                "table_info",
+                stakes=config.stakes,
+                seats=config.seats,
+                min=config.min_buy_in,
+                max=config.max_buy_in,
+                turn=config.turn_seconds,
+                players="\n".join(lines) or t(lang, "info_empty"),
+            ),
+            ephemeral=True,
+        )
+
+
+class Seating(commands.Cog):
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="sit", description="Take a seat at this channel's table")
+    @app_commands.describe(buy_in="Chips to bring from your wallet")
+    @app_commands.guild_only()
+    async def sit(
+        self, interaction: discord.Interaction, buy_in: Range[int, 1, 1_000_000_000] | None = None
+    ) -> None:
+        lang = language(interaction.locale)
+        seat = await self.bot.tables.sit(
+            channel_id_of(interaction),
+            interaction.user.id,
+            interaction.user.display_name,
+            buy_in,
+            lang,
+        )
+        await interaction.response.send_message(
+            t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack), ephemeral=True
+        )
+
+    @app_commands.command(name="leave", description="Leave the table (after the current hand)")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        lang = language(interaction.locale)
+        chips = await self.bot.tables.leave(channel_id_of(interaction), interaction.user.id)
+        text = t(lang, "leave_after_hand") if chips is None else t(lang, "left_now", stack=chips)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="sitout", description="Sit out from the next hand")
+    @app_commands.guild_only()
+    async def sitout(self, interaction: discord.Interaction) -> None:
+        await self.bot.tables.set_sitting_out(channel_id_of(interaction), interaction.user.id, True)
+        await interaction.response.send_message(
+            t(language(interaction.locale), "sat_out"), ephemeral=True
+        )
+
+    @app_commands.command(name="sitin", description="Come back in from the next hand")
+    @app_commands.guild_only()
+    async def sitin(self, interaction: discord.Interaction) -> None:
+        await self.bot.tables.set_sitting_out(
+            channel_id_of(interaction), interaction.user.id, False
+        )
+        await interaction.response.send_message(
+            t(language(interaction.locale), "sat_in"), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    stud = cast(StudBot, bot)
+    stud.tree.add_command(TableGroup(stud))
+    await bot.add_cog(Seating(stud))
