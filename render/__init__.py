@@ -1,1 +1,39 @@
-"""render package."""
+"""Pictures of the game, drawn with Pillow: the table, the showdown, and one player's own hand.
+
+Everything here takes engine views (``engine.public``) plus plain labels and returns PNG bytes;
+it does no other I/O and is safe to call from worker threads (``asyncio.to_thread``).
+The table and showdown pictures only ever see a ``PublicTable``, which has no field for anyone's
+down cards while the hand is live.
+"""
+
+from __future__ import annotations
+
+from engine.public import PrivateHand, PublicTable
+from render.labels import SeatLabel, TableLabels
+from render.png import encode
+from render.private import draw_private
+from render.table import draw_table
+
+__all__ = ["SeatLabel", "TableLabels", "private_hand_png", "showdown_png", "table_png"]
+
+
+def table_png(view: PublicTable, labels: TableLabels) -> bytes:
+    """The table as the channel sees it (after a showdown, the showdown picture)."""
+    return encode(draw_table(view, labels))
+
+
+def showdown_png(view: PublicTable, labels: TableLabels) -> bytes:
+    """The finished hand: shown cards, the five that play, descriptions and who won each pot."""
+    if not view.is_over:
+        raise ValueError("the hand isn't over: there is no showdown to draw yet")
+    return encode(draw_table(view, labels))
+
+
+def private_hand_png(
+    hand: PrivateHand, *, name: str = "", four_colour: bool = False, language: str = "en"
+) -> bytes:
+    """One player's own cards, his down cards marked, and the best hand they make so far.
+
+    For that player's eyes only (an ephemeral reply or a DM), never the channel.
+    """
+    return encode(draw_private(hand, name=name, four_colour=four_colour, language=language))

@@ -1,0 +1,182 @@
+"""What everyone at the table may see of a hand, and what one player may see of his own cards.
+
+``PublicTable.from_hand`` is the only way the table and showdown pictures get at a hand. It has no
+field for a down card: a live seat shows its up cards and only the *number* of its down cards.
+Cards a player was dealt face down enter the view only through ``HandShown`` events, which exist
+only once the hand is over, and ``PublicTable`` refuses shown hands while the hand is live.
+
+``PrivateHand.for_seat`` is one player's own cards, for a message only he can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.evaluator import best_five, evaluate
+from engine.events import HandShown, PotAwarded
+from engine.hand import Pot, StudHand
+from engine.stakes import Stakes
+
+
+@dataclass(frozen=True, slots=True)
+class ShownCards:
+    """A hand shown at showdown: every card he used (the community card included)."""
+
+    cards: tuple[Card, ...]
+    best_five: tuple[Card, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """One seat as the table sees it. ``bet`` is what he has put in on this street."""
+
+    seat: int
+    stack: int
+    bet: int
+    committed: int
+    up_cards: tuple[Card, ...]
+    down_count: int
+    dealt_in: bool
+    folded: bool
+    all_in: bool
+    is_actor: bool
+    shown: ShownCards | None = None
+    won: int = 0
+
+    @property
+    def in_hand(self) -> bool:
+        return self.dealt_in and not self.folded
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]``."""
+
+    index: int
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    description: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicTable:
+    """The public state of a hand; ``pots`` are the main pot then side pots (RULES 5.3)."""
+
+    seats: tuple[PublicSeat, ...]
+    stakes: Stakes
+    dealer: int
+    street: int
+    pot: int
+    pots: tuple[Pot, ...]
+    community: Card | None
+    actor: int | None
+    is_over: bool
+    results: tuple[PotResult, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Privacy by construction: a live hand's view can't carry anyone's hidden cards.
+        if not self.is_over and any(seat.shown is not None for seat in self.seats):
+            raise ValueError("a live hand's public view can't hold shown cards")
+        if not self.is_over and self.results:
+            raise ValueError("a live hand has no pot results yet")
+
+    @property
+    def is_showdown(self) -> bool:
+        return any(seat.shown is not None for seat in self.seats)
+
+    @classmethod
+    def from_hand(cls, hand: StudHand) -> PublicTable:
+        shown: dict[int, ShownCards] = {}
+        results: list[PotResult] = []
+        for event in hand.events:
+            if isinstance(event, HandShown):
+                shown[event.seat] = ShownCards(event.cards, event.best_five, event.description)
+            elif isinstance(event, PotAwarded):
+                results.append(
+                    PotResult(
+                        event.index, event.amount, event.winners, event.shares, event.description
+                    )
+                )
+        won = [0] * hand.seats
+        for result in results:
+            for winner, share in zip(result.winners, result.shares, strict=True):
+                won[winner] += share
+        dealt_in = set(hand.dealing_order)
+        seats = tuple(
+            PublicSeat(
+                seat=seat,
+                stack=hand.stacks[seat],
+                bet=hand.bets[seat],
+                committed=hand.committed[seat],
+                up_cards=tuple(hand.up_cards(seat)),
+                down_count=len(hand.down_cards(seat)),
+                dealt_in=seat in dealt_in,
+                folded=seat in dealt_in and hand.folded(seat),
+                all_in=seat in dealt_in and not hand.folded(seat) and hand.stacks[seat] == 0,
+                is_actor=hand.actor == seat,
+                shown=shown.get(seat) if hand.is_over else None,
+                won=won[seat],
+            )
+            for seat in range(hand.seats)
+        )
+        return cls(
+            seats=seats,
+            stakes=hand.stakes,
+            dealer=hand.dealer,
+            street=hand.street,
+            pot=sum(hand.committed),
+            pots=tuple(hand.pots()),
+            community=hand.community,
+            actor=hand.actor,
+            is_over=hand.is_over,
+            results=tuple(results) if hand.is_over else (),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateCard:
+    card: Card
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateHand:
+    """One player's own cards in the order dealt, and the best hand they make so far.
+
+    With five or more cards ``best_five`` is the hand that counts (RULES 5.1); with three or four
+    it is empty and ``description`` names the holding ("a pair of Kings", "Ace high").
+    """
+
+    seat: int
+    cards: tuple[PrivateCard, ...]
+    community: Card | None
+    best_five: tuple[Card, ...]
+    description: str | None
+    folded: bool
+
+    @classmethod
+    def for_seat(cls, hand: StudHand, seat: int) -> PrivateHand:
+        if not 0 <= seat < hand.seats:
+            raise ValueError(f"no seat {seat}: the table has seats 0 to {hand.seats - 1}")
+        cards = tuple(PrivateCard(card, face_up) for card, face_up in hand.cards(seat))
+        usable = [item.card for item in cards]
+        if hand.community is not None and usable:
+            usable.append(hand.community)
+        five: tuple[Card, ...] = ()
+        description: str | None = None
+        if len(usable) >= 5:
+            five = best_five(usable)
+            description = evaluate(usable).describe()
+        elif usable:
+            description = hand.variant.board_rank(usable).holding
+        return cls(
+            seat=seat,
+            cards=cards,
+            community=hand.community,
+            best_five=five,
+            description=description,
+            folded=seat in hand.dealing_order and hand.folded(seat),
+        )

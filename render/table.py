@@ -1,0 +1,403 @@
+"""The table picture and the showdown picture, drawn from a ``PublicTable`` only.
+
+The table is an oval of felt with up to eight seat panels around it, clockwise from the top left.
+A panel holds the player's name and stack, a status line (his clock, all-in, folded, sitting out;
+at showdown his hand's description) and his cards: down cards as backs, up cards face up, in the
+order they were dealt, and his chips in front for this street. The middle holds the pot, side
+pots, community card and the last action; the street and stakes sit in the top left corner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
+from render import cards, theme
+from render.labels import SeatLabel, TableLabels, Words, words
+from render.text import clean, draw_text, fit, font
+
+WIDTH = 680
+HEIGHT = 620
+BOX_WIDTH = 196
+BOX_HEIGHT = 124
+PAD = 10
+NAME_Y = 16  # row centres, from the panel's top
+STATUS_Y = 36
+CARD_TOP = 50
+SHOWN_LIFT = 7
+BACK_STEP = 12  # a face-down card only needs its edge to show
+UP_STEP = cards.TABLE_CARD.index_width + 2
+# The middle of the felt, clear of every panel and dealer button.
+MIDDLE_LEFT = 236
+MIDDLE_RIGHT = WIDTH - 236
+MIDDLE_TOP = 166
+MIDDLE_BOTTOM = HEIGHT - 166
+
+PanelStyle = Literal["normal", "actor", "dim", "winner"]
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A seat's place: its panel's centre and where the dealer button goes beside it."""
+
+    x: int
+    y: int
+    button: tuple[int, int]
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        left = self.x - BOX_WIDTH // 2
+        top = self.y - BOX_HEIGHT // 2
+        return left, top, left + BOX_WIDTH, top + BOX_HEIGHT
+
+
+BUTTON = 22
+
+
+def _top(x: int) -> Slot:
+    bottom = 8 + BOX_HEIGHT
+    return Slot(x, bottom - BOX_HEIGHT // 2, (x + BOX_WIDTH // 2 - BUTTON - 4, bottom + 5))
+
+
+def _bottom(x: int) -> Slot:
+    top = HEIGHT - 8 - BOX_HEIGHT
+    return Slot(x, top + BOX_HEIGHT // 2, (x + BOX_WIDTH // 2 - BUTTON - 4, top - BUTTON - 5))
+
+
+def _side(left_side: bool, y: int) -> Slot:
+    x = 8 + BOX_WIDTH // 2 if left_side else WIDTH - 8 - BOX_WIDTH // 2
+    button_x = x + BOX_WIDTH // 2 + 5 if left_side else x - BOX_WIDTH // 2 - 5 - BUTTON
+    return Slot(x, y, (button_x, y - BOX_HEIGHT // 2 + 4))
+
+
+_MID_X, _MID_Y, _SPREAD = WIDTH // 2, HEIGHT // 2, 112
+_TOP_LEFT, _TOP_MIDDLE, _TOP_RIGHT = _top(_MID_X - _SPREAD), _top(_MID_X), _top(_MID_X + _SPREAD)
+_BOTTOM_LEFT, _BOTTOM_MIDDLE = _bottom(_MID_X - _SPREAD), _bottom(_MID_X)
+_BOTTOM_RIGHT = _bottom(_MID_X + _SPREAD)
+_LEFT_UPPER, _LEFT_MIDDLE = _side(True, _MID_Y - 88), _side(True, _MID_Y)
+_LEFT_LOWER = _side(True, _MID_Y + 88)
+_RIGHT_UPPER, _RIGHT_MIDDLE = _side(False, _MID_Y - 88), _side(False, _MID_Y)
+_RIGHT_LOWER = _side(False, _MID_Y + 88)
+
+# Seat i of an n-seat table goes to LAYOUTS[n][i]: clockwise, as cards are dealt (RULES 1.4).
+LAYOUTS: dict[int, tuple[Slot, ...]] = {
+    2: (_TOP_MIDDLE, _BOTTOM_MIDDLE),
+    3: (_TOP_MIDDLE, _BOTTOM_RIGHT, _BOTTOM_LEFT),
+    4: (_TOP_MIDDLE, _RIGHT_MIDDLE, _BOTTOM_MIDDLE, _LEFT_MIDDLE),
+    5: (_TOP_LEFT, _TOP_RIGHT, _RIGHT_MIDDLE, _BOTTOM_MIDDLE, _LEFT_MIDDLE),
+    6: (_TOP_LEFT, _TOP_RIGHT, _RIGHT_MIDDLE, _BOTTOM_RIGHT, _BOTTOM_LEFT, _LEFT_MIDDLE),
+    7: (
+        *(_TOP_LEFT, _TOP_RIGHT, _RIGHT_UPPER, _RIGHT_LOWER),
+        *(_BOTTOM_MIDDLE, _LEFT_LOWER, _LEFT_UPPER),
+    ),
+    8: (
+        *(_TOP_LEFT, _TOP_RIGHT, _RIGHT_UPPER, _RIGHT_LOWER),
+        *(_BOTTOM_RIGHT, _BOTTOM_LEFT, _LEFT_LOWER, _LEFT_UPPER),
+    ),
+}
+
+
+@lru_cache(maxsize=1)
+def _felt() -> Image.Image:
+    """The empty table: background, wooden rail, felt. Drawn once; every picture copies it."""
+    s = cards.SUPERSAMPLE
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), theme.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+
+    def inset(box: tuple[int, int, int, int], by: int) -> tuple[int, int, int, int]:
+        return box[0] + by * s, box[1] + by * s, box[2] - by * s, box[3] - by * s
+
+    rail = (46 * s, 66 * s, (WIDTH - 46) * s, (HEIGHT - 66) * s)
+    draw.ellipse(rail, fill=theme.RAIL, outline=theme.RAIL_LIGHT, width=2 * s)
+    draw.ellipse(inset(rail, 16), fill=theme.FELT)
+    draw.ellipse(inset(rail, 38), outline=theme.FELT_LINE, width=2 * s)
+    return image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=4)
+def _panel(style: PanelStyle) -> Image.Image:
+    s = cards.SUPERSAMPLE
+    image = Image.new("RGBA", (BOX_WIDTH * s, BOX_HEIGHT * s), (0, 0, 0, 0))
+    fill = theme.PANEL_DIM if style == "dim" else theme.PANEL
+    gold = style in ("actor", "winner")
+    ImageDraw.Draw(image).rounded_rectangle(
+        (0, 0, BOX_WIDTH * s - 1, BOX_HEIGHT * s - 1),
+        radius=12 * s,
+        fill=fill,
+        outline=theme.GOLD if gold else theme.PANEL_EDGE,
+        width=(3 if gold else 2) * s,
+    )
+    return image.resize((BOX_WIDTH, BOX_HEIGHT), Image.Resampling.LANCZOS)
+
+
+def _paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    canvas.paste(sprite, (x, y), sprite)
+
+
+def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
+    """The whole picture, as an RGB image."""
+    layout = LAYOUTS.get(len(view.seats))
+    if layout is None:
+        raise ValueError(f"a table has 2 to 8 seats, not {len(view.seats)}")
+    if len(labels.seats) > len(view.seats):
+        raise ValueError(f"{len(labels.seats)} seat labels for a table of {len(view.seats)} seats")
+    text = words(labels.language)
+    canvas = _felt().copy()
+    for seat, slot in zip(view.seats, layout, strict=True):
+        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+    _draw_corner(canvas, view, text)
+    _draw_middle(canvas, view, labels, text)
+    return canvas
+
+
+def _seat_name(seat: PublicSeat, label: SeatLabel | None, text: Words) -> str:
+    if label is not None and clean(label.name):
+        return label.name
+    return text.seat.format(n=seat.seat + 1)
+
+
+def _draw_seat(
+    canvas: Image.Image,
+    seat: PublicSeat,
+    slot: Slot,
+    label: SeatLabel | None,
+    view: PublicTable,
+    four_colour: bool,
+    text: Words,
+) -> None:
+    left, top, right, _ = slot.box
+    if not seat.dealt_in and label is None:
+        _paste(canvas, _panel("dim"), left, top)
+        draw_text(canvas, (slot.x, slot.y), text.empty_seat, 15, theme.MUTED, anchor="mm")
+        return
+    sitting_out = not seat.dealt_in
+    won = view.is_over and seat.won > 0
+    style: PanelStyle = "normal"
+    if sitting_out or seat.folded:
+        style = "dim"
+    elif seat.is_actor:
+        style = "actor"
+    elif won:
+        style = "winner"
+    _paste(canvas, _panel(style), left, top)
+
+    # Top row: name on the left; on the right his stack, ALL-IN, or at the end what he won.
+    corner, corner_colour = _corner(seat, label, won, text)
+    corner_width = draw_text(
+        canvas, (right - PAD, top + NAME_Y), corner, 16, corner_colour, bold=True, anchor="rm"
+    )
+    draw_text(
+        canvas,
+        (left + PAD, top + NAME_Y),
+        _seat_name(seat, label, text),
+        17,
+        theme.MUTED if style == "dim" else theme.TEXT,
+        bold=True,
+        max_width=BOX_WIDTH - 2 * PAD - corner_width - 10,
+    )
+
+    status = (left + PAD, top + STATUS_Y)
+    if sitting_out:
+        draw_text(canvas, status, text.sitting_out, 14, theme.MUTED)
+    elif seat.folded:
+        draw_text(canvas, status, text.folded, 14, theme.MUTED)
+    elif seat.shown is not None:
+        _draw_shown(canvas, seat.shown, left, top, won, four_colour)
+    else:
+        if seat.is_actor and label is not None and label.seconds_left is not None:
+            _paste(canvas, cards.clock(15, theme.GOLD), status[0], status[1] - 8)
+            seconds = text.seconds.format(n=max(0, label.seconds_left))
+            draw_text(canvas, (status[0] + 20, status[1]), seconds, 14, theme.GOLD, bold=True)
+        _draw_row(canvas, seat, left + PAD - 4, top + CARD_TOP, four_colour)
+    if seat.bet:
+        # His chips in front, inside his own panel: on a small picture, chips on the felt
+        # between eight seats can't be told apart.
+        _draw_bet(canvas, seat.bet, right - PAD, top + STATUS_Y, text)
+    if view.dealer == seat.seat:
+        _paste(canvas, cards.disc(22, theme.CARD, theme.SUIT_BLACK, "D"), *slot.button)
+
+
+def _corner(
+    seat: PublicSeat, label: SeatLabel | None, won: bool, text: Words
+) -> tuple[str, theme.RGB]:
+    if won:
+        return "+" + text.chips(seat.won), theme.GREEN
+    if seat.all_in:
+        return text.all_in, theme.RED
+    if seat.dealt_in:
+        return text.chips(seat.stack), theme.GOLD
+    chips = label.chips if label is not None and label.chips is not None else 0
+    return text.chips(chips), theme.MUTED
+
+
+def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour: bool) -> None:
+    """Cards as dealt in stud: two down, the up cards, then the last down card (RULES 2)."""
+    first_down = min(seat.down_count, 2)
+    backs = cards.back(cards.TABLE_CARD)
+    for _ in range(first_down):
+        _paste(canvas, backs, x, y)
+        x += BACK_STEP
+    for card in seat.up_cards:
+        _paste(canvas, cards.face(card, cards.TABLE_CARD, four_colour), x, y)
+        x += UP_STEP
+    for _ in range(seat.down_count - first_down):
+        _paste(canvas, backs, x, y)
+        x += BACK_STEP
+
+
+def _draw_shown(
+    canvas: Image.Image, shown: ShownCards, left: int, top: int, won: bool, four_colour: bool
+) -> None:
+    """A hand at showdown: every card face up; the five that play lifted, the others dimmed."""
+    draw_text(
+        canvas,
+        (left + PAD, top + STATUS_Y),
+        shown.description,
+        14,
+        theme.GOLD if won else theme.TEXT,
+        max_width=BOX_WIDTH - 2 * PAD,
+        squeeze=True,
+    )
+    size = cards.SHOWN_CARD
+    x = left + PAD - 4
+    best = set(shown.best_five)
+    for card in shown.cards:
+        plays = card in best
+        face = cards.face(card, size, four_colour, dim=not plays)
+        _paste(canvas, face, x, top + CARD_TOP - (SHOWN_LIFT if plays else 0) + 2)
+        x += size.index_width
+
+
+def _draw_bet(canvas: Image.Image, amount: int, right: int, y: int, text: Words) -> None:
+    """A chip and the amount, ending at ``right``."""
+    chip = cards.disc(16, theme.RED, theme.CARD)
+    label = text.chips(amount)
+    width = draw_text(canvas, (right, y), label, 15, theme.TEXT, bold=True, anchor="rm")
+    _paste(canvas, chip, right - width - 5 - chip.width, y - chip.height // 2)
+
+
+def _draw_corner(canvas: Image.Image, view: PublicTable, text: Words) -> None:
+    """The street and the stakes, in the top left corner, clear of every seat."""
+    stakes = view.stakes
+    x, width = 10, _TOP_LEFT.box[0] - 16
+    street = text.street_name(view.street)
+    draw_text(canvas, (x, 20), street, 16, theme.TEXT, bold=True, max_width=width)
+    limits = f"{text.chips(stakes.small_bet)}/{text.chips(stakes.big_bet)}"
+    draw_text(canvas, (x, 42), limits, 15, theme.GOLD, bold=True, max_width=width)
+    ante = text.ante.format(n=text.chips(stakes.ante))
+    draw_text(canvas, (x, 61), ante, 13, theme.MUTED, max_width=width)
+    bring_in = text.bring_in.format(n=text.chips(stakes.bring_in))
+    draw_text(canvas, (x, 78), bring_in, 13, theme.MUTED, max_width=width)
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    text: str
+    size: int
+    colour: theme.RGB
+    bold: bool = False
+
+    @property
+    def height(self) -> int:
+        return self.size + 6
+
+
+def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
+    if view.is_over and view.results:
+        return _result_lines(view, labels, text)
+    lines = [_Line(f"{text.pot} {text.chips(view.pot)}", 24, theme.GOLD, bold=True)]
+    if len(view.pots) > 1:
+        main, *sides = view.pots
+        lines.append(_Line(f"{text.main_pot}: {text.chips(main.amount)}", 14, theme.TEXT))
+        amounts = " · ".join(text.chips(pot.amount) for pot in sides)
+        lines.append(_Line(f"{text.side_pots}: {amounts}", 14, theme.TEXT))
+    return lines
+
+
+def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
+    """Who won what: a pot's name and size, then its winners (a split pot's share after)."""
+    lines: list[_Line] = []
+    if view.is_showdown:
+        lines.append(_Line(text.showdown, 17, theme.TEXT, bold=True))
+    names = {seat.seat: _seat_name(seat, labels.seat(seat.seat), text) for seat in view.seats}
+    compact = len(view.results) > 3
+    for result in view.results:
+        pot = f"{_pot_name(result, len(view.results), text)} {text.chips(result.amount)}"
+        winners = ", ".join(clean(names[winner]) for winner in result.winners)
+        if len(result.winners) > 1:
+            winners += " · " + text.each.format(n=text.chips(min(result.shares)))
+        if compact:
+            lines.append(_Line(f"{pot}: {winners}", 13, theme.GOLD, bold=True))
+        else:
+            lines.append(_Line(pot, 13, theme.MUTED))
+            lines.append(_Line(winners, 15, theme.GOLD, bold=True))
+    return lines
+
+
+def _pot_name(result: PotResult, count: int, text: Words) -> str:
+    if count == 1:
+        return text.pot
+    return text.main_pot if result.index == 0 else text.side_pot.format(n=result.index)
+
+
+def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, text: Words) -> None:
+    width = MIDDLE_RIGHT - MIDDLE_LEFT
+    lines = _middle_lines(view, labels, text)
+    action = _wrap(labels.last_action, 15, width - 24, 2)
+    height = sum(line.height for line in lines)
+    if view.community is not None:
+        height += 8 + 18 + cards.TABLE_CARD.height
+    if action:
+        height += 10 + 20 * len(action) + 8
+    x = WIDTH // 2
+    y = (MIDDLE_TOP + MIDDLE_BOTTOM) // 2 - height // 2
+    for line in lines:
+        draw_text(
+            canvas,
+            (x, y + line.height // 2),
+            line.text,
+            line.size,
+            line.colour,
+            bold=line.bold,
+            anchor="mm",
+            max_width=width,
+            squeeze=True,
+        )
+        y += line.height
+    if view.community is not None:
+        y += 8
+        draw_text(canvas, (x, y + 8), text.community, 13, theme.MUTED, anchor="mm")
+        y += 18
+        face = cards.face(view.community, cards.TABLE_CARD, labels.four_colour)
+        _paste(canvas, face, x - face.width // 2, y)
+        y += face.height
+    if action:
+        y += 10
+        box_width = max(round(font(15).getlength(part)) for part in action) + 24
+        ImageDraw.Draw(canvas).rounded_rectangle(
+            (x - box_width // 2, y, x + box_width // 2, y + 20 * len(action) + 8),
+            radius=10,
+            fill=theme.PILL,
+        )
+        for index, part in enumerate(action):
+            draw_text(canvas, (x, y + 14 + 20 * index), part, 15, theme.TEXT, anchor="mm")
+
+
+def _wrap(raw: str, size: int, width: int, max_lines: int) -> list[str]:
+    """``raw`` on at most ``max_lines`` lines of ``width`` pixels; what doesn't fit is cut."""
+    left = clean(raw).split()
+    face = font(size)
+    lines: list[str] = []
+    while left and len(lines) < max_lines:
+        line = left.pop(0)
+        while left and face.getlength(line + " " + left[0]) <= width:
+            line += " " + left.pop(0)
+        lines.append(line)
+    if left:
+        lines[-1] += " " + " ".join(left)
+    # A last line too long, or one word wider than the box, ends in an ellipsis.
+    return [fit(line, size, False, width) for line in lines]
