@@ -13,7 +13,8 @@ import secrets
 import discord
 from discord import app_commands
 
-from bot.i18n import language, t
+from bot.i18n import RU, STORE_ERRORS_RU, language, t
+from bot.storage import StoreError
 from engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -31,10 +32,9 @@ class TableError(Exception):
         return t(lang, self.key, **self.params)
 
 
-def _store_error_types() -> tuple[type[BaseException], ...]:
-    from bot import storage
-
-    return (storage.StoreError,)
+def _shown(value: object) -> object:
+    """Amounts with thousands separators, as the store's English messages show them."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def user_message(error: BaseException, lang: str) -> str | None:
@@ -45,8 +45,14 @@ def user_message(error: BaseException, lang: str) -> str | None:
         return error.message(lang)
     if isinstance(error, IllegalAction):
         return t(lang, "illegal_action", reason=str(error))
-    if isinstance(error, _store_error_types()):
-        return t(lang, "store_error", reason=str(error))
+    if isinstance(error, StoreError):
+        template = STORE_ERRORS_RU.get(error.code) if lang == RU else None
+        if template is None:
+            return str(error)
+        try:
+            return template.format(**{k: _shown(v) for k, v in error.params.items()})
+        except (KeyError, IndexError):
+            return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(lang, "guild_only")
     if isinstance(error, app_commands.MissingPermissions):

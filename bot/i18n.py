@@ -132,10 +132,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         EN: "Your next daily chips are ready {when}.",
         RU: "Следующие ежедневные фишки будут {when}.",
     },
-    "store_error": {
-        EN: "That didn't work: {reason}",
-        RU: "Не получилось: {reason}",
-    },
     "unknown_hand": {
         EN: "There is no finished hand #{hand_id} here.",
         RU: "Законченной раздачи №{hand_id} здесь нет.",
@@ -358,6 +354,29 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "act_complete": {EN: "complete to {amount}", RU: "доставка до {amount}"},
     "act_bet": {EN: "bet {amount}", RU: "ставка {amount}"},
     "act_raise": {EN: "raise to {amount}", RU: "рейз до {amount}"},
+}
+
+
+# Russian for the store's errors, by their stable ``code``; English comes from the store itself.
+STORE_ERRORS_RU: Final[dict[str, str]] = {
+    "store_error": "С фишками что-то пошло не так; ничего не изменилось.",
+    "invalid_amount": "Сумма должна быть целым числом фишек от 1 до {maximum}, а не {amount}.",
+    "not_enough_chips": "Недостаточно фишек: нужно {needed}, в кошельке {available}.",
+    "daily_not_ready": "Ежедневные фишки уже получены: приходите через {wait}.",
+    "no_table": "В этом канале нет стола.",
+    "table_exists": "В этом канале уже есть стол.",
+    "invalid_table_config": "Такой стол открыть нельзя: {problem}.",
+    "table_full": "Стол заполнен: все {seats} мест заняты.",
+    "already_seated": "Вы уже сидите за этим столом.",
+    "not_seated": "Вы не сидите за этим столом.",
+    "buy_in_out_of_range": "Бай-ин за этим столом: от {minimum} до {maximum} фишек, а не {amount}.",
+    "player_in_hand": "Вы играете текущую раздачу: уйти можно, когда она закончится.",
+    "hand_in_progress": "За столом идёт раздача: дождитесь её конца.",
+    "hand_not_found": "Раздачи №{hand_id} нет.",
+    "hand_not_live": "Раздача №{hand_id} уже закончена.",
+    "seats_changed": "Места изменились до начала раздачи; ничего не роздано.",
+    "chips_not_conserved": "Раздачу №{hand_id} не удалось рассчитать: "
+    "выплачено {paid}, внесено {entered}.",
 }
 
 

@@ -11,18 +11,23 @@ are folded into the next edit, so a busy table makes one edit per round trip, no
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.announce import announce
 from bot.components import table_view
 from bot.i18n import cards_text, language, t
 from bot.storage import HandEnd
 from bot.tables import LiveHand, Table
+from engine import events as ev
 from engine.public import PrivateHand, PublicTable
+from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
 
 if TYPE_CHECKING:
     from bot.client import StudBot
@@ -38,6 +43,11 @@ class _MessageState:
     task: asyncio.Task[None] | None = None
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
     updates: list[float] = field(default_factory=list)  # loop time of each finished edit
+
+
+TABLE_PICTURE = "table.png"
+SHOWDOWN_PICTURE = "showdown.png"
+PRIVATE_PICTURE = "cards.png"
 
 
 def relative_time(timestamp: float) -> str:
@@ -112,13 +122,25 @@ class DiscordPresenter:
             key = None
             embed = self._idle_embed(table)
             view: discord.ui.View | None = None
+            files: list[discord.File] = []
         else:
             key = (live.hand_id, live.hand.street)
-            embed = self._hand_embed(table, live)
+            public = PublicTable.from_hand(live.hand)
+            embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
+            labels = self._labels(table, live)
+            # Pillow releases the GIL while encoding: other tables keep going meanwhile.
+            png = await asyncio.to_thread(table_png, public, labels)
+            files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
+            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
         channel = self._channel(table)
         if state.message_id is not None and state.key == key:
-            await channel.get_partial_message(state.message_id).edit(embed=embed, view=view)
+            if view is None:
+                await channel.get_partial_message(state.message_id).edit(embed=embed)
+            else:
+                await channel.get_partial_message(state.message_id).edit(
+                    embed=embed, view=view, attachments=files
+                )
             return
         if state.message_id is not None and state.key is not None:
             # The street moved on: its message keeps the picture but loses the buttons.
@@ -126,7 +148,7 @@ class DiscordPresenter:
         if view is None:
             message = await channel.send(embed=embed)
         else:
-            message = await channel.send(embed=embed, view=view)
+            message = await channel.send(embed=embed, view=view, files=files)
         state.message_id, state.key, state.after_hand = message.id, key, False
 
     def _seat_lines(self, table: Table, public: PublicTable | None) -> list[str]:
@@ -180,9 +202,22 @@ class DiscordPresenter:
             )
         return embed
 
-    def _hand_embed(self, table: Table, live: LiveHand) -> discord.Embed:
+    def _labels(self, table: Table, live: LiveHand) -> TableLabels:
+        actor = live.hand.actor
+        seconds = None
+        if live.deadline is not None:
+            seconds = max(0, round(live.deadline - time.time()))
+        return TableLabels(
+            seats=tuple(
+                SeatLabel(table.name(user_id), seconds_left=seconds if seat == actor else None)
+                for seat, user_id in enumerate(live.users)
+            ),
+            last_action=table.log[-1] if table.log else "",
+            language=table.config.lang,
+        )
+
+    def _hand_embed(self, table: Table, live: LiveHand, public: PublicTable) -> discord.Embed:
         lang = table.config.lang
-        public = PublicTable.from_hand(live.hand)
         embed = discord.Embed(
             title=t(
                 lang,
@@ -232,9 +267,12 @@ class DiscordPresenter:
             down=cards_text(down),
             up=cards_text(up),
         )
+        png = await asyncio.to_thread(
+            private_hand_png, private, name=table.name(user_id), language=lang
+        )
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
+            await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
         except discord.HTTPException:
             # Closed DMs must not stall the game: one line in the channel, play goes on.
             await self.say(
@@ -253,9 +291,12 @@ class DiscordPresenter:
                 hand_id=hand.hand_id,
                 street="showdown" if public.is_showdown else t(lang, f"street_{hand.hand.street}"),
             ),
-            description="\n".join(table.log) or "—",
+            description="\n".join(self._results(table, hand)) or "—",
             colour=discord.Colour.gold(),
         )
+        labels = self._labels(table, hand)
+        png = await asyncio.to_thread(showdown_png, public, labels)
+        embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         deck = "".join(str(card) for card in hand.hand.deck)
         reveal = t(
             lang, "reveal", hand_id=hand.hand_id, deck=deck, salt=hand.salt, digest=hand.commitment
@@ -274,19 +315,44 @@ class DiscordPresenter:
             except discord.HTTPException:
                 log.warning("channel %s: could not clear old buttons", table.channel_id)
         try:
-            message = await channel.send(reveal, embed=embed)
+            message = await channel.send(
+                reveal,
+                embed=embed,
+                file=discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE),
+            )
         except discord.HTTPException as error:
             log.warning("channel %s: could not post the results (%s)", table.channel_id, error)
             return
         state.message_id, state.key, state.after_hand = message.id, None, True
 
+    def _results(self, table: Table, hand: LiveHand) -> list[str]:
+        """Shown hands and pots, then each player's net result."""
+        lang = table.config.lang
+        lines = []
+        for event in hand.hand.events:
+            if isinstance(event, ev.HandShown | ev.PotAwarded | ev.UncalledBetReturned):
+                line = announce(event, lang, table.seat_name_in(hand), table.config.stakes)
+                if line:
+                    lines.append(line)
+        for seat, user_id in enumerate(hand.users):
+            net = hand.hand.stacks[seat] - hand.hand.starting_stacks[seat]
+            lines.append(f"{table.name(user_id)}: {net:+d}")
+        return lines
+
     # ------------------------------------------------------------------ My cards
 
     async def show_cards(self, interaction: discord.Interaction, channel_id: int) -> None:
         lang = language(interaction.locale)
-        down, up = self.bot.tables.private_cards(channel_id, interaction.user.id)
+        private = self.bot.tables.private_hand(channel_id, interaction.user.id)
+        down = [c.card for c in private.cards if not c.face_up]
+        up = [c.card for c in private.cards if c.face_up]
+        png = await asyncio.to_thread(
+            private_hand_png, private, name=interaction.user.display_name, language=lang
+        )
         await interaction.response.send_message(
-            t(lang, "your_cards", down=cards_text(down), up=cards_text(up)), ephemeral=True
+            t(lang, "your_cards", down=cards_text(down), up=cards_text(up)),
+            file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
+            ephemeral=True,
         )
 
     async def close(self) -> None:

@@ -32,6 +32,7 @@ from bot.storage import HandEnd, Seat, Store
 from engine import events as ev
 from engine.cards import Card, shuffled_deck
 from engine.hand import LegalActions, StudHand
+from engine.public import PrivateHand
 from engine.stakes import Stakes
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,9 @@ class Table:
     def seat_name(self, seat: int) -> str:
         assert self.live is not None
         return self.name(self.live.users[seat])
+
+    def seat_name_in(self, hand: LiveHand) -> Callable[[int], str]:
+        return lambda seat: self.name(hand.users[seat])
 
     def lang_of(self, user_id: int) -> str:
         return self.langs.get(user_id, self.config.lang)
@@ -533,14 +537,14 @@ class TableManager:
 
     # ------------------------------------------------------------------ reads
 
-    def private_cards(self, channel_id: int, user_id: int) -> tuple[list[Card], list[Card]]:
-        """(down, up) cards of the player in the current hand; ``TableError`` if he has none."""
+    def private_hand(self, channel_id: int, user_id: int) -> PrivateHand:
+        """The player's own cards in the current hand; ``TableError`` if he has none."""
         table = self.get(channel_id)
         live = table.live
         seat = live.seat_of(user_id) if live is not None else None
         if live is None or seat is None:
             raise TableError("no_cards")
-        return live.hand.down_cards(seat), live.hand.up_cards(seat)
+        return PrivateHand.for_seat(live.hand, seat)
 
     # ------------------------------------------------------------------ startup / shutdown
 

@@ -1,0 +1,124 @@
+"""A real StudBot on simcord's simulated Discord, with a fresh database per test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.client import StudBot
+from bot.settings import GameDefaults, Settings
+from bot.tables import Table
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    bot: StudBot
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    players: list[simcord.MemberActor]
+    admin: simcord.MemberActor
+
+
+def make_settings(tmp_path: Path, **game: int) -> Settings:
+    return Settings(
+        token="test-token-never-used",
+        database_path=str(tmp_path / "stud.db"),
+        game=GameDefaults(**{"countdown_seconds": 5, **game}),
+    )
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings) -> StudBot:
+    return StudBot(settings)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator[World]:
+    env = simcord_env
+    guild = env.create_guild("Casino")
+    channel = guild.create_text_channel("stud")
+    players = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cy", "dee")]
+    managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("boss"), roles=[managers])
+    await simcord_bot.tree.sync()
+    await env.settle()
+    yield World(env, simcord_bot, guild, channel, players, admin)
+
+
+def live_table(world: World) -> Table:
+    return world.bot.tables.get(world.channel.id)
+
+
+def table_message(world: World) -> discord.Message:
+    """The newest channel message carrying action buttons."""
+    for message in reversed(world.channel.history()):
+        if any(
+            getattr(child, "custom_id", "").startswith("stud:a:")
+            for row in message.components
+            for child in getattr(row, "children", [])
+        ):
+            return message
+    raise AssertionError("no table message with buttons")
+
+
+def labels(message: discord.Message) -> list[str]:
+    return [
+        child.label or ""
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if getattr(child, "custom_id", "").startswith("stud:a:")
+    ]
+
+
+def member(world: World, user_id: int) -> simcord.MemberActor:
+    return next(p for p in [*world.players, world.admin] if p.id == user_id)
+
+
+def passive_label(names: list[str]) -> str:
+    """Check if possible, else call, else bring in: a hand that reaches showdown."""
+    for prefix in ("Check", "Call", "Bring in"):
+        for name in names:
+            if name.startswith(prefix):
+                return name
+    raise AssertionError(f"no passive action in {names}")
+
+
+async def open_and_seat(world: World, count: int = 2, **options: int) -> None:
+    opener = world.players[0]
+    result = await opener.slash(world.channel, "table open", **options)
+    assert result.response is not None and not result.ephemeral
+    for player in world.players[:count]:
+        result = await player.slash(world.channel, "sit")
+        assert result.ephemeral, result
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    assert live_table(world).live is not None
+
+
+async def play_out_with_buttons(world: World) -> None:
+    table = live_table(world)
+    while table.live is not None:
+        actor = table.actor_id()
+        assert actor is not None
+        message = table_message(world)
+        result = await member(world, actor).click(message, label=passive_label(labels(message)))
+        assert result.acknowledged and not result.ephemeral, result
+
+
+def channel_text(message: discord.Message) -> str:
+    """Everything a channel message shows as text: content, embeds and attachment names."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts.append(str(embed.to_dict()))
+    parts.extend(attachment.filename for attachment in message.attachments)
+    return "\n".join(parts)
