@@ -128,12 +128,40 @@ class PublicTable:
             dealer=hand.dealer,
             street=hand.street,
             pot=sum(hand.committed),
-            pots=tuple(hand.pots()),
+            pots=pots_in_play(seats),
             community=hand.community,
             actor=hand.actor,
             is_over=hand.is_over,
             results=tuple(results) if hand.is_over else (),
         )
+
+
+def pots_in_play(seats: tuple[PublicSeat, ...]) -> tuple[Pot, ...]:
+    """The main pot and side pots as they stand, even halfway through a betting round.
+
+    Only an all-in caps what a player can win (RULES 5.3), so only all-in totals split pots;
+    chips above the highest all-in form the last pot, open to the live players still betting.
+    (``StudHand.pots()`` splits at every live player's total, which is right once a round is
+    over but would show a pot for every unmatched bet while players are still acting.)
+    """
+    live = [seat for seat in seats if seat.in_hand]
+    pots: list[Pot] = []
+    lower = 0
+    for level in sorted({seat.committed for seat in live if seat.all_in}):
+        amount = sum(max(0, min(seat.committed, level) - lower) for seat in seats)
+        eligible = tuple(seat.seat for seat in live if seat.committed >= level)
+        if amount:
+            pots.append(Pot(amount, eligible))
+        lower = level
+    rest = sum(max(0, seat.committed - lower) for seat in seats)
+    betting = tuple(seat.seat for seat in live if not seat.all_in)
+    if rest and (betting or not pots):
+        pots.append(Pot(rest, betting))
+    elif rest:
+        # Folded players' chips above every live player's total: nobody can match them, so
+        # they go to the last pot, as the engine pays them.
+        pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    return tuple(pots)
 
 
 @dataclass(frozen=True, slots=True)

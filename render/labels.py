@@ -10,11 +10,12 @@ from typing import Final
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """Every word drawn on a picture, in one language."""
+    """Every word drawn on a picture, in one language (``code``: "en", "ru")."""
 
+    code: str
     pot: str
     main_pot: str
-    side_pot: str  # "{n}" is the side pot's number
+    side_pot: str
     side_pots: str
     street: str  # "{n}" is 3..7
     ante: str  # "{n}"
@@ -46,9 +47,10 @@ def _ordinal_suffix(n: int) -> str:
 
 
 ENGLISH: Final = Words(
+    code="en",
     pot="Pot",
     main_pot="Main pot",
-    side_pot="Side pot {n}",
+    side_pot="Side pot",
     side_pots="Side pots",
     street="{n}{th} street",
     ante="ante {n}",
@@ -70,14 +72,15 @@ ENGLISH: Final = Words(
 )
 
 RUSSIAN: Final = Words(
+    code="ru",
     pot="Банк",
     main_pot="Основной банк",
-    side_pot="Побочный банк {n}",
+    side_pot="Побочный банк",
     side_pots="Побочные банки",
     street="Улица {n}",
     ante="анте {n}",
-    bring_in="бринг-ин {n}",
-    all_in="ОЛЛ-ИН",
+    bring_in="открытие {n}",
+    all_in="ВА-БАНК",
     folded="Пас",
     sitting_out="Не играет",
     empty_seat="Свободно",

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine.public import PrivateHand
 from render import cards, theme
+from render.describe import describe
 from render.labels import words
 from render.text import clean, draw_text
 
@@ -85,10 +86,10 @@ def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, language: s
             )
     if hand.folded:
         footer = text.folded_hand
-    elif hand.description:
-        footer = f"{text.best_hand}: {hand.description}"
     else:
-        footer = ""
+        own = [item.card for item in hand.cards]
+        description = describe(hand.best_five or own, text.code)
+        footer = f"{text.best_hand}: {description}" if description else ""
     draw_text(
         canvas,
         (MARGIN, height - FOOTER_HEIGHT // 2 - 2),

@@ -17,8 +17,9 @@ from PIL import Image, ImageDraw
 
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
 from render import cards, theme
+from render.describe import describe
 from render.labels import SeatLabel, TableLabels, Words, words
-from render.text import clean, draw_text, fit, font
+from render.text import clean, draw_text, font
 
 WIDTH = 680
 HEIGHT = 620
@@ -28,10 +29,11 @@ PAD = 10
 NAME_Y = 16  # row centres, from the panel's top
 STATUS_Y = 36
 CARD_TOP = 50
+BUTTON = 20
 SHOWN_LIFT = 7
 BACK_STEP = 12  # a face-down card only needs its edge to show
 UP_STEP = cards.TABLE_CARD.index_width + 2
-# The middle of the felt, clear of every panel and dealer button.
+# The middle of the felt, clear of every panel.
 MIDDLE_LEFT = 236
 MIDDLE_RIGHT = WIDTH - 236
 MIDDLE_TOP = 166
@@ -42,11 +44,10 @@ PanelStyle = Literal["normal", "actor", "dim", "winner"]
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """A seat's place: its panel's centre and where the dealer button goes beside it."""
+    """Where a seat's panel goes: its centre."""
 
     x: int
     y: int
-    button: tuple[int, int]
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -55,23 +56,16 @@ class Slot:
         return left, top, left + BOX_WIDTH, top + BOX_HEIGHT
 
 
-BUTTON = 22
-
-
 def _top(x: int) -> Slot:
-    bottom = 8 + BOX_HEIGHT
-    return Slot(x, bottom - BOX_HEIGHT // 2, (x + BOX_WIDTH // 2 - BUTTON - 4, bottom + 5))
+    return Slot(x, 8 + BOX_HEIGHT // 2)
 
 
 def _bottom(x: int) -> Slot:
-    top = HEIGHT - 8 - BOX_HEIGHT
-    return Slot(x, top + BOX_HEIGHT // 2, (x + BOX_WIDTH // 2 - BUTTON - 4, top - BUTTON - 5))
+    return Slot(x, HEIGHT - 8 - BOX_HEIGHT // 2)
 
 
 def _side(left_side: bool, y: int) -> Slot:
-    x = 8 + BOX_WIDTH // 2 if left_side else WIDTH - 8 - BOX_WIDTH // 2
-    button_x = x + BOX_WIDTH // 2 + 5 if left_side else x - BOX_WIDTH // 2 - 5 - BUTTON
-    return Slot(x, y, (button_x, y - BOX_HEIGHT // 2 + 4))
+    return Slot(8 + BOX_WIDTH // 2 if left_side else WIDTH - 8 - BOX_WIDTH // 2, y)
 
 
 _MID_X, _MID_Y, _SPREAD = WIDTH // 2, HEIGHT // 2, 112
@@ -190,14 +184,20 @@ def _draw_seat(
     corner_width = draw_text(
         canvas, (right - PAD, top + NAME_Y), corner, 16, corner_colour, bold=True, anchor="rm"
     )
+    name_x = left + PAD
+    if view.dealer == seat.seat:
+        # The dealer button sits in his panel, before his name: on the felt, between panels,
+        # it could be taken for a neighbour's.
+        _paste(canvas, cards.disc(BUTTON, theme.CARD, theme.SUIT_BLACK, "D"), name_x - 2, top + 5)
+        name_x += BUTTON + 3
     draw_text(
         canvas,
-        (left + PAD, top + NAME_Y),
+        (name_x, top + NAME_Y),
         _seat_name(seat, label, text),
         17,
         theme.MUTED if style == "dim" else theme.TEXT,
         bold=True,
-        max_width=BOX_WIDTH - 2 * PAD - corner_width - 10,
+        max_width=right - PAD - corner_width - 10 - name_x,
     )
 
     status = (left + PAD, top + STATUS_Y)
@@ -206,7 +206,7 @@ def _draw_seat(
     elif seat.folded:
         draw_text(canvas, status, text.folded, 14, theme.MUTED)
     elif seat.shown is not None:
-        _draw_shown(canvas, seat.shown, left, top, won, four_colour)
+        _draw_shown(canvas, seat.shown, left, top, won, four_colour, text)
     else:
         if seat.is_actor and label is not None and label.seconds_left is not None:
             _paste(canvas, cards.clock(15, theme.GOLD), status[0], status[1] - 8)
@@ -217,8 +217,6 @@ def _draw_seat(
         # His chips in front, inside his own panel: on a small picture, chips on the felt
         # between eight seats can't be told apart.
         _draw_bet(canvas, seat.bet, right - PAD, top + STATUS_Y, text)
-    if view.dealer == seat.seat:
-        _paste(canvas, cards.disc(22, theme.CARD, theme.SUIT_BLACK, "D"), *slot.button)
 
 
 def _corner(
@@ -250,13 +248,19 @@ def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour
 
 
 def _draw_shown(
-    canvas: Image.Image, shown: ShownCards, left: int, top: int, won: bool, four_colour: bool
+    canvas: Image.Image,
+    shown: ShownCards,
+    left: int,
+    top: int,
+    won: bool,
+    four_colour: bool,
+    text: Words,
 ) -> None:
     """A hand at showdown: every card face up; the five that play lifted, the others dimmed."""
     draw_text(
         canvas,
         (left + PAD, top + STATUS_Y),
-        shown.description,
+        describe(shown.best_five, text.code) or shown.description,
         14,
         theme.GOLD if won else theme.TEXT,
         max_width=BOX_WIDTH - 2 * PAD,
@@ -314,7 +318,8 @@ def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
         main, *sides = view.pots
         lines.append(_Line(f"{text.main_pot}: {text.chips(main.amount)}", 14, theme.TEXT))
         amounts = " · ".join(text.chips(pot.amount) for pot in sides)
-        lines.append(_Line(f"{text.side_pots}: {amounts}", 14, theme.TEXT))
+        name = text.side_pot if len(sides) == 1 else text.side_pots
+        lines.append(_Line(f"{name}: {amounts}", 14, theme.TEXT))
     return lines
 
 
@@ -341,7 +346,9 @@ def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
 def _pot_name(result: PotResult, count: int, text: Words) -> str:
     if count == 1:
         return text.pot
-    return text.main_pot if result.index == 0 else text.side_pot.format(n=result.index)
+    if result.index == 0:
+        return text.main_pot
+    return text.side_pot if count == 2 else f"{text.side_pot} {result.index}"
 
 
 def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, text: Words) -> None:
@@ -377,18 +384,28 @@ def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, te
         y += face.height
     if action:
         y += 10
-        box_width = max(round(font(15).getlength(part)) for part in action) + 24
+        box_width = min(width, max(round(font(15).getlength(part)) for part in action) + 24)
         ImageDraw.Draw(canvas).rounded_rectangle(
             (x - box_width // 2, y, x + box_width // 2, y + 20 * len(action) + 8),
             radius=10,
             fill=theme.PILL,
         )
         for index, part in enumerate(action):
-            draw_text(canvas, (x, y + 14 + 20 * index), part, 15, theme.TEXT, anchor="mm")
+            draw_text(
+                canvas,
+                (x, y + 14 + 20 * index),
+                part,
+                15,
+                theme.TEXT,
+                anchor="mm",
+                max_width=width - 24,
+                squeeze=True,
+            )
 
 
 def _wrap(raw: str, size: int, width: int, max_lines: int) -> list[str]:
-    """``raw`` on at most ``max_lines`` lines of ``width`` pixels; what doesn't fit is cut."""
+    """``raw`` on at most ``max_lines`` lines of about ``width`` pixels; the last line takes
+    whatever is left (drawing squeezes or cuts it)."""
     left = clean(raw).split()
     face = font(size)
     lines: list[str] = []
@@ -399,5 +416,4 @@ def _wrap(raw: str, size: int, width: int, max_lines: int) -> list[str]:
         lines.append(line)
     if left:
         lines[-1] += " " + " ".join(left)
-    # A last line too long, or one word wider than the box, ends in an ellipsis.
-    return [fit(line, size, False, width) for line in lines]
+    return lines

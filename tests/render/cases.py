@@ -1,0 +1,200 @@
+"""Fixed hands whose pictures are kept as golden PNGs (tests/render/golden).
+
+Each case plays a hand from a stacked deck to a chosen moment and returns the picture's PNG bytes.
+``python -m tests.render.regenerate`` rewrites the golden files from these on purpose.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import DEFAULT_STAKES, StudHand
+from engine.cards import FULL_DECK
+from engine.public import PrivateHand, PublicTable
+from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+from tests.engine.decks import stud
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+def _act(hand: StudHand, *actions: str | int) -> None:
+    """Apply actions written "call", "check", "fold", "bring_in" or a raise-to total."""
+    for action in actions:
+        if isinstance(action, int):
+            hand.raise_to(action)
+        else:
+            hand.apply(action)
+
+
+def _labels(names: list[str | None], **kwargs: object) -> TableLabels:
+    seats = tuple(None if name is None else SeatLabel(name) for name in names)
+    return TableLabels(seats=seats, **kwargs)  # type: ignore[arg-type]
+
+
+def third_street_bring_in() -> bytes:
+    """8 seats, one sitting out and one empty; the bring-in posted, a call, a completion
+    (RULES 3.2, 3.4); the next player is on the clock."""
+    hand = stud(
+        {
+            0: "AsKd9c",
+            1: "7h7d8s",
+            2: "Qc4h2c",
+            4: "JdTd5h",
+            5: "3s3h6c",
+            7: "KhQd9h",
+        },
+        stacks=[500, 320, 145, 0, 1000, 260, 0, 75],
+        dealer=7,
+    )
+    _act(hand, "bring_in", "call", 10)  # seat 2 (2c) brings in, seat 4 calls, seat 5 completes
+    seats = (
+        SeatLabel("Dana"),
+        SeatLabel("Олег"),
+        SeatLabel("Zoë"),
+        SeatLabel("Mateus", sitting_out=True, chips=250),
+        SeatLabel("Émilie"),
+        SeatLabel("Анастасия Владимировна"),
+        None,
+        SeatLabel("Bob", seconds_left=24),
+    )
+    return table_png(
+        PublicTable.from_hand(hand),
+        TableLabels(seats=seats, last_action="Анастасия Владимировна completes to 10"),
+    )
+
+
+def fourth_street_open_pair() -> bytes:
+    """5 seats; on 4th street a pair shows, so the first bet may be the big bet (RULES 4.3)."""
+    hand = stud(
+        {
+            0: "2d5c8h8d",
+            1: "AsJs4cKh",
+            2: "Tc9cQs3d",
+            3: "6h6sJh2s",
+            4: "Kc7d5dAc",
+        },
+        stacks=[400, 400, 400, 400, 400],
+        dealer=4,
+    )
+    # 3rd: seat 1 (4c) brings in; everyone calls. 4th: seat 0 pairs Eights and bets 20.
+    _act(hand, "bring_in", "call", "call", "call", "call", 20, "call")
+    return table_png(
+        PublicTable.from_hand(hand),
+        _labels(
+            ["Ivan", "Lucía", "Ji-woo 지우", "Priya", "Noah"],
+            last_action="Lucía calls 20",
+        ),
+    )
+
+
+def all_in_side_pots() -> bytes:
+    """Two short stacks all-in at different totals: a main pot and two side pots (RULES 5.3),
+    in Russian."""
+    hand = stud(
+        {
+            0: "KsKd9h4c7s",
+            1: "5h5c2d8c",
+            2: "Jc8dTh3h6d",
+            3: "Ad7c6sQh9c",
+        },
+        stacks=[300, 24, 60, 300],
+        dealer=3,
+    )
+    # The short stacks (seats 1 and 2) raise whenever they can, the others call: both are
+    # all-in by 6th street.
+    while hand.actor is not None and hand.street < 6:
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif legal.raise_to and hand.actor in (1, 2):
+            hand.raise_to(legal.raise_to[-1])
+        elif legal.call is not None:
+            hand.call()
+        else:
+            hand.check()
+    names = ["Сергей", "Ольга", "Дмитрий", "Кирилл"]
+    bettor = hand.actor
+    assert bettor is not None
+    hand.raise_to(20)  # a bet on 6th street starts a third pot above both all-ins
+    return table_png(
+        PublicTable.from_hand(hand),
+        _labels(list(names), language="ru", last_action=f"{names[bettor]}: ставка 20"),
+    )
+
+
+def community_card_hand() -> StudHand:
+    """8 players stay to 7th street: too few cards left, so one community card (RULES 2.2)."""
+    deck = list(FULL_DECK)
+    random.Random(7).shuffle(deck)
+    hand = StudHand([1000] * 8, DEFAULT_STAKES, deck, dealer=0)
+    while hand.street < 7:
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif legal.call is not None:
+            hand.call()
+        else:
+            hand.check()
+    return hand
+
+
+def community_card() -> bytes:
+    """The community card in the middle, with a four-colour deck."""
+    names = ["Ann", "Boris", "Chen", "Dora", "Eve", "Fyodor", "Gus", "Hana"]
+    return table_png(
+        PublicTable.from_hand(community_card_hand()),
+        _labels(list(names), four_colour=True, last_action="Community card dealt"),
+    )
+
+
+def _split_pot_hand() -> StudHand:
+    """Seat 0 (short) wins the main pot with Aces; seats 1 and 2 tie with King-Queen-Jack high
+    and split the side pot (RULES 5.3, 5.4)."""
+    hand = stud(
+        {0: "AhAd7c9c5sTh3s", 1: "KsQh3c8s6dJc2d", 2: "KdQc4c8d6sJh2h"},
+        stacks=[30, 500, 500],
+        dealer=2,
+    )
+    while hand.actor is not None:
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif legal.raise_to and (hand.actor == 0 or (hand.street >= 5 and legal.check)):
+            hand.raise_to(legal.raise_to[-1])
+        elif legal.call is not None:
+            hand.call()
+        else:
+            hand.check()
+    return hand
+
+
+def showdown_split_pot() -> bytes:
+    hand = _split_pot_hand()
+    return showdown_png(
+        PublicTable.from_hand(hand), _labels(["Marta", "Kofi", "Léa"], last_action="")
+    )
+
+
+def private_seven_cards() -> bytes:
+    """A player's own seven cards at the end: his three down cards marked, his best five."""
+    return private_hand_png(PrivateHand.for_seat(_split_pot_hand(), 0), name="Marta")
+
+
+def private_third_street_russian() -> bytes:
+    hand = stud({0: "9d9s9c", 1: "2h5d7s"}, stacks=[100, 100], dealer=1)
+    return private_hand_png(
+        PrivateHand.for_seat(hand, 0), name="Олег", four_colour=True, language="ru"
+    )
+
+
+CASES: dict[str, Callable[[], bytes]] = {
+    "third_street_bring_in": third_street_bring_in,
+    "fourth_street_open_pair": fourth_street_open_pair,
+    "all_in_side_pots": all_in_side_pots,
+    "community_card": community_card,
+    "showdown_split_pot": showdown_split_pot,
+    "private_seven_cards": private_seven_cards,
+    "private_third_street_russian": private_third_street_russian,
+}
