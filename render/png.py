@@ -24,5 +24,5 @@ def encode(image: Image.Image) -> bytes:
     """PNG bytes of an RGB ``image``: each pixel mapped to its nearest palette colour."""
     indexed = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
     out = BytesIO()
-    indexed.save(out, "PNG", compress_level=6)
+    indexed.save(out, "PNG", compress_level=1)
     return out.getvalue()

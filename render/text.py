@@ -114,20 +114,33 @@ def draw_text(
     Wider than ``max_width``, it is narrowed (with ``squeeze``) down to ``MIN_SQUEEZE`` of its
     width, then cut with an ellipsis.
     """
+    mask, width = _text_mask(text, size, bold, max_width, squeeze)
+    x, y = xy
+    left = {"l": x, "m": x - width // 2, "r": x - width}[anchor[0]]
+    canvas.paste(fill, (left - _MASK_PAD, y - mask.height // 2), mask)
+    return width
+
+
+_MASK_PAD = 1
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(
+    text: str, size: int, bold: bool, max_width: int | None, squeeze: bool
+) -> tuple[Image.Image, int]:
+    """The line as an L mask, vertically centred, and its width. Rasterising is most of the
+    cost of a picture and names and labels repeat from one picture to the next, so masks are
+    kept; they are only ever read."""
     face = font(size, bold)
     if max_width is None:
         line = clean(text)
     else:
         line = fit(text, size, bold, round(max_width / MIN_SQUEEZE) if squeeze else max_width)
-    width = face.getlength(line)
-    if max_width is None or width <= max_width:
-        ImageDraw.Draw(canvas).text(xy, line, font=face, fill=fill, anchor=anchor)
-        return round(width)
+    width = round(face.getlength(line))
     height = size * 2
-    mask = Image.new("L", (int(width) + 2, height), 0)
-    ImageDraw.Draw(mask).text((1, height // 2), line, font=face, fill=255, anchor="lm")
-    mask = mask.resize((max_width, height), Image.Resampling.LANCZOS)
-    x, y = xy
-    left = {"l": x, "m": x - max_width // 2, "r": x - max_width}[anchor[0]]
-    canvas.paste(fill, (left, y - height // 2), mask)
-    return max_width
+    mask = Image.new("L", (width + 2 * _MASK_PAD, height), 0)
+    ImageDraw.Draw(mask).text((_MASK_PAD, height // 2), line, font=face, fill=255, anchor="lm")
+    if max_width is not None and width > max_width:
+        mask = mask.resize((max_width + 2 * _MASK_PAD, height), Image.Resampling.LANCZOS)
+        width = max_width
+    return mask, width
