@@ -66,7 +66,7 @@ def _holding_ru(cards: Sequence[Card]) -> str:
 def _hand_ru(category: HandCategory, ranks: Sequence[int]) -> str:
     first = _RU_RANKS[ranks[0]]
     if category is HandCategory.HIGH_CARD:
-        return f"старшая карта: {first[_ONE]}"
+        return f"старшая карта — {first[_ONE]}"
     if category is HandCategory.PAIR:
         return f"пара {first[_OF_MANY]}"
     if category is HandCategory.TWO_PAIR:

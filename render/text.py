@@ -124,7 +124,7 @@ def draw_text(
 _MASK_PAD = 1
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _text_mask(
     text: str, size: int, bold: bool, max_width: int | None, squeeze: bool
 ) -> tuple[Image.Image, int]:

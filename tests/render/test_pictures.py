@@ -260,3 +260,19 @@ def test_hands_are_named_in_the_pictures_language() -> None:
     hand = stud({0: "9d9s9c", 1: "2h5d7s"}, stacks=[100, 100], dealer=1)
     mine = PrivateHand.for_seat(hand, 0)
     assert private_hand_png(mine, language="ru") != private_hand_png(mine)
+
+
+def test_preview_writes_every_picture_of_one_hand(tmp_path: Path) -> None:
+    """``python -m render.preview OUTDIR``: each street's table, the showdown, each player's own."""
+    from render.preview import main
+
+    main([str(tmp_path), "--seed", "4", "--players", "3"])
+    written = sorted(path.name for path in tmp_path.iterdir())
+    assert "table_street3.png" in written and "showdown.png" in written
+    assert [name for name in written if name.startswith("private_seat")] == [
+        "private_seat1.png",
+        "private_seat2.png",
+        "private_seat3.png",
+    ]
+    for name in written:
+        assert _image((tmp_path / name).read_bytes()).format == "PNG"
