@@ -23,6 +23,7 @@ class Words:
     all_in: str
     folded: str
     sitting_out: str
+    next_hand: str
     empty_seat: str
     seat: str  # "{n}" is the seat's number from 1
     community: str
@@ -58,6 +59,7 @@ ENGLISH: Final = Words(
     all_in="ALL-IN",
     folded="Folded",
     sitting_out="Sitting out",
+    next_hand="In from next hand",
     empty_seat="Empty seat",
     seat="Seat {n}",
     community="Community card",
@@ -83,6 +85,7 @@ RUSSIAN: Final = Words(
     all_in="ВА-БАНК",
     folded="Пас",
     sitting_out="Не играет",
+    next_hand="Со следующей раздачи",
     empty_seat="Свободно",
     seat="Место {n}",
     community="Общая карта",
@@ -111,8 +114,9 @@ def words(language: str) -> Words:
 class SeatLabel:
     """A seated player as the bot knows him.
 
-    ``seconds_left`` is drawn on the seat whose turn it is. ``chips`` is the stack to show for a
-    player who is not dealt in (sitting out), whom the hand knows nothing about.
+    ``seconds_left`` is drawn on the seat whose turn it is. For a player not dealt in, whom the
+    hand knows nothing about, ``chips`` is the stack to show and ``sitting_out`` says whether he
+    sits out or just waits for the next hand.
     """
 
     name: str

@@ -168,7 +168,7 @@ def _draw_seat(
         _paste(canvas, _panel("dim"), left, top)
         draw_text(canvas, (slot.x, slot.y), text.empty_seat, 15, theme.MUTED, anchor="mm")
         return
-    sitting_out = not seat.dealt_in
+    sitting_out = not seat.dealt_in  # seated, labelled, but not in this hand
     won = view.is_over and seat.won > 0
     style: PanelStyle = "normal"
     if sitting_out or seat.folded:
@@ -202,7 +202,8 @@ def _draw_seat(
 
     status = (left + PAD, top + STATUS_Y)
     if sitting_out:
-        draw_text(canvas, status, text.sitting_out, 14, theme.MUTED)
+        away = label is not None and label.sitting_out
+        draw_text(canvas, status, text.sitting_out if away else text.next_hand, 14, theme.MUTED)
     elif seat.folded:
         draw_text(canvas, status, text.folded, 14, theme.MUTED)
     elif seat.shown is not None:

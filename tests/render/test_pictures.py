@@ -276,3 +276,13 @@ def test_preview_writes_every_picture_of_one_hand(tmp_path: Path) -> None:
     ]
     for name in written:
         assert _image((tmp_path / name).read_bytes()).format == "PNG"
+
+
+def test_a_seat_not_dealt_in_says_whether_he_sits_out() -> None:
+    hand = stud({0: "AsKdQc", 2: "2h3h4h"}, stacks=[100, 0, 100], dealer=2)
+    view = PublicTable.from_hand(hand)
+    away = TableLabels(seats=(SeatLabel("a"), SeatLabel("b", sitting_out=True, chips=80)))
+    waiting = TableLabels(seats=(SeatLabel("a"), SeatLabel("b", chips=80)))
+    empty = TableLabels(seats=(SeatLabel("a"), None))
+    pictures = {table_png(view, labels) for labels in (away, waiting, empty)}
+    assert len(pictures) == 3
