@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,23 @@ _HAND_COLUMNS = """
     hands.id, hands.state, hands.version, hands.commitment, hands.salt, hands.started_at,
     hands.updated_at, hands.ended_at, hands.outcome, tables.channel_id, tables.guild_id
 """
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """One ledger row: chips leaving one place and entering another (or minted, for grants)."""
+
+    guild_id: int
+    user_id: int
+    kind: str
+    reason: str
+    minted: int = 0
+    wallet_delta: int = 0
+    seat_delta: int = 0
+    hand_delta: int = 0
+    table_id: int | None = None
+    hand_id: int | None = None
+    actor_id: int | None = None
 
 
 class Store:
@@ -157,7 +175,8 @@ class Store:
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             rows = await self._all(
-                "UPDATE wallets SET balance = balance + :amount, last_daily_at = :now"
+                "UPDATE wallets SET balance = balance + :amount, total = total + :amount,"
+                " last_daily_at = :now"
                 " WHERE guild_id = :guild AND user_id = :user"
                 " AND (last_daily_at IS NULL OR last_daily_at <= :ready_if_before)"
                 " RETURNING balance",
@@ -174,14 +193,16 @@ class Store:
                 last = _parse_ts(row["last_daily_at"])
                 assert last is not None
                 raise DailyNotReady(retry_at=last + self.daily_cooldown, now=now)
-            await self._ledger(
+            await self._log(
                 now,
-                guild_id,
-                user_id,
-                "daily_grant",
-                reason="daily chips",
-                minted=self.daily_amount,
-                wallet_delta=self.daily_amount,
+                _Move(
+                    guild_id,
+                    user_id,
+                    "daily_grant",
+                    reason="daily chips",
+                    minted=self.daily_amount,
+                    wallet_delta=self.daily_amount,
+                ),
             )
         return int(rows[0]["balance"])
 
@@ -192,19 +213,21 @@ class Store:
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             rows = await self._all(
-                "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ?"
-                " RETURNING balance",
-                (amount, guild_id, user_id),
+                "UPDATE wallets SET balance = balance + :amount, total = total + :amount"
+                " WHERE guild_id = :guild AND user_id = :user RETURNING balance",
+                {"amount": amount, "guild": guild_id, "user": user_id},
             )
-            await self._ledger(
+            await self._log(
                 now,
-                guild_id,
-                user_id,
-                "admin_grant",
-                reason=reason.strip() or "granted by an admin",
-                minted=amount,
-                wallet_delta=amount,
-                actor_id=by,
+                _Move(
+                    guild_id,
+                    user_id,
+                    "admin_grant",
+                    reason=reason.strip() or "granted by an admin",
+                    minted=amount,
+                    wallet_delta=amount,
+                    actor_id=by,
+                ),
             )
         return int(rows[0]["balance"])
 
@@ -326,15 +349,17 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?)",
                 (table["id"], user_id, free[0], buy_in, _ts(now)),
             )
-            await self._ledger(
+            await self._log(
                 now,
-                guild_id,
-                user_id,
-                "buy_in",
-                reason=f"sat down in channel {channel_id}",
-                wallet_delta=-buy_in,
-                seat_delta=buy_in,
-                table_id=table["id"],
+                _Move(
+                    guild_id,
+                    user_id,
+                    "buy_in",
+                    reason=f"sat down in channel {channel_id}",
+                    wallet_delta=-buy_in,
+                    seat_delta=buy_in,
+                    table_id=table["id"],
+                ),
             )
         return Seat(channel_id, user_id, free[0], buy_in, sitting_out=False, leaving=False)
 
@@ -409,30 +434,45 @@ class Store:
                 (table["id"], state_json, commitment, salt, _ts(now), _ts(now)),
             )
             hand_id = int(rows[0]["id"])
-            for seat_index, (user_id, stack) in enumerate(players):
-                # Compare-and-swap: the seat must still hold exactly the stack dealt with.
-                moved = await self._run(
-                    "UPDATE seats SET stack = 0 WHERE table_id = ? AND user_id = ? AND stack = ?",
-                    (table["id"], user_id, stack),
+            seated = {
+                int(row["user_id"]): int(row["stack"])
+                for row in await self._all(
+                    "SELECT user_id, stack FROM seats WHERE table_id = ?", (table["id"],)
                 )
-                if moved != 1:
+            }
+            for user_id, stack in players:
+                if seated.get(user_id) != stack:
                     raise SeatsChanged(user_id)
-                await self._run(
-                    "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
-                    " VALUES (?, ?, ?, ?)",
-                    (hand_id, seat_index, user_id, stack),
-                )
-                await self._ledger(
-                    now,
-                    table["guild_id"],
-                    user_id,
-                    "hand_start",
-                    reason=f"dealt into hand #{hand_id}",
-                    seat_delta=-stack,
-                    hand_delta=stack,
-                    table_id=table["id"],
-                    hand_id=hand_id,
-                )
+            moved = await self._run_many(
+                "UPDATE seats SET stack = 0 WHERE table_id = ? AND user_id = ? AND stack = ?",
+                [(table["id"], user_id, stack) for user_id, stack in players],
+            )
+            if moved != len(players):
+                raise AuditFailed(f"seats at table {table['id']} changed inside a transaction")
+            await self._run_many(
+                "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
+                " VALUES (?, ?, ?, ?)",
+                [
+                    (hand_id, index, user_id, stack)
+                    for index, (user_id, stack) in enumerate(players)
+                ],
+            )
+            await self._log(
+                now,
+                *(
+                    _Move(
+                        table["guild_id"],
+                        user_id,
+                        "hand_start",
+                        reason=f"dealt into hand #{hand_id}",
+                        seat_delta=-stack,
+                        hand_delta=stack,
+                        table_id=table["id"],
+                        hand_id=hand_id,
+                    )
+                    for user_id, stack in players
+                ),
+            )
         return hand_id
 
     async def save_action(self, hand_id: int, state: Mapping[str, Any]) -> int:
@@ -516,23 +556,21 @@ class Store:
         if not _is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         async with self._read():
-            # The ORDER BY repeats the indexed expression so SQLite walks wallets_by_total.
+            # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
             rows = await self._all(
-                "SELECT user_id, balance + seated AS chips FROM wallets WHERE guild_id = ?"
-                " ORDER BY balance + seated DESC, user_id LIMIT ?",
+                "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
+                " ORDER BY total DESC, user_id LIMIT ?",
                 (guild_id, limit),
             )
             caller = None
             if user_id is not None:
                 own = await self._one(
-                    "SELECT balance + seated AS chips FROM wallets"
-                    " WHERE guild_id = ? AND user_id = ?",
+                    "SELECT total AS chips FROM wallets WHERE guild_id = ? AND user_id = ?",
                     (guild_id, user_id),
                 )
                 if own is not None:
                     above = await self._one(
-                        "SELECT count(*) AS n FROM wallets"
-                        " WHERE guild_id = ? AND balance + seated > ?",
+                        "SELECT count(*) AS n FROM wallets WHERE guild_id = ? AND total > ?",
                         (guild_id, own["chips"]),
                     )
                     assert above is not None
@@ -580,11 +618,13 @@ class Store:
     async def _write(self) -> AsyncIterator[None]:
         """One write transaction, holding SQLite's write lock from its first statement."""
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            # BEGIN goes inside the try: a task cancelled while awaiting it still has it run
+            # (the connection's thread works through its queue in order), so it must end too.
             try:
+                await self._db.execute("BEGIN IMMEDIATE")
                 yield
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._end_transaction("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
 
@@ -592,11 +632,19 @@ class Store:
     async def _read(self) -> AsyncIterator[None]:
         """One read transaction: every query inside sees the same snapshot."""
         async with self._lock:
-            await self._db.execute("BEGIN")
             try:
+                await self._db.execute("BEGIN")
                 yield
             finally:
-                await self._db.execute("COMMIT")
+                await self._end_transaction("COMMIT")
+
+    async def _end_transaction(self, statement: str) -> None:
+        """COMMIT or ROLLBACK, unless BEGIN itself failed (e.g. the file stayed locked)."""
+        try:
+            await self._db.execute(statement)
+        except sqlite3.OperationalError as error:
+            if "no transaction is active" not in str(error):
+                raise
 
     async def _all(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self._db.execute_fetchall(sql, params))
@@ -610,57 +658,53 @@ class Store:
         cursor = await self._db.execute(sql, params)
         return cursor.rowcount
 
-    async def _ledger(
-        self,
-        now: datetime,
-        guild_id: int,
-        user_id: int,
-        kind: str,
-        *,
-        reason: str,
-        minted: int = 0,
-        wallet_delta: int = 0,
-        seat_delta: int = 0,
-        hand_delta: int = 0,
-        table_id: int | None = None,
-        hand_id: int | None = None,
-        actor_id: int | None = None,
-    ) -> None:
-        await self._run(
+    async def _log(self, now: datetime, *moves: _Move) -> None:
+        """Append ledger rows (one round trip for any number of them)."""
+        await self._db.executemany(
             "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
             " seat_delta, hand_delta, table_id, hand_id, reason, actor_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                _ts(now),
-                guild_id,
-                user_id,
-                kind,
-                minted,
-                wallet_delta,
-                seat_delta,
-                hand_delta,
-                table_id,
-                hand_id,
-                reason,
-                actor_id,
-            ),
+            [
+                (
+                    _ts(now),
+                    move.guild_id,
+                    move.user_id,
+                    move.kind,
+                    move.minted,
+                    move.wallet_delta,
+                    move.seat_delta,
+                    move.hand_delta,
+                    move.table_id,
+                    move.hand_id,
+                    move.reason,
+                    move.actor_id,
+                )
+                for move in moves
+            ],
         )
+
+    async def _run_many(self, sql: str, rows: Iterable[Params]) -> int:
+        """Run a write once per parameter row, in one round trip; return rows changed in all."""
+        cursor = await self._db.executemany(sql, rows)
+        return cursor.rowcount
 
     async def _ensure_wallet(self, guild_id: int, user_id: int, now: datetime) -> None:
         created = await self._run(
-            "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, created_at)"
-            " VALUES (?, ?, ?, ?)",
-            (guild_id, user_id, self.starting_balance, _ts(now)),
+            "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
+            " VALUES (?, ?, ?, 0, ?, ?)",
+            (guild_id, user_id, self.starting_balance, self.starting_balance, _ts(now)),
         )
         if created and self.starting_balance:
-            await self._ledger(
+            await self._log(
                 now,
-                guild_id,
-                user_id,
-                "starting_grant",
-                reason="starting balance",
-                minted=self.starting_balance,
-                wallet_delta=self.starting_balance,
+                _Move(
+                    guild_id,
+                    user_id,
+                    "starting_grant",
+                    reason="starting balance",
+                    minted=self.starting_balance,
+                    wallet_delta=self.starting_balance,
+                ),
             )
 
     async def _wallet_row(self, guild_id: int, user_id: int) -> Row:
@@ -745,15 +789,17 @@ class Store:
             {"stack": stack, "guild": table["guild_id"], "user": user_id},
         )
         if stack:
-            await self._ledger(
+            await self._log(
                 now,
-                table["guild_id"],
-                user_id,
-                "cash_out",
-                reason=f"{reason} in channel {table['channel_id']}",
-                wallet_delta=stack,
-                seat_delta=-stack,
-                table_id=table["id"],
+                _Move(
+                    table["guild_id"],
+                    user_id,
+                    "cash_out",
+                    reason=f"{reason} in channel {table['channel_id']}",
+                    wallet_delta=stack,
+                    seat_delta=-stack,
+                    table_id=table["id"],
+                ),
             )
         return stack
 
@@ -799,34 +845,44 @@ class Store:
                 raise HandNotLive(hand_id)
             table = await self._one("SELECT * FROM tables WHERE id = ?", (hand["table_id"],))
             assert table is not None
-            kind = "hand_void" if final_stacks is None else "hand_result"
-            for player, start, final in zip(players, starting, finals, strict=True):
-                user_id = int(player["user_id"])
-                await self._run(
-                    "UPDATE hand_seats SET final_stack = ? WHERE hand_id = ? AND seat_index = ?",
-                    (final, hand_id, player["seat_index"]),
-                )
-                returned = await self._run(
-                    "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?",
-                    (final, table["id"], user_id),
-                )
-                if returned != 1:
-                    raise AuditFailed(f"hand #{hand_id}: player {user_id} has no seat to return to")
-                await self._run(
-                    "UPDATE wallets SET seated = seated + ? WHERE guild_id = ? AND user_id = ?",
-                    (final - start, table["guild_id"], user_id),
-                )
-                await self._ledger(
-                    now,
-                    table["guild_id"],
-                    user_id,
-                    kind,
-                    reason=void_reason or f"result of hand #{hand_id}: {final - start:+,}",
-                    seat_delta=final,
-                    hand_delta=-final,
-                    table_id=table["id"],
-                    hand_id=hand_id,
-                )
+            users = [int(p["user_id"]) for p in players]
+            await self._run_many(
+                "UPDATE hand_seats SET final_stack = ? WHERE hand_id = ? AND user_id = ?",
+                [(final, hand_id, user_id) for user_id, final in zip(users, finals, strict=True)],
+            )
+            returned = await self._run_many(
+                "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?",
+                [
+                    (final, table["id"], user_id)
+                    for user_id, final in zip(users, finals, strict=True)
+                ],
+            )
+            if returned != len(users):
+                raise AuditFailed(f"hand #{hand_id}: a player has no seat to return to")
+            await self._run_many(
+                "UPDATE wallets SET seated = seated + :net, total = total + :net"
+                " WHERE guild_id = :guild AND user_id = :user",
+                [
+                    {"net": final - start, "guild": table["guild_id"], "user": user_id}
+                    for user_id, start, final in zip(users, starting, finals, strict=True)
+                ],
+            )
+            await self._log(
+                now,
+                *(
+                    _Move(
+                        table["guild_id"],
+                        user_id,
+                        "hand_void" if final_stacks is None else "hand_result",
+                        reason=void_reason or f"result of hand #{hand_id}: {final - start:+,}",
+                        seat_delta=final,
+                        hand_delta=-final,
+                        table_id=table["id"],
+                        hand_id=hand_id,
+                    )
+                    for user_id, start, final in zip(users, starting, finals, strict=True)
+                ),
+            )
             cashed_out: dict[int, int] = {}
             for seat in await self._all(
                 "SELECT user_id FROM seats WHERE table_id = ? AND leaving = 1 ORDER BY position",
@@ -834,7 +890,6 @@ class Store:
             ):
                 user_id = int(seat["user_id"])
                 cashed_out[user_id] = await self._cash_out(table, user_id, now, "left the table")
-        users = [int(p["user_id"]) for p in players]
         return HandEnd(
             hand_id,
             dict(zip(users, finals, strict=True)),

@@ -7,6 +7,7 @@ the call succeeded or raised (issue 4 point 1: conservation checked after every 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import random
 import sqlite3
@@ -704,11 +705,13 @@ async def test_audit_catches_a_chip_created_outside_the_ledger(store: Store, db_
 
     await store.balance(GUILD, ALICE)
     with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
-        raw.execute("UPDATE wallets SET balance = balance + 1")
-    with pytest.raises(AuditFailed, match="not conserved"):
-        await store.audit()
-    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
-        raw.execute("UPDATE wallets SET balance = balance - 1")
+        # A wallet's total must always be its balance plus its seated chips.
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            raw.execute("UPDATE wallets SET balance = balance + 1")
+        raw.execute("UPDATE wallets SET balance = balance + 1, total = total + 1")
+        with pytest.raises(AuditFailed, match="not conserved"):
+            await store.audit()
+        raw.execute("UPDATE wallets SET balance = balance - 1, total = total - 1")
 
 
 async def test_every_step_was_audited(db_path: Path) -> None:
@@ -723,3 +726,26 @@ async def test_every_step_was_audited(db_path: Path) -> None:
         assert audited.audits == 2
     finally:
         await raw.close()
+
+
+async def test_cancelled_calls_happen_entirely_or_not_at_all(store: Store) -> None:
+    """The bot cancels tasks (timers, shutdown): a call cancelled at any point must leave no
+    half-done move and no open transaction behind."""
+    await open_default_table(store)
+    rng = random.Random(5)
+    outcomes = set()
+    for attempt in range(60):
+        user_id = 5000 + attempt
+        task = asyncio.ensure_future(store.sit(CHANNEL, user_id, 100))
+        await asyncio.sleep(rng.uniform(0, 0.002))  # a sit takes about a millisecond
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        seated = any(seat.user_id == user_id for seat in await store.seats(CHANNEL))
+        outcomes.add(seated)
+        assert await store.balance(GUILD, user_id) == (900 if seated else 1000)
+        if seated:
+            assert await store.leave(CHANNEL, user_id) == 100
+    assert outcomes == {True, False}, "cancellations should land both before and after commits"
+    # Still usable afterwards.
+    assert (await store.sit(CHANNEL, ALICE, 100)).stack == 100

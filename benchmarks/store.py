@@ -1,0 +1,200 @@
+"""Storage speed: the leaderboard over many wallets, and the commits of a hand.
+
+    python -m benchmarks.store [--wallets N] [--rounds N] [--path DIR]
+
+1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
+   whose totals are spread like a real server's (most near the starting 1,000, a long tail of
+   winners, many exact ties), a few hundred of them seated. Timed through ``Store.leaderboard``
+   (top 10 plus the caller's rank, the aiosqlite thread hand-off included) for three callers:
+   the top player, a typical one (median), and the last one, whose rank counts every wallet
+   above him: the worst case.
+2. Hand commits: ``start_hand``, ``save_action`` and ``settle_hand`` at an 8-seat table, each one
+   durable transaction (WAL, synchronous=FULL: an fsync per commit), on the file system of
+   ``--path`` (default: the system temp dir; point it at the production disk to measure that).
+
+The wallets are written straight into the file in one transaction, with ledger rows that
+balance, so ``audit()`` passes on the result (its time is printed too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import closing
+from functools import partial
+from pathlib import Path
+
+from bot.storage import Store
+
+GUILD = 1
+LEADERBOARD_TARGET_MS = 5.0
+SEATED_PLAYERS = 400  # at 50 eight-seat tables
+NOW = "2025-01-01T12:00:00.000000Z"
+
+
+def fill_wallets(path: Path, count: int, rng: random.Random) -> dict[int, int]:
+    """Write ``count`` wallets (and balancing ledger rows) into ``GUILD``; return their chips."""
+    users = list(range(10_000, 10_000 + count))
+    wallets, ledger = [], []
+    for user_id in users:
+        # A quarter never played (exactly the starting 1,000, one big tie), some lost part of
+        # it, the rest won something, with a long tail of big winners.
+        luck = rng.random()
+        if luck < 0.25:
+            extra = 0
+        elif luck < 0.6:
+            extra = -rng.randint(1, 990)  # everyone keeps the 10 chips a seat below needs
+        else:
+            extra = int(rng.paretovariate(1.2) * 100)
+        balance = 1000 + extra
+        wallets.append((GUILD, user_id, balance, balance, NOW))
+        ledger.append((GUILD, user_id, "starting_grant", 1000, 1000, "starting balance"))
+        if extra > 0:
+            ledger.append((GUILD, user_id, "admin_grant", extra, extra, "benchmark"))
+        elif extra < 0:
+            # Losses left through a table to other players in reality; here a smaller
+            # starting grant stands in for them so that the ledger still balances.
+            ledger[-1] = (GUILD, user_id, "starting_grant", balance, balance, "starting balance")
+    with closing(sqlite3.connect(path, isolation_level=None)) as raw:
+        raw.execute("BEGIN")
+        raw.executemany(
+            "INSERT INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
+            " VALUES (?, ?, ?, 0, ?, ?)",
+            wallets,
+        )
+        raw.executemany(
+            "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
+            f" reason) VALUES ('{NOW}', ?, ?, ?, ?, ?, ?)",
+            ledger,
+        )
+        raw.execute("COMMIT")
+        raw.execute("ANALYZE")
+    return {user_id: balance for _, user_id, balance, _, _ in wallets}
+
+
+async def timed_ms(rounds: int, run: Callable[[], Awaitable[object]]) -> list[float]:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        await run()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+def summary(times: list[float]) -> str:
+    return (
+        f"p50 {statistics.median(times):6.3f} ms   p95 {p95(times):6.3f} ms"
+        f"   max {max(times):6.3f} ms"
+    )
+
+
+async def seat_players(store: Store, users: list[int]) -> None:
+    for index, user_id in enumerate(users[:SEATED_PLAYERS]):
+        channel = 1_000 + index // 8
+        if index % 8 == 0:
+            await store.open_table(
+                channel, GUILD, user_id, max_seats=8, min_buy_in=10, max_buy_in=1000
+            )
+        await store.sit(channel, user_id, 10)
+
+
+async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) -> bool:
+    # Seating doesn't change a total, so the filled chips still order the players.
+    ordered = sorted(chips, key=lambda user_id: (-chips[user_id], user_id))
+    callers = {
+        "top player": ordered[0],
+        "typical player (median)": ordered[len(ordered) // 2],
+        "last player (worst case)": ordered[-1],
+    }
+    worst = 0.0
+    for label, caller in callers.items():
+        times = await timed_ms(rounds, partial(store.leaderboard, GUILD, user_id=caller))
+        rank = (await store.leaderboard(GUILD, user_id=caller)).caller
+        assert rank is not None
+        print(f"  {label:26} rank {rank.rank:>7,}   {summary(times)}")
+        worst = max(worst, p95(times))
+    ok = worst < LEADERBOARD_TARGET_MS
+    print(
+        f"  target p95 < {LEADERBOARD_TARGET_MS} ms for every caller: {'met' if ok else 'MISSED'}"
+    )
+    return ok
+
+
+async def hand_figures(store: Store, rounds: int) -> None:
+    players = [(900_000 + seat, 100) for seat in range(8)]
+    channel = 900
+    await store.open_table(
+        channel, GUILD, players[0][0], max_seats=8, min_buy_in=100, max_buy_in=100
+    )
+    for user_id, stack in players:
+        await store.sit(channel, user_id, stack)
+    # A state about the size of a finished 8-player hand's to_dict().
+    state = {"deck": ["As"] * 52, "actions": [["raise_to", 20]] * 60, "stacks": [100] * 8}
+    starts, saves, settles = [], [], []
+    for round_index in range(rounds):
+        stacks = [seat.stack for seat in await store.seats(channel)]
+        dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
+        start = time.perf_counter()
+        hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")
+        starts.append((time.perf_counter() - start) * 1000)
+        saves += await timed_ms(5, partial(store.save_action, hand_id, state))
+        # The whole table's chips go to one seat, a different one each hand.
+        finals = [0] * 8
+        finals[round_index % 8] = sum(stacks)
+        start = time.perf_counter()
+        await store.settle_hand(hand_id, state, finals)
+        settles.append((time.perf_counter() - start) * 1000)
+    print(f"  start_hand (8 seats)        {summary(starts)}")
+    print(f"  save_action (one action)    {summary(saves)}")
+    print(f"  settle_hand (8 seats)       {summary(settles)}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--wallets", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--path", type=Path, default=None, help="directory for the database")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(
+        f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
+    )
+    with tempfile.TemporaryDirectory(dir=args.path) as directory:
+        path = Path(directory) / "bench.db"
+        await (await Store.open(path)).close()  # the schema
+        start = time.perf_counter()
+        chips = fill_wallets(path, args.wallets, random.Random(args.seed))
+        print(f"Filled {args.wallets:,} wallets in {time.perf_counter() - start:.1f} s")
+        store = await Store.open(path)
+        try:
+            await seat_players(store, list(chips))
+            start = time.perf_counter()
+            totals = await store.audit()
+            elapsed_ms = (time.perf_counter() - start) * 1000
+            print(
+                f"audit() over {args.wallets:,} wallets: {elapsed_ms:.0f} ms"
+                f" ({totals.granted:,} chips granted)"
+            )
+            print(f"Leaderboard, top 10 + caller's rank, {args.rounds} calls each:")
+            await leaderboard_figures(store, chips, args.rounds)
+            print(f"Hand commits, {args.rounds} hands (synchronous=FULL) in {path.parent}:")
+            await hand_figures(store, args.rounds)
+            await store.audit()
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
