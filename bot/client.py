@@ -8,7 +8,7 @@ from datetime import timedelta
 import discord
 from discord.ext import commands
 
-from bot.components import ActionButton, CardsButton
+from bot.components import ActionButton, CardsButton, answer_orphan_click
 from bot.errors import StudTree
 from bot.i18n import CommandTranslator
 from bot.presenter import DiscordPresenter
@@ -60,6 +60,7 @@ class StudBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(ActionButton, CardsButton)
+        self.add_listener(answer_orphan_click, "on_interaction")
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

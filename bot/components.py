@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.errors import answer_error
-from bot.i18n import language, t
+from bot.i18n import t
 from bot.tables import ButtonSpec
 
 if TYPE_CHECKING:
@@ -132,5 +132,32 @@ def table_view(
     return view
 
 
-def lang_of(interaction: discord.Interaction) -> str:
-    return language(interaction.locale)
+def _has_component(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", [])
+    )
+
+
+async def answer_orphan_click(interaction: discord.Interaction) -> None:
+    """Answer a click on one of our buttons that is no longer on its message.
+
+    discord.py only dispatches a button that the clicked message still carries, but a player
+    whose client shows an older version of the table message can click a button the message
+    has since lost. He gets told why rather than "This interaction failed".
+    """
+    if interaction.type is not discord.InteractionType.component or interaction.data is None:
+        return
+    custom_id = str(interaction.data.get("custom_id", ""))
+    if not custom_id.startswith("stud:") or _has_component(interaction.message, custom_id):
+        return
+    for factory in (ActionButton, CardsButton):
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            placeholder: discord.ui.Button[Any] = discord.ui.Button(custom_id=custom_id)
+            item = await factory.from_custom_id(interaction, placeholder, match)
+            await item.callback(interaction)
+            return

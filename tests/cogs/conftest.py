@@ -11,6 +11,7 @@ import pytest
 import simcord
 
 from bot.client import StudBot
+from bot.errors import user_message
 from bot.settings import GameDefaults, Settings
 from bot.tables import Table
 
@@ -23,13 +24,15 @@ class World:
     channel: simcord.ChannelHandle
     players: list[simcord.MemberActor]
     admin: simcord.MemberActor
+    users: dict[int, simcord.UserHandle]
+    allowed_bugs: int = 0  # unexpected errors a test provokes on purpose
 
 
 def make_settings(tmp_path: Path, **game: int) -> Settings:
     return Settings(
         token="test-token-never-used",
         database_path=str(tmp_path / "stud.db"),
-        game=GameDefaults(**{"countdown_seconds": 5, **game}),
+        game=GameDefaults(**{"countdown_seconds": 30, **game}),
     )
 
 
@@ -48,12 +51,23 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     env = simcord_env
     guild = env.create_guild("Casino")
     channel = guild.create_text_channel("stud")
-    players = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cy", "dee")]
+    handles = [env.create_user(name) for name in ("ann", "bob", "cy", "dee", "boss")]
+    players = [guild.add_member(user) for user in handles[:4]]
     managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("boss"), roles=[managers])
+    admin = guild.add_member(handles[4], roles=[managers])
     await simcord_bot.tree.sync()
     await env.settle()
-    yield World(env, simcord_bot, guild, channel, players, admin)
+    world = World(
+        env, simcord_bot, guild, channel, players, admin, {user.id: user for user in handles}
+    )
+    yield world
+    # Stop table clocks first: simcord drains pending timers at shutdown, and a table's clock
+    # would otherwise keep dealing hands forever.
+    await world.bot.tables.shutdown()
+    # Errors players cause reach the tree's error funnel (simcord records them); only our own
+    # bugs should fail a test.
+    bugs = [error for error in env.errors if user_message(error, "en") is None]
+    assert len(bugs) == world.allowed_bugs, bugs
 
 
 def live_table(world: World) -> Table:
@@ -122,3 +136,11 @@ def channel_text(message: discord.Message) -> str:
         parts.append(str(embed.to_dict()))
     parts.extend(attachment.filename for attachment in message.attachments)
     return "\n".join(parts)
+
+
+def refused(result: simcord.InteractionResult, text: str) -> None:
+    """The interaction got one ephemeral reply containing ``text``."""
+    reply = result.response or (result.followups[0] if result.followups else None)
+    assert reply is not None, result
+    assert reply.ephemeral, reply
+    assert text in reply.content, reply.content

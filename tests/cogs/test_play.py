@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 
+import pytest
+
+import render
+from bot import presenter
 from engine import events as ev
+from engine.public import PublicTable
 from tests.cogs.conftest import (
     World,
     channel_text,
@@ -24,7 +30,7 @@ async def total_chips(world: World, user_id: int) -> int:
     return wallet.total
 
 
-async def test_hand_played_with_buttons_settles_and_reveals_the_committed_deck(world: World) -> None:
+async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world: World) -> None:
     await open_and_seat(world)
     table = live_table(world)
     assert table.live is not None
@@ -46,3 +52,54 @@ async def test_hand_played_with_buttons_settles_and_reveals_the_committed_deck(w
     deck, salt = re.search(r"Deck: `(\w+)` salt `(\w+)`", reveal.content).groups()  # type: ignore[union-attr]
     assert hashlib.sha256((deck + salt).encode()).hexdigest() == digest.group(1)
     assert deck == "".join(str(card) for card in hand.deck)
+
+
+async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_public(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folded player's down cards never reach the channel; live players' only at showdown."""
+    drawn: list[object] = []
+
+    def spy(real: Callable[..., bytes]) -> Callable[..., bytes]:
+        def draw(view: object, labels: object) -> bytes:
+            drawn.append(view)
+            return real(view, labels)
+
+        return draw
+
+    monkeypatch.setattr(presenter, "table_png", spy(render.table_png))
+    monkeypatch.setattr(presenter, "showdown_png", spy(render.showdown_png))
+    await open_and_seat(world, 4)
+    table = live_table(world)
+    assert table.live is not None
+    hand, users = table.live.hand, table.live.users
+    folder = world.players[3].id
+    while table.live is not None:
+        actor = table.actor_id()
+        names = labels(table_message(world))
+        if actor == folder and "Fold" in names:
+            choice = "Fold"
+        elif actor == world.players[0].id and (
+            raises := [n for n in names if n.startswith(("Complete", "Bet", "Raise"))]
+        ):
+            choice = raises[-1]
+        else:
+            choice = passive_label(names)
+        await member(world, actor or 0).click(table_message(world), label=choice)
+    assert hand.folded(users.index(folder))
+    shown = {card for e in hand.events if isinstance(e, ev.HandShown) for card in e.cards}
+    down = {card for seat in range(len(users)) for card in hand.down_cards(seat)}
+    assert down - shown, "the folded player's down cards are never shown"
+    channel = [m for m in world.channel.history() if not m.flags.ephemeral]
+    results = next(i for i, m in enumerate(channel) if "is over. Deck" in m.content)
+    for index, message in enumerate(channel):
+        # The fairness reveal lists the whole deck once the hand is over; that is its purpose.
+        text = (
+            channel_text(message).replace(message.content, "")
+            if index == results
+            else (channel_text(message))
+        )
+        private = down - shown if index >= results else down
+        for card in private:
+            assert card.pretty not in text and f" {card} " not in f" {text} ", (card, text)
+    assert drawn and all(isinstance(view, PublicTable) for view in drawn)
