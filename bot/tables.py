@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -521,19 +521,16 @@ class TableManager:
         if countdown is not None and countdown is not asyncio.current_task():
             countdown.cancel()
 
-    def _spawn(self, coroutine: Awaitable[None]) -> asyncio.Task[None]:
-        async def guarded() -> None:
-            try:
-                await coroutine
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("table task failed")
-
-        task = asyncio.get_running_loop().create_task(guarded())
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("table task failed", exc_info=error)
 
     # ------------------------------------------------------------------ reads
 
@@ -596,11 +593,6 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-    async def idle(self) -> None:
-        """Wait until no table task is running (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
 def _t(table: Table, key: str, **params: object) -> str:

@@ -1,0 +1,93 @@
+"""Settings: .env parsing, the missing-token exit, and the token never reaching a log line."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import configure_logging
+from bot.settings import Settings, SettingsError, load_settings, parse_dotenv
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_dotenv_parser_handles_comments_quotes_and_export() -> None:
+    text = """
+    # a comment
+    export DISCORD_TOKEN="abc def"
+    DATABASE_PATH='data/stud.db'
+    LOG_LEVEL=debug  # trailing comment
+    EMPTY=
+    """
+    assert parse_dotenv(text) == {
+        "DISCORD_TOKEN": "abc def",
+        "DATABASE_PATH": "data/stud.db",
+        "LOG_LEVEL": "debug",
+        "EMPTY": "",
+    }
+    with pytest.raises(SettingsError, match="line 2"):
+        parse_dotenv("A=1\nnot a pair\n")
+
+
+def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=file-token\nDEV_GUILD_ID=42\nTURN_SECONDS=30\n")
+    settings = load_settings({"DISCORD_TOKEN": "env-token"}, dotenv)
+    assert settings.token == "env-token"
+    assert settings.dev_guild_id == 42
+    assert settings.game.turn_seconds == 30
+    assert settings.database_path == "stud.db"
+    assert "env-token" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
+        ({"DISCORD_TOKEN": "t", "TURN_SECONDS": "5"}, "TURN_SECONDS must be at least 20"),
+        ({"DISCORD_TOKEN": "t", "DEFAULT_BRING_IN": "50"}, "default stakes"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+    ],
+)
+def test_bad_settings_are_one_readable_line(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        load_settings(environ, None)
+
+
+def test_missing_token_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "DISCORD_TOKEN is not set" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str]) -> None:
+    token = "MTIzNDU2Nzg5.secret.token-value"
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        configure_logging(Settings(token=token, log_level="DEBUG"))
+        log = logging.getLogger("discord.http")
+        log.info("login with %s", token)
+        log.debug(f"header Authorization: Bot {token}")
+        try:
+            raise RuntimeError(f"bad token {token}")
+        except RuntimeError:
+            log.exception("login failed")
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+    output = capsys.readouterr().err
+    assert "login with [token]" in output and "Bot [token]" in output
+    assert "login failed" in output
+    assert token not in output
