@@ -67,7 +67,9 @@ def test_errors_answer_in_the_players_language() -> None:
 
 async def test_translator_gives_russian_command_names_and_descriptions() -> None:
     translator = CommandTranslator()
-    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+    context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.other, None
+    )
     assert (
         await translator.translate(app_commands.locale_str("sit"), discord.Locale.russian, context)
         == "сесть"
