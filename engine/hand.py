@@ -548,7 +548,9 @@ class StudHand:
             shown[seat] = hand
             self.events.append(HandShown(seat, hand.cards, hand.best_five, hand.description))
         for index, pot in enumerate(self.pots()):
-            contenders = [shown[seat] for seat in pot.eligible]
+            # Dealing order, so that a tie the odd-chip rule can't break (both players' highest
+            # card is the community card) goes to the first dealt, as PokerKit does.
+            contenders = [shown[seat] for seat in self.dealing_order if seat in pot.eligible]
             shares = self.variant.split(pot.amount, contenders)
             winners = tuple(seat for seat in order if seat in shares)
             for seat in winners:

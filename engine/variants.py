@@ -70,7 +70,8 @@ class Variant(Protocol):
     def show(self, seat: int, cards: Sequence[Card]) -> ShownHand: ...
 
     def split(self, amount: int, contenders: Sequence[ShownHand]) -> dict[int, int]:
-        """Share one pot among the hands eligible for it; shares add up to ``amount``."""
+        """Share one pot among the hands eligible for it (given in dealing order); shares add up
+        to ``amount``."""
         ...
 
 
