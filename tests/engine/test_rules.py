@@ -29,28 +29,27 @@ from tests.engine.decks import stacked_deck, stud
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
 
 
+def passive(hand: StudHand) -> None:
+    """The actor posts the bring-in, checks or calls."""
+    legal = hand.legal()
+    if legal.bring_in is not None:
+        hand.bring_in()
+    elif legal.check:
+        hand.check()
+    else:
+        hand.call()
+
+
 def call_down(hand: StudHand) -> None:
-    """Everyone checks or calls (the bring-in is posted) until the hand ends."""
+    """Everyone plays passively until the hand ends."""
     while hand.actor is not None:
-        legal = hand.legal()
-        if legal.bring_in is not None:
-            hand.bring_in()
-        elif legal.check:
-            hand.check()
-        else:
-            hand.call()
+        passive(hand)
 
 
 def finish_street(hand: StudHand) -> None:
     street = hand.street
     while hand.actor is not None and hand.street == street:
-        legal = hand.legal()
-        if legal.bring_in is not None:
-            hand.bring_in()
-        elif legal.check:
-            hand.check()
-        else:
-            hand.call()
+        passive(hand)
 
 
 # --------------------------------------------------------------------------- 1. Table and stakes
