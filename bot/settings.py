@@ -31,7 +31,7 @@ class GameDefaults:
     min_buy_in: int = 100
     max_buy_in: int = 1000
     turn_seconds: int = 60
-    countdown_seconds: int = 10
+    countdown_seconds: float = 10
 
     @property
     def stakes(self) -> Stakes:
@@ -114,7 +114,7 @@ def load_settings(
         min_buy_in=_int(merged, "DEFAULT_MIN_BUY_IN", GameDefaults.min_buy_in, 1),
         max_buy_in=_int(merged, "DEFAULT_MAX_BUY_IN", GameDefaults.max_buy_in, 1),
         turn_seconds=_int(merged, "TURN_SECONDS", GameDefaults.turn_seconds, 20),
-        countdown_seconds=_int(merged, "COUNTDOWN_SECONDS", GameDefaults.countdown_seconds, 0),
+        countdown_seconds=_int(merged, "COUNTDOWN_SECONDS", 10, 0),
     )
     try:
         game.stakes  # noqa: B018 - validates the four stakes together (RULES 1.2)

@@ -1,0 +1,473 @@
+"""A small fake Discord on 127.0.0.1: enough REST and gateway for the unmodified bot.
+
+The bot connects with ``bot.start()`` after ``discord.http.Route.BASE`` and
+``DiscordWebSocket.DEFAULT_GATEWAY`` point here. Players act by sending INTERACTION_CREATE over the
+gateway; every message, DM, upload and interaction callback the bot makes is recorded so tests can
+check what a Discord user would have seen. Unknown routes answer 404 and are recorded, so a test
+can assert the bot used only what this fake implements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+JSON = dict[str, Any]
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)  # view, send...
+MANAGE_GUILD = 1 << 5
+EPHEMERAL = 1 << 6
+
+
+def json_response(data: object, status: int = 200) -> web.Response:
+    # discord.py only parses JSON when the content type is exactly "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+@dataclass
+class Upload:
+    channel_id: int
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Callback:
+    kind: int
+    data: JSON
+    files: list[Upload]
+    message: JSON | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.data.get("flags", 0) & EPHEMERAL)
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+
+@dataclass
+class FakeDiscord:
+    guild_locale: str = "en-US"
+    closed_dms: set[int] = field(default_factory=set)
+    port: int = 0
+    messages: dict[int, JSON] = field(default_factory=dict)  # message id -> message
+    uploads: list[Upload] = field(default_factory=list)
+    unknown_routes: list[str] = field(default_factory=list)
+    users: dict[int, JSON] = field(default_factory=dict)
+    dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
+    synced: list[JSON] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._ids = itertools.count(1_300_000_000_000_000_000)
+        self.app_id = self.snowflake()
+        self.bot_user = {
+            "id": str(self.app_id),
+            "username": "Stud",
+            "discriminator": "0",
+            "global_name": None,
+            "avatar": None,
+            "bot": True,
+        }
+        self.owner_id = self.snowflake()
+        self.guild_id = self.snowflake()
+        self.channel_id = self.snowflake()
+        self._callbacks: dict[int, asyncio.Future[Callback]] = {}
+        self._ws: web.WebSocketResponse | None = None
+        self._sequence = 0
+        self._runner: web.AppRunner | None = None
+        self.identified = asyncio.Event()
+
+    def snowflake(self) -> int:
+        return next(self._ids)
+
+    # ------------------------------------------------------------------ server
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # ------------------------------------------------------------------ world
+
+    def add_user(self, name: str) -> JSON:
+        user: JSON = {
+            "id": str(self.snowflake()),
+            "username": name,
+            "discriminator": "0",
+            "global_name": name.title(),
+            "avatar": None,
+            "bot": False,
+        }
+        self.users[int(user["id"])] = user
+        return user
+
+    def _member(self, user: JSON, permissions: int = EVERYONE_PERMISSIONS) -> JSON:
+        return {
+            "user": user,
+            "roles": [],
+            "nick": None,
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(permissions),
+        }
+
+    def _channel(self) -> JSON:
+        return {
+            "id": str(self.channel_id),
+            "type": 0,
+            "name": "stud",
+            "guild_id": str(self.guild_id),
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "flags": 0,
+        }
+
+    def _guild(self) -> JSON:
+        return {
+            "id": str(self.guild_id),
+            "name": "Casino",
+            "owner_id": str(self.owner_id),
+            "icon": None,
+            "preferred_locale": self.guild_locale,
+            "features": [],
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "permissions": str(EVERYONE_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [self._channel()],
+            "members": [self._member(self.bot_user)],
+            "member_count": 1 + len(self.users),
+            "threads": [],
+            "emojis": [],
+            "stickers": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "large": False,
+            "unavailable": False,
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "premium_tier": 0,
+            "mfa_level": 0,
+            "verification_level": 0,
+            "explicit_content_filter": 0,
+            "default_message_notifications": 0,
+            "system_channel_flags": 0,
+            "nsfw_level": 0,
+        }
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                continue
+            payload = json.loads(message.data)
+            if payload["op"] == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None}))
+            elif payload["op"] == 2:
+                await self.dispatch(
+                    "READY",
+                    {
+                        "v": 10,
+                        "user": self.bot_user,
+                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                        "session_id": "fake-session",
+                        "resume_gateway_url": self.gateway_url,
+                        "application": {"id": str(self.app_id), "flags": 0},
+                    },
+                )
+                await self.dispatch("GUILD_CREATE", self._guild())
+                self.identified.set()
+        return ws
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        assert self._ws is not None, "the bot is not connected"
+        self._sequence += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
+
+    # ------------------------------------------------------------------ REST
+
+    async def _body(self, request: web.Request) -> tuple[Any, list[Upload]]:
+        if request.content_type.startswith("multipart/"):
+            payload: JSON = {}
+            files: list[Upload] = []
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    files.append(Upload(0, part.filename or "", bytes(await part.read())))  # type: ignore[union-attr]
+            return payload, files
+        if request.can_read_body:
+            return await request.json(), []
+        return {}, []
+
+    def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
+        message_id = extra.pop("id", None) or self.snowflake()
+        attachments = [
+            {
+                "id": str(self.snowflake()),
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": f"https://cdn.invalid/{upload.filename}",
+                "proxy_url": f"https://cdn.invalid/{upload.filename}",
+                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
+            }
+            for upload in files
+        ]
+        ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
+        for upload in files:
+            upload.channel_id = 0 if ephemeral else channel_id  # only its recipient sees it
+            self.uploads.append(upload)
+        return {
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "author": self.bot_user,
+            "content": data.get("content") or "",
+            "embeds": data.get("embeds") or [],
+            "components": data.get("components") or [],
+            "attachments": attachments,
+            "timestamp": datetime.now(UTC).isoformat(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "type": 0,
+            "flags": data.get("flags", 0) or 0,
+            **extra,
+        }
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        parts = path.strip("/").split("/")
+        method = request.method
+        body, files = await self._body(request)
+        if method == "GET" and path == "/users/@me":
+            return json_response(self.bot_user)
+        if method == "GET" and path == "/oauth2/applications/@me":
+            owner = {**self.bot_user, "id": str(self.owner_id), "bot": False, "username": "owner"}
+            return json_response(
+                {
+                    "id": str(self.app_id),
+                    "name": "Stud",
+                    "icon": None,
+                    "description": "",
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": owner,
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                    "team": None,
+                }
+            )
+        if method == "GET" and parts[0] == "users" and len(parts) == 2:
+            user = self.users.get(int(parts[1]))
+            return json_response(user) if user else json_response({"code": 10013}, 404)
+        if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
+            commands = [
+                {**command, "id": str(self.snowflake()), "application_id": str(self.app_id)}
+                for command in body
+            ]
+            self.synced = commands
+            return json_response(commands)
+        if method == "POST" and path == "/users/@me/channels":
+            user_id = int(body["recipient_id"])
+            if user_id in self.closed_dms:
+                return json_response(
+                    {"code": 50007, "message": "Cannot send messages to this user"}, 403
+                )
+            channel_id = self.snowflake()
+            self.dm_channels[channel_id] = user_id
+            return json_response(
+                {"id": str(channel_id), "type": 1, "recipients": [self.users[user_id]]}
+            )
+        if parts[0] == "channels" and parts[2] == "messages":
+            channel_id = int(parts[1])
+            if method == "POST" and len(parts) == 3:
+                message = self._message(channel_id, body, files)
+                self.messages[int(message["id"])] = message
+                return json_response(message)
+            if method == "PATCH" and len(parts) == 4:
+                old = self.messages[int(parts[3])]
+                merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
+                if "components" in body:
+                    merged["components"] = body["components"]
+                message = self._message(channel_id, merged, files, id=int(parts[3]))
+                if not files and "attachments" not in body:
+                    message["attachments"] = old["attachments"]
+                message["edited_timestamp"] = datetime.now(UTC).isoformat()
+                self.messages[int(parts[3])] = message
+                return json_response(message)
+        if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
+            return self._callback(int(parts[1]), body, files)
+        if method == "POST" and parts[0] == "webhooks" and len(parts) == 3:
+            message = self._message(self.channel_id, body, files)
+            self.messages[int(message["id"])] = message
+            return json_response(message)
+        self.unknown_routes.append(f"{method} {path}")
+        return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
+
+    def _callback(self, interaction_id: int, body: JSON, files: list[Upload]) -> web.Response:
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        future = self._callbacks.pop(interaction_id)
+        message = None
+        if kind == 4:
+            message = self._message(self.channel_id, data, files)
+            self.messages[int(message["id"])] = message
+        callback = Callback(kind, data, files, message)
+        future.set_result(callback)
+        interaction = {
+            "id": str(interaction_id),
+            "type": kind,
+            "activity_instance_id": None,
+            "response_message_id": message["id"] if message else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": callback.ephemeral,
+        }
+        resource: JSON = {"type": kind}
+        if message is not None:
+            resource["message"] = message
+        return json_response({"interaction": interaction, "resource": resource})
+
+    # ------------------------------------------------------------------ players
+
+    async def interact(
+        self,
+        user: JSON,
+        kind: int,
+        data: JSON,
+        *,
+        message: JSON | None = None,
+        locale: str = "en-US",
+        permissions: int = EVERYONE_PERMISSIONS,
+    ) -> Callback:
+        interaction_id = self.snowflake()
+        future: asyncio.Future[Callback] = asyncio.get_running_loop().create_future()
+        self._callbacks[interaction_id] = future
+        payload = {
+            "id": str(interaction_id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "channel_id": str(self.channel_id),
+            "channel": self._channel(),
+            "member": self._member(user, permissions),
+            "token": f"token-{interaction_id}",
+            "version": 1,
+            "locale": locale,
+            "guild_locale": self.guild_locale,
+            "app_permissions": str((1 << 53) - 1),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": 25 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return await asyncio.wait_for(future, 10)
+
+    async def slash(
+        self, user: JSON, command: str, locale: str = "en-US", **options: int
+    ) -> Callback:
+        """``command`` is "sit" or "table open"; integer options only."""
+        names = command.split()
+        leaf = [{"type": 4, "name": name, "value": value} for name, value in options.items()]
+        data: JSON = {"id": str(self.snowflake()), "name": names[0], "type": 1}
+        if len(names) == 2:
+            data["options"] = [{"type": 1, "name": names[1], "options": leaf}]
+        else:
+            data["options"] = leaf
+        return await self.interact(user, 2, data, locale=locale)
+
+    async def click(
+        self, user: JSON, message: JSON, custom_id: str, locale: str = "en-US"
+    ) -> Callback:
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self.interact(user, 3, data, message=message, locale=locale)
+
+    # ------------------------------------------------------------------ reading
+
+    def channel_messages(self) -> list[JSON]:
+        return [
+            m
+            for m in self.messages.values()
+            if int(m["channel_id"]) == self.channel_id and not m["flags"] & EPHEMERAL
+        ]
+
+    def dms_to(self, user_id: int) -> list[JSON]:
+        return [
+            m
+            for m in self.messages.values()
+            if self.dm_channels.get(int(m["channel_id"])) == user_id
+        ]
+
+    def table_message(self) -> JSON | None:
+        """The newest channel message with action buttons."""
+        for message in sorted(self.channel_messages(), key=lambda m: int(m["id"]), reverse=True):
+            if buttons(message):
+                return message
+        return None
+
+
+def buttons(message: JSON) -> dict[str, str]:
+    """Action buttons of a message: label -> custom id."""
+    return {
+        child["label"]: child["custom_id"]
+        for row in message.get("components", [])
+        for child in row.get("components", [])
+        if str(child.get("custom_id", "")).startswith("stud:a:")
+    }

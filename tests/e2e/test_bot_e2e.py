@@ -1,0 +1,234 @@
+# ruff: noqa: RUF001 - Russian replies are Cyrillic on purpose
+"""The unmodified bot, started with ``bot.start()``, against the fake Discord on 127.0.0.1.
+
+Complete hands with 2 and 8 players are played through INTERACTION_CREATE: slash commands and
+button clicks. Checked: DMs with PNG pictures, multipart PNG uploads to the channel, the final
+balances in the SQLite file, and privacy (no down card in any channel text, embed or file name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import yarl
+
+from bot.client import StudBot
+from bot.settings import GameDefaults, Settings
+from bot.tables import Table
+from engine import events as ev
+from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+
+PNG = b"\x89PNG\r\n\x1a\n"
+COUNTDOWN = 0.3
+
+
+class Harness:
+    def __init__(self, discord_: FakeDiscord, bot: StudBot, database: Path) -> None:
+        self.discord = discord_
+        self.bot = bot
+        self.database = database
+
+    def table(self) -> Table:
+        return self.bot.tables.get(self.discord.channel_id)
+
+    async def settled(self) -> None:
+        """Let the bot finish what the last interaction started (DMs, message edits)."""
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            busy = [
+                s.task for s in self.bot.presenter._states.values() if s.task and not s.task.done()
+            ]
+            if not busy and not self.bot.presenter._tasks:
+                return
+        raise AssertionError("the bot never settled")
+
+
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Harness]:
+    await fake.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
+    )
+    database = tmp_path / "stud.db"
+    settings = Settings(
+        token="fake-token",
+        database_path=str(database),
+        dev_guild_id=fake.guild_id,
+        # Long enough for every player to sit before the first deal, short for a fast test.
+        game=GameDefaults(countdown_seconds=COUNTDOWN),
+    )
+    bot = StudBot(settings)
+    bot._connection.guild_ready_timeout = 0.05
+    runner = asyncio.create_task(bot.start(settings.token))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        yield Harness(fake, bot, database)
+    finally:
+        await bot.close()
+        await asyncio.wait_for(runner, 10)
+        await fake.stop()
+
+
+@pytest.fixture
+async def english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    async for harness in start_bot(FakeDiscord(), tmp_path, monkeypatch):
+        yield harness
+
+
+@pytest.fixture
+async def russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    async for harness in start_bot(FakeDiscord(guild_locale="ru"), tmp_path, monkeypatch):
+        yield harness
+
+
+async def dealt(table: Table) -> None:
+    for _ in range(100):
+        if table.live is not None:
+            return
+        await asyncio.sleep(COUNTDOWN / 10)
+    raise AssertionError("no hand was dealt")
+
+
+def passive(labels: dict[str, str]) -> str:
+    for prefix in ("Check", "Чек", "Call", "Колл", "Bring in", "Открыть"):
+        for label, custom_id in labels.items():
+            if label.startswith(prefix):
+                return custom_id
+    raise AssertionError(f"no passive action in {labels}")
+
+
+async def play_hand(h: Harness, players: dict[int, JSON], locale: str = "en-US") -> None:
+    table = h.table()
+    while table.live is not None:
+        await h.settled()
+        message = h.discord.table_message()
+        assert message is not None
+        actor = table.actor_id()
+        assert actor is not None
+        reply = await h.discord.click(players[actor], message, passive(buttons(message)), locale)
+        assert reply.kind == 6, reply  # a deferred update: the table message itself changes
+    await h.settled()
+
+
+def wallet_totals(database: Path) -> dict[int, int]:
+    """Wallet + seat chips per user, read straight from the SQLite file."""
+    with sqlite3.connect(database) as db:
+        wallets = dict(db.execute("SELECT user_id, balance FROM wallets").fetchall())
+        seats = db.execute("SELECT user_id, stack FROM seats").fetchall()
+    for user_id, stack in seats:
+        wallets[user_id] = wallets.get(user_id, 0) + stack
+    return wallets
+
+
+def assert_private(h: Harness, down: set[str], shown: set[str]) -> None:
+    """No down card in any channel text, embed or file name, except shown ones in the results."""
+    for message in h.discord.channel_messages():
+        content = message["content"]
+        reveal = "Deck: `" in content or "Колода: `" in content
+        text = " ".join(
+            [
+                "" if reveal else content,
+                str(message["embeds"]),
+                *(a["filename"] for a in message["attachments"]),
+            ]
+        )
+        private = down - shown if reveal else down
+        for card in private:
+            assert card not in text.split() and f"`{card}`" not in text, (card, text)
+
+
+async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:
+    fake = h.discord
+    players = {int(u["id"]): u for u in (fake.add_user(f"p{i}") for i in range(count))}
+    opener = next(iter(players.values()))
+    opened = await fake.slash(opener, "table open", locale=locale)
+    assert not opened.ephemeral
+    for user in players.values():
+        sat = await fake.slash(user, "sit", locale=locale, buy_in=500)
+        assert sat.ephemeral, sat.content
+    table = h.table()
+    await dealt(table)
+    assert table.live is not None
+    hand = table.live.hand
+    users = table.live.users
+    cards = await fake.slash(opener, "cards", locale=locale)
+    assert cards.ephemeral and [f.filename for f in cards.files] == ["cards.png"]
+    # Everyone sits out from the next hand, so the table stops after this one (RULES 1.1).
+    for user in players.values():
+        assert (await fake.slash(user, "sitout", locale=locale)).ephemeral
+    await play_hand(h, players, locale)
+    assert hand.is_over
+    # DMs on 3rd and 7th street, each with the private picture as a PNG upload. With eight
+    # players the deck runs short and 7th street is a community card (RULES 2.2): no 7th DM.
+    seventh = any(isinstance(e, ev.CardDealt) and e.street == 7 for e in hand.events)
+    for user_id in players:
+        dms = fake.dms_to(user_id)
+        assert len(dms) == (2 if seventh else 1)
+        assert all(dm["attachments"][0]["filename"] == "cards.png" for dm in dms)
+    assert seventh == (count < 8)
+    dm_channels = set(fake.dm_channels)
+    dm_uploads = [u for u in fake.uploads if u.channel_id in dm_channels]
+    channel_uploads = [u for u in fake.uploads if u.channel_id == fake.channel_id]
+    assert len(dm_uploads) == sum(len(fake.dms_to(user_id)) for user_id in players)
+    assert all(u.data.startswith(PNG) for u in dm_uploads)
+    assert {u.filename for u in channel_uploads} == {"table.png", "showdown.png"}
+    assert all(u.data.startswith(PNG) for u in channel_uploads)
+    # Balances: chips conserved and written to SQLite (RULES 5.5).
+    totals = wallet_totals(h.database)
+    for seat, user_id in enumerate(users):
+        assert totals[user_id] == 1000 - hand.starting_stacks[seat] + hand.stacks[seat]
+    assert sum(totals[user_id] for user_id in players) == 1000 * count
+    await h.bot.store.audit()
+    down = {str(c) for seat in range(len(users)) for c in hand.down_cards(seat)}
+    down |= {c.pretty for seat in range(len(users)) for c in hand.down_cards(seat)}
+    shown_cards = [c for e in hand.events if isinstance(e, ev.HandShown) for c in e.cards]
+    shown = {str(c) for c in shown_cards} | {c.pretty for c in shown_cards}
+    assert_private(h, down, shown)
+    assert fake.unknown_routes == []
+
+
+async def test_two_players_play_a_complete_hand(english: Harness) -> None:
+    assert {command["name"] for command in english.discord.synced} >= {"table", "sit", "fold"}
+    await run_hand(english, 2)
+
+
+async def test_eight_players_play_a_complete_hand_in_russian(russian: Harness) -> None:
+    await run_hand(russian, 8, locale="ru")
+    texts = [m["content"] for m in russian.discord.channel_messages()]
+    assert any(text.startswith("Раздача №1") for text in texts), texts
+
+
+async def test_errors_answer_ephemerally_in_the_players_language(english: Harness) -> None:
+    fake = english.discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    reply = await fake.slash(ann, "sit", locale="ru")
+    assert reply.ephemeral and reply.content.startswith("В этом канале нет стола")
+    await fake.slash(ann, "table open")
+    reply = await fake.slash(bob, "table open")
+    assert reply.ephemeral and "already has a table" in reply.content
+    fake.closed_dms.add(int(bob["id"]))
+    await fake.slash(ann, "sit")
+    await fake.slash(bob, "sit")
+    await dealt(english.table())
+    await english.settled()
+    lines = [m["content"] for m in fake.channel_messages() if "DMs are closed" in m["content"]]
+    assert lines == [f"<@{bob['id']}>, your DMs are closed: use My cards."]
+    table = english.table()
+    other = ann if table.actor_id() == int(bob["id"]) else bob
+    message = fake.table_message()
+    assert message is not None
+    reply = await fake.click(other, message, passive(buttons(message)))
+    assert reply.ephemeral and reply.content == "It's not your turn."
+    for user in (ann, bob):
+        await fake.slash(user, "sitout")
+    await play_hand(english, {int(ann["id"]): ann, int(bob["id"]): bob})
+    # A button from the finished hand answers clearly.
+    reply = await fake.click(ann, message, passive(buttons(message)))
+    assert reply.ephemeral and "hand that is over" in reply.content
