@@ -131,11 +131,9 @@ class StudHand:
         self._street_index = 0
         self._actor: int | None = None
         self._pending: set[int] = set()
-        # Betting-round memory for the short all-in rule (RULES 4.5), kept as PokerKit keeps it:
-        # who acted since the last full-sized raise, the largest raise so far, and the short
-        # all-in raises since then.
+        # Betting-round memory for the short all-in rule (RULES 4.5): who has acted since the
+        # last full bet or raise, and the short all-in raises made since then.
         self._acted: set[int] = set()
-        self._largest_raise = 0
         self._short_all_ins: list[int] = []
         self._level = 0
         self._bet_count = 0
@@ -291,7 +289,10 @@ class StudHand:
         self._bring_in_due = False
         self._level = amount
         if amount >= self.stakes.small_bet:
-            self._bet_count = 1  # a bring-in as large as the small bet is already the bet
+            # A bring-in as large as the small bet is already the round's bet (RULES 1.2 allows
+            # B == S): it counts towards the cap and makes him the one who bet.
+            self._bet_count = 1
+            self._last_aggressor = seat
         self.events.append(BringIn(seat, amount, self.stacks[seat] == 0))
         self._after_action(seat)
 
@@ -311,6 +312,20 @@ class StudHand:
             raise IllegalAction(f"you can't make it {total}: you can {verb} {options}")
         kind = legal.raise_kind
         previous_level = self._level
+        increment = total - previous_level
+        unit = min(self._units())
+        # RULES 4.5: the round's first bet (the completion on 3rd street) opens the betting for
+        # everyone whatever its size, as no one has acted on a bet yet; after it, a raise of less
+        # than a full unit is short. Short all-in raises that add up to a full unit count as one
+        # full raise (PokerKit's rule: the book is silent).
+        if self._bet_count == 0 or increment >= unit:
+            self._acted = {seat}
+            self._short_all_ins.clear()
+        else:
+            self._short_all_ins.append(increment)
+            if sum(self._short_all_ins) >= unit:
+                self._acted = {seat}
+                self._short_all_ins.clear()
         amount = total - self.bets[seat]
         self._record("raise_to", total)
         self._bring_in_due = False
@@ -319,18 +334,8 @@ class StudHand:
         self._level = total
         self._bet_count += 1
         self._last_aggressor = seat
-        if self._street_index == 1 and total - previous_level >= self.stakes.big_bet:
+        if self._street_index == 1 and increment >= self.stakes.big_bet:
             self._big_bets_only = True  # RULES 4.3: once someone bets L, it stays L
-        increment = total - previous_level
-        if increment >= self._largest_raise:
-            self._acted = {seat}
-        self._largest_raise = max(self._largest_raise, increment)
-        if all_in:
-            self._short_all_ins.append(increment)
-        else:
-            self._short_all_ins.clear()
-        if sum(self._short_all_ins) >= self._largest_raise:
-            self._short_all_ins.clear()
         if kind == "complete":
             self.events.append(Complete(seat, amount, total, all_in))
         elif kind == "bet":
@@ -370,10 +375,7 @@ class StudHand:
         ):
             return "everyone else is all-in: there's no one to raise"
         # RULES 4.5: a short all-in doesn't reopen the betting for those who already acted.
-        short_reopen = bool(self._short_all_ins) and (
-            sum(self._short_all_ins) < self._largest_raise and seat in self._acted
-        )
-        if owed < self._largest_raise or short_reopen:
+        if seat in self._acted:
             return "you can't raise: a short all-in didn't reopen the betting; call or fold"
         return ""
 
@@ -445,7 +447,6 @@ class StudHand:
         self._last_aggressor = None
         self._pending = set(can_act)
         self._acted = set()
-        self._largest_raise = 0
         self._short_all_ins = []
         if self._street_index == 0:
             self._actor = self._bring_in_player()

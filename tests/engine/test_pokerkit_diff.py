@@ -13,8 +13,12 @@ differs on purpose (see ``tests/engine/pokerkit_reference.py``):
   small one is compared with PokerKit and only the small one is ever chosen;
 - 5.4 odd chip: PokerKit's final stacks are resettled by RULES 5.3-5.4 from PokerKit's own
   contributions and hands (``ReferenceHand.finish``), moving nothing but odd chips;
-- and the degenerate completion PokerKit offers a bring-in player with at most the bring-in
-  (it equals posting the bring-in; RULES 3.2) is not compared.
+- the degenerate completion PokerKit offers a bring-in player with at most the bring-in
+  (it equals posting the bring-in; RULES 3.2) is not compared;
+- 4.5 short all-ins: RULES measures a short raise against a full unit, PokerKit against the
+  largest raise so far. They can disagree only while that raise is below a unit (after a
+  completion from the bring-in or a short all-in first bet); there whether the actor may raise
+  is not compared and nobody raises, so the hands stay in step.
 
 Each of those differences has a direct test in ``test_pokerkit_differences.py``.
 """
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -31,10 +35,15 @@ from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
 from engine.events import (
     AntePosted,
+    Bet,
     BettingCapped,
+    BringIn,
     BringInDue,
+    Complete,
     FirstToAct,
     PotAwarded,
+    Raise,
+    StreetStarted,
 )
 from tests.engine.decks import stacked_deck
 from tests.engine.pokerkit_reference import ReferenceHand, View, engine_view
@@ -162,6 +171,22 @@ def _short_all_in(hand: StudHand, seat: int, decision: tuple[str, int | None]) -
     return total - level < unit
 
 
+def largest_raise_below_unit(hand: StudHand) -> bool:
+    """This round's largest completion, bet or raise is less than a full unit: where RULES 4.5
+    and PokerKit may judge an all-in raise's shortness differently."""
+    start = max(i for i, e in enumerate(hand.events) if isinstance(e, StreetStarted))
+    level = largest = 0
+    for event in hand.events[start:]:
+        if isinstance(event, BringIn):
+            level = event.amount
+        elif isinstance(event, (Complete, Bet)):
+            largest, level = max(largest, event.total - level), event.total
+        elif isinstance(event, Raise):
+            largest, level = max(largest, event.raised_by), event.total
+    unit = hand.stakes.small_bet if hand.street <= 4 else hand.stakes.big_bet
+    return 0 < largest < unit
+
+
 def _tied_best_board(hand: StudHand, event: object) -> bool:
     """The first to act shares his board's ranks with another live player (RULES 4.1)."""
     if not isinstance(event, FirstToAct):
@@ -196,9 +221,17 @@ def play_both(
             raise diverged(hand, "raise sizes off 4th street", offered, reference.raise_to())
         ours = engine_view(hand, small_option_only=two_sizes)
         theirs = reference.view()
-        if ours != theirs:
+        short_measure = (
+            ours != theirs
+            and replace(ours, raise_to=theirs.raise_to) == theirs
+            and largest_raise_below_unit(hand)
+        )
+        if ours != theirs and not short_measure:
             raise diverged(hand, "decision points", ours, theirs)
-        decision = decide(hand, rng, aggression, fold_rate)
+        decision = decide(hand, rng, 0.0 if short_measure else aggression, fold_rate)
+        coverage.counts["short all-in measured by the unit, raise not compared (RULES 4.5)"] += (
+            short_measure
+        )
         coverage.record_decision(hand, ours, decision)
         hand.apply(*decision)
         reference.apply(*decision)

@@ -211,3 +211,21 @@ def test_rules_3_2_short_bring_in_posts_all_where_pokerkit_also_offers_completin
     assert reference.short_bring_in_completions_dropped == 1
     play_out(hand, [reference])
     assert reference.finish().stacks == tuple(hand.stacks)
+
+
+def test_rules_4_5_short_raise_is_measured_by_the_unit_not_the_largest_raise() -> None:
+    """RULES 4.5: a raise of less than a full unit is short and doesn't reopen the betting.
+    After a completion from 3 to 4 (a raise of 1), an all-in raise of 2 with S = 4 is short by
+    RULES; PokerKit measures it against the largest raise so far (1) and reopens the betting."""
+    stakes = Stakes(ante=2, bring_in=3, small_bet=4, big_bet=8)
+    deck = stacked_deck({0: "3s2c6s", 1: "As2h2s", 2: "Qh3d9s"}, dealer=2, seats=3)
+    hand = StudHand([8, 160, 160], stakes, deck, dealer=2)
+    reference = ReferenceHand.of(hand)
+    assert hand.actor == 1  # 2s is the lowest door card
+    # Seat 2 completes, seat 0 raises all-in by 2, the bring-in calls.
+    for decision in (("bring_in", None), ("raise_to", 4), ("raise_to", 6), ("call", None)):
+        hand.apply(*decision)
+        reference.apply(*decision)
+    assert hand.actor == reference.actor == 2
+    assert hand.legal().raise_to == () and hand.legal().call == 2
+    assert reference.view().raise_to == (10,)

@@ -593,3 +593,36 @@ def test_actions_after_the_hand_is_over_are_refused() -> None:
 def test_stacked_deck_helper_deals_what_it_says() -> None:
     deck = stacked_deck({0: "AsKs", 1: "AdKd"}, dealer=1, seats=2)
     assert deck[:4] == parse_cards("AsAdKsKd")
+
+
+def test_rules_1_2_and_3_4_bring_in_equal_to_small_bet_is_the_bet() -> None:
+    """B == S is allowed (RULES 1.2): the bring-in is then the round's bet, so three raises
+    follow (3.5), and a short all-in over it doesn't reopen the betting (4.5)."""
+    stakes = Stakes(1, 10, 10, 20)
+    capped = stud({0: "2c9d8c", 1: "KcKdQs"}, stakes=stakes)
+    capped.bring_in()
+    for total in (20, 30, 40):
+        assert capped.legal().raise_to == (total,)
+        capped.raise_to(total)
+    assert capped.legal().raise_to == ()
+
+    hand = stud({0: "2c9d8c", 1: "KcKdQs", 2: "QhQdJs"}, stacks=[1000, 1000, 15], stakes=stakes)
+    hand.bring_in()
+    hand.call()
+    hand.raise_to(14)  # seat 2 is all-in, 4 short of a full raise
+    legal = hand.legal()
+    assert hand.actor == 0 and legal.call == 4 and legal.raise_to == ()
+
+
+def test_rules_4_5_all_in_raise_below_a_unit_after_completion_is_short() -> None:
+    """A completion from 3 to 10 is a raise of 7; an all-in raise of 8 after it is still less
+    than the unit of 10, so it doesn't reopen the betting for those who acted on the completion."""
+    hand = stud({0: "2c9d8c", 1: "KcKdQs", 2: "QhQdJs", 3: "JhJdTs"}, stacks=[1000] * 3 + [19])
+    hand.bring_in()
+    hand.raise_to(10)  # seat 1 completes
+    hand.call()
+    assert hand.legal().raise_to == (18,)  # seat 3 has 18 after the ante
+    hand.raise_to(18)
+    assert hand.actor == 0 and hand.legal().raise_to == (28,)  # the bring-in never acted on 10
+    hand.call()
+    assert hand.actor == 1 and hand.legal().raise_to == () and hand.legal().call == 8
