@@ -108,7 +108,8 @@ class CommunityCardDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class BringInDue(Event):
-    """Who must bring in, and the door card that decided it (RULES 3.1, 3.3)."""
+    """Who must bring in and his door card (RULES 3.1); ``passed_on`` when the lowest door card
+    was all-in on the ante and the bring-in passed to him (RULES 3.3)."""
 
     kind: ClassVar[str] = "bring_in_due"
     seat: int

@@ -94,11 +94,13 @@ class StudHand:
     ) -> None:
         if not 2 <= len(stacks) <= MAX_SEATS:
             raise ValueError(f"a table has 2 to {MAX_SEATS} seats, not {len(stacks)}")
-        if any(not isinstance(stack, int) or stack < 0 for stack in stacks):
+        if any(not _is_chips(stack) or stack < 0 for stack in stacks):
             raise ValueError("stacks must be whole numbers of chips, not negative")
-        if not 0 <= dealer < len(stacks):
+        if not _is_chips(dealer) or not 0 <= dealer < len(stacks):
             raise ValueError(f"the dealer must be a seat from 0 to {len(stacks) - 1}")
-        cards = [Card.from_index(int(card)) for card in deck]
+        if any(not isinstance(card, Card) for card in deck):
+            raise ValueError("the deck must hold Card objects")
+        cards = list(deck)
         if len(set(cards)) != len(cards):
             raise ValueError("the deck has the same card twice")
         seat_count = len(stacks)
@@ -168,9 +170,6 @@ class StudHand:
     def folded(self, seat: int) -> bool:
         """True for a seat that folded or was never dealt in."""
         return self._folded[seat]
-
-    def in_hand(self, seat: int) -> bool:
-        return not self._folded[seat]
 
     def is_all_in(self, seat: int) -> bool:
         return not self._folded[seat] and self.stacks[seat] == 0 and not self._over
@@ -532,7 +531,7 @@ class StudHand:
     def _showdown_order(self) -> list[int]:
         live = self._live()
         first = self._last_aggressor if self._last_aggressor in live else live[0]
-        start = live.index(first) if first is not None else 0
+        start = live.index(first)
         # Clockwise from the first to show; dealing order already starts left of the dealer.
         return live[start:] + live[:start]
 
@@ -606,8 +605,10 @@ class StudHand:
             deck=[Card.parse(text) for text in data["deck"]],
             dealer=data["dealer"],
         )
-        for action, amount in data["actions"]:
-            hand.apply(action, amount)
+        for decision in data["actions"]:
+            if not isinstance(decision, list) or len(decision) != 2:
+                raise ValueError(f"a decision is [action, amount or null], not {decision!r}")
+            hand.apply(*decision)
         return hand
 
     def apply(self, action: str, amount: int | None = None) -> None:
@@ -621,6 +622,10 @@ class StudHand:
             getattr(self, action)()
         else:
             raise IllegalAction(f"unknown action {action!r}")
+
+
+def _is_chips(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _pots(committed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:

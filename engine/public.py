@@ -91,10 +91,12 @@ class PublicTable:
     def from_hand(cls, hand: StudHand) -> PublicTable:
         shown: dict[int, ShownCards] = {}
         results: list[PotResult] = []
+        awarded: list[Pot] = []
         for event in hand.events:
             if isinstance(event, HandShown):
                 shown[event.seat] = ShownCards(event.cards, event.best_five, event.description)
             elif isinstance(event, PotAwarded):
+                awarded.append(Pot(event.amount, event.eligible))
                 results.append(
                     PotResult(
                         event.index, event.amount, event.winners, event.shares, event.description
@@ -115,7 +117,10 @@ class PublicTable:
                 down_count=len(hand.down_cards(seat)),
                 dealt_in=seat in dealt_in,
                 folded=seat in dealt_in and hand.folded(seat),
-                all_in=seat in dealt_in and not hand.folded(seat) and hand.stacks[seat] == 0,
+                # Once the hand is over, stacks include winnings: all-in is judged without them.
+                all_in=seat in dealt_in
+                and not hand.folded(seat)
+                and hand.stacks[seat] - won[seat] == 0,
                 is_actor=hand.actor == seat,
                 shown=shown.get(seat) if hand.is_over else None,
                 won=won[seat],
@@ -128,7 +133,7 @@ class PublicTable:
             dealer=hand.dealer,
             street=hand.street,
             pot=sum(hand.committed),
-            pots=pots_in_play(seats),
+            pots=tuple(awarded) if hand.is_over else pots_in_play(seats),
             community=hand.community,
             actor=hand.actor,
             is_over=hand.is_over,

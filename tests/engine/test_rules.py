@@ -626,3 +626,17 @@ def test_rules_4_5_all_in_raise_below_a_unit_after_completion_is_short() -> None
     assert hand.actor == 0 and hand.legal().raise_to == (28,)  # the bring-in never acted on 10
     hand.call()
     assert hand.actor == 1 and hand.legal().raise_to == () and hand.legal().call == 8
+
+
+def test_bad_hand_inputs_are_refused_with_a_reason() -> None:
+    deck = list(FULL_DECK)
+    with pytest.raises(ValueError, match="whole numbers"):
+        StudHand([True, 50], STAKES, deck, 0)
+    with pytest.raises(ValueError, match="dealer"):
+        StudHand([50, 50], STAKES, deck, True)
+    with pytest.raises(ValueError, match="Card"):
+        StudHand([50, 50], STAKES, list(range(52)), 0)  # type: ignore[arg-type]
+    state = StudHand([50, 50], STAKES, deck, 0).to_dict()
+    state["actions"] = [["raise_to"]]
+    with pytest.raises(ValueError, match="decision"):
+        StudHand.from_dict(state)

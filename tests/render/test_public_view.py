@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine import Card, StudHand, best_five
-from engine.events import CardDealt, CommunityCardDealt, HandShown
+from engine.events import CardDealt, CommunityCardDealt, HandShown, PotAwarded
 from engine.public import PrivateHand, PublicTable, ShownCards, pots_in_play
 from engine.variants import STUD_HIGH
 from render import TableLabels, table_png
@@ -199,3 +199,20 @@ def test_private_description_matches_the_board_rank_before_five_cards() -> None:
             cards = [item.card for item in mine.cards]
             if len(cards) < 5:  # an all-in on the ante can run the board out at once (RULES 2.4)
                 assert mine.description == STUD_HIGH.board_rank(cards).holding
+
+
+def test_finished_hand_view_shows_the_pots_that_were_awarded_and_who_was_all_in() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(300):
+        hand = random_hand(rng)
+        while hand.actor is not None:
+            hand.apply(*choose(hand, rng, 0.5))
+        view = PublicTable.from_hand(hand)
+        awarded = [(e.amount, e.eligible) for e in hand.events if isinstance(e, PotAwarded)]
+        assert [(pot.amount, pot.eligible) for pot in view.pots] == awarded
+        for seat in view.seats:
+            all_in = seat.dealt_in and not seat.folded and seat.stack - seat.won == 0
+            assert seat.all_in == all_in
+        checked += any(seat.all_in and seat.won for seat in view.seats)
+    assert checked  # some all-in player won chips, so payouts had to be set aside
