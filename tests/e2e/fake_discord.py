@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -65,6 +66,9 @@ class FakeDiscord:
     users: dict[int, JSON] = field(default_factory=dict)
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     synced: list[JSON] = field(default_factory=list)
+    # Called with the channel id whenever the bot posts or edits a message with an embed there
+    # (a table picture or the results): the benchmark times interactions with it.
+    on_update: Callable[[int], None] | None = None
 
     def __post_init__(self) -> None:
         self._ids = itertools.count(1_300_000_000_000_000_000)
@@ -80,7 +84,10 @@ class FakeDiscord:
         self.owner_id = self.snowflake()
         self.guild_id = self.snowflake()
         self.channel_id = self.snowflake()
+        self.channel_ids = [self.channel_id]
         self._callbacks: dict[int, asyncio.Future[Callback]] = {}
+        self._interaction_channels: dict[int, int] = {}
+        self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._ws: web.WebSocketResponse | None = None
         self._sequence = 0
         self._runner: web.AppRunner | None = None
@@ -141,9 +148,15 @@ class FakeDiscord:
             "permissions": str(permissions),
         }
 
-    def _channel(self) -> JSON:
+    def add_channel(self) -> int:
+        """Another text channel (before the bot connects: it arrives with GUILD_CREATE)."""
+        channel_id = self.snowflake()
+        self.channel_ids.append(channel_id)
+        return channel_id
+
+    def _channel(self, channel_id: int | None = None) -> JSON:
         return {
-            "id": str(self.channel_id),
+            "id": str(channel_id or self.channel_id),
             "type": 0,
             "name": "stud",
             "guild_id": str(self.guild_id),
@@ -178,7 +191,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": [self._channel()],
+            "channels": [self._channel(channel_id) for channel_id in self.channel_ids],
             "members": [self._member(self.bot_user)],
             "member_count": 1 + len(self.users),
             "threads": [],
@@ -337,6 +350,8 @@ class FakeDiscord:
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
                 self.messages[int(message["id"])] = message
+                self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
+                self._updated(message)
                 return json_response(message)
             if method == "PATCH" and len(parts) == 4:
                 old = self.messages[int(parts[3])]
@@ -348,15 +363,22 @@ class FakeDiscord:
                     message["attachments"] = old["attachments"]
                 message["edited_timestamp"] = datetime.now(UTC).isoformat()
                 self.messages[int(parts[3])] = message
+                self._updated(message)
                 return json_response(message)
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), body, files)
         if method == "POST" and parts[0] == "webhooks" and len(parts) == 3:
-            message = self._message(self.channel_id, body, files)
+            interaction_id = int(parts[2].removeprefix("token-"))
+            message = self._message(self._interaction_channels[interaction_id], body, files)
             self.messages[int(message["id"])] = message
             return json_response(message)
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
+
+    def _updated(self, message: JSON) -> None:
+        channel_id = int(message["channel_id"])
+        if self.on_update is not None and message["embeds"] and channel_id in self.channel_ids:
+            self.on_update(channel_id)
 
     def _callback(self, interaction_id: int, body: JSON, files: list[Upload]) -> web.Response:
         kind = int(body["type"])
@@ -364,7 +386,7 @@ class FakeDiscord:
         future = self._callbacks.pop(interaction_id)
         message = None
         if kind == 4:
-            message = self._message(self.channel_id, data, files)
+            message = self._message(self._interaction_channels[interaction_id], data, files)
             self.messages[int(message["id"])] = message
         callback = Callback(kind, data, files, message)
         future.set_result(callback)
@@ -392,8 +414,11 @@ class FakeDiscord:
         message: JSON | None = None,
         locale: str = "en-US",
         permissions: int = EVERYONE_PERMISSIONS,
+        channel_id: int | None = None,
     ) -> Callback:
         interaction_id = self.snowflake()
+        channel_id = channel_id or self.channel_id
+        self._interaction_channels[interaction_id] = channel_id
         future: asyncio.Future[Callback] = asyncio.get_running_loop().create_future()
         self._callbacks[interaction_id] = future
         payload = {
@@ -402,8 +427,8 @@ class FakeDiscord:
             "type": kind,
             "data": data,
             "guild_id": str(self.guild_id),
-            "channel_id": str(self.channel_id),
-            "channel": self._channel(),
+            "channel_id": str(channel_id),
+            "channel": self._channel(channel_id),
             "member": self._member(user, permissions),
             "token": f"token-{interaction_id}",
             "version": 1,
@@ -421,7 +446,12 @@ class FakeDiscord:
         return await asyncio.wait_for(future, 10)
 
     async def slash(
-        self, user: JSON, command: str, locale: str = "en-US", **options: int
+        self,
+        user: JSON,
+        command: str,
+        locale: str = "en-US",
+        channel_id: int | None = None,
+        **options: int,
     ) -> Callback:
         """``command`` is "sit" or "table open"; integer options only."""
         names = command.split()
@@ -431,7 +461,7 @@ class FakeDiscord:
             data["options"] = [{"type": 1, "name": names[1], "options": leaf}]
         else:
             data["options"] = leaf
-        return await self.interact(user, 2, data, locale=locale)
+        return await self.interact(user, 2, data, locale=locale, channel_id=channel_id)
 
     async def click(
         self, user: JSON, message: JSON, custom_id: str, locale: str = "en-US"
@@ -441,11 +471,12 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ reading
 
-    def channel_messages(self) -> list[JSON]:
+    def channel_messages(self, channel_id: int | None = None) -> list[JSON]:
+        wanted = channel_id or self.channel_id
         return [
             m
             for m in self.messages.values()
-            if int(m["channel_id"]) == self.channel_id and not m["flags"] & EPHEMERAL
+            if int(m["channel_id"]) == wanted and not m["flags"] & EPHEMERAL
         ]
 
     def dms_to(self, user_id: int) -> list[JSON]:
@@ -455,9 +486,10 @@ class FakeDiscord:
             if self.dm_channels.get(int(m["channel_id"])) == user_id
         ]
 
-    def table_message(self) -> JSON | None:
+    def table_message(self, channel_id: int | None = None) -> JSON | None:
         """The newest channel message with action buttons."""
-        for message in sorted(self.channel_messages(), key=lambda m: int(m["id"]), reverse=True):
+        for message_id in reversed(self._by_channel.get(channel_id or self.channel_id, [])):
+            message = self.messages[message_id]
             if buttons(message):
                 return message
         return None
