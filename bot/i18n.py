@@ -218,14 +218,21 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         RU: "Раздача №{hand_id} в #{channel}: закрытые {down}; открытые {up}.",
     },
     "verify": {
-        EN: "Hand #{hand_id}\nCommitment: `{commitment}`\nDeck: `{deck}`\nSalt: `{salt}`\n"
-        "Check: SHA-256 of deck + salt (as written, no spaces) = `{recomputed}` — {verdict}",
-        RU: "Раздача №{hand_id}\nОбязательство: `{commitment}`\nКолода: `{deck}`\nСоль: `{salt}`\n"
-        "Проверка: SHA-256 от колоды + соли (как написано, без пробелов) = "
-        "`{recomputed}` — {verdict}",
+        EN: "Hand #{hand_id}: the reveal (attached) {verdict} the commitment `{commitment}` "
+        "published before the first card.",
+        RU: "Раздача №{hand_id}: раскрытие (во вложении) {verdict} с обязательством "
+        "`{commitment}`, опубликованным до первой карты.",
     },
     "verify_ok": {EN: "matches", RU: "совпадает"},
     "verify_bad": {EN: "DOES NOT MATCH", RU: "НЕ СОВПАДАЕТ"},
+    "verify_howto": {
+        EN: "Each token is one deck position, top first: `card:salt` for a card you saw, else "
+        "that position's hash. Hash of a position: first 32 hex digits of "
+        'SHA-256("position:card:salt"); commitment: SHA-256 of all 52 hashes joined.',
+        RU: "Каждый токен — позиция в колоде сверху вниз: `карта:соль` для карты, которую вы "
+        "видели, иначе хеш позиции. Хеш позиции: первые 32 hex-цифры "
+        'SHA-256("позиция:карта:соль"); обязательство: SHA-256 всех 52 хешей подряд.',
+    },
     "verify_live": {
         EN: "Hand #{hand_id} is still being played; its deck is revealed when it ends.",
         RU: "Раздача №{hand_id} ещё идёт; колода будет раскрыта в конце.",
@@ -330,8 +337,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         RU: "{mention}, ваши личные сообщения закрыты: используйте «Мои карты».",
     },
     "reveal": {
-        EN: "Hand #{hand_id} is over. Deck: `{deck}` salt `{salt}` — SHA-256 `{digest}`.",
-        RU: "Раздача №{hand_id} окончена. Колода: `{deck}` соль `{salt}` — SHA-256 `{digest}`.",
+        EN: "Hand #{hand_id} is over. Check its deck against the commitment: "
+        "/hand verify {hand_id}.",
+        RU: "Раздача №{hand_id} окончена. Проверить колоду по обязательству: "
+        "/hand verify {hand_id}.",
     },
     "restored": {
         EN: "The bot restarted; hand #{hand_id} continues.",
@@ -463,8 +472,8 @@ COMMAND_TEXT_RU: Final[dict[str, str]] = {
     "Chip administration": "Управление фишками",
     "Give chips to a member (Manage Server)": "Выдать фишки участнику (управление сервером)",
     "Hand tools": "Раздачи",
-    "Reveal a finished hand's deck and salt and check its commitment": "Раскрыть колоду и соль "
-    "законченной раздачи и проверить обязательство",
+    "Check a finished hand's deck against the commitment posted before it": "Проверить колоду "
+    "законченной раздачи по обязательству, опубликованному до неё",
     "Your copy of your last hand (or a hand by id) as a PokerStars text file": "Ваша копия "
     "последней раздачи (или по номеру) в формате PokerStars",
     "Sync commands globally (bot owner)": "Синхронизировать команды глобально (владелец)",

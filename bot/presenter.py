@@ -296,10 +296,7 @@ class DiscordPresenter:
         labels = self._labels(table, hand)
         png = showdown_png(public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
-        deck = "".join(str(card) for card in hand.hand.deck)
-        reveal = t(
-            lang, "reveal", hand_id=hand.hand_id, deck=deck, salt=hand.salt, digest=hand.commitment
-        )
+        reveal = t(lang, "reveal", hand_id=hand.hand_id)
         if table.next_hand_at is not None:
             embed.add_field(
                 name="⏱", value=t(lang, "countdown", when=relative_time(table.next_hand_at))

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
-import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -30,7 +28,8 @@ from bot.errors import TableError
 from bot.i18n import EN, t
 from bot.storage import HandEnd, Seat, Store
 from engine import events as ev
-from engine.cards import Card, shuffled_deck
+from engine.cards import shuffled_deck
+from engine.fairness import DeckCommitment, new_secret, visible_cards
 from engine.hand import LegalActions, StudHand
 from engine.public import PrivateHand
 from engine.stakes import Stakes
@@ -40,14 +39,6 @@ log = logging.getLogger(__name__)
 WARNING_SECONDS = 15
 LOG_LINES = 12
 ACTIONS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
-
-
-def deck_commitment(deck: Sequence[Card], salt: str) -> str:
-    """SHA-256 of the deck written as card codes with no separator, then the salt.
-
-    ``"As2d...Kh" + salt``: anyone can recompute it from the revealed deck and salt.
-    """
-    return hashlib.sha256(("".join(str(card) for card in deck) + salt).encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +79,8 @@ class LiveHand:
     hand_id: int
     hand: StudHand
     users: tuple[int, ...]  # engine seat -> user id
-    commitment: str
-    salt: str
+    commitment: str  # the digest published before the first card
+    salt: str  # the secret the per-card salts derive from: never shown to anyone
     announced: int = 0  # how many of hand.events are already in the table log
     deadline: float | None = None  # wall-clock time the actor's turn runs out
 
@@ -100,6 +91,11 @@ class LiveHand:
 
     def seat_of(self, user_id: int) -> int | None:
         return self.users.index(user_id) if user_id in self.users else None
+
+
+def public_reveal(hand: StudHand, secret: str, viewer_seat: int | None = None) -> str:
+    """The deck reveal: cards the table (and the viewer) saw in clear, the rest as hashes."""
+    return DeckCommitment(hand.deck, secret).reveal(visible_cards(hand, viewer_seat))
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,8 +340,10 @@ class TableManager:
             positions = [seat.position for seat in players]
             dealer = _next_dealer(positions, table.last_dealer)
             deck = shuffled_deck()
-            salt = secrets.token_hex(16)
-            commitment = deck_commitment(deck, salt)
+            # Per-position commitments (engine.fairness): the reveal after the hand proves the
+            # digest without showing cards nobody saw. The secret is stored, never published.
+            salt = new_secret()
+            commitment = DeckCommitment(tuple(deck), salt).digest
             hand = StudHand(
                 stacks=[seat.stack for seat in players],
                 stakes=table.config.stakes,

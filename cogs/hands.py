@@ -14,17 +14,20 @@ from bot.client import StudBot
 from bot.errors import TableError
 from bot.i18n import language, t
 from bot.storage import HandNotFound, HandRecord
-from bot.tables import deck_commitment
-from engine.cards import Card
+from bot.tables import public_reveal
+from engine.fairness import verify
 from engine.hand import StudHand
 from engine.history import write_history
 
 
-def reveal_text(record: HandRecord) -> str:
-    deck = "".join(record.state["deck"])
-    return (
-        f"Fairness: SHA-256(deck + salt) = {record.commitment}\nDeck: {deck}\nSalt: {record.salt}"
-    )
+def viewer_seat(record: HandRecord, user_id: int) -> int | None:
+    return next((p.seat_index for p in record.players if p.user_id == user_id), None)
+
+
+def reveal_text(record: HandRecord, hand: StudHand, viewer: int | None, lang: str) -> str:
+    """The fairness reveal for one viewer: what he saw in clear, every other card hashed."""
+    reveal = public_reveal(hand, record.salt, viewer)
+    return f"Commitment: {record.commitment}\nReveal: {reveal}\n{t(lang, 'verify_howto')}\n"
 
 
 @app_commands.guild_only()
@@ -35,7 +38,7 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
 
     @app_commands.command(
         name="verify",
-        description="Reveal a finished hand's deck and salt and check its commitment",
+        description="Check a finished hand's deck against the commitment posted before it",
     )
     @app_commands.describe(hand_id="The hand number")
     async def verify(self, interaction: discord.Interaction, hand_id: Range[int, 1, 2**53]) -> None:
@@ -45,19 +48,20 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
             raise HandNotFound(hand_id)
         if record.is_live:
             raise TableError("verify_live", hand_id=hand_id)
-        deck = [Card.parse(text) for text in record.state["deck"]]
-        recomputed = deck_commitment(deck, record.salt)
+        hand = StudHand.from_dict(record.state)
+        viewer = viewer_seat(record, interaction.user.id)
+        reveal = public_reveal(hand, record.salt, viewer)
+        matches = verify(record.commitment, reveal)
+        text = reveal_text(record, hand, viewer, lang)
         await interaction.response.send_message(
             t(
                 lang,
                 "verify",
                 hand_id=hand_id,
                 commitment=record.commitment,
-                deck="".join(record.state["deck"]),
-                salt=record.salt,
-                recomputed=recomputed,
-                verdict=t(lang, "verify_ok" if recomputed == record.commitment else "verify_bad"),
+                verdict=t(lang, "verify_ok" if matches else "verify_bad"),
             ),
+            file=discord.File(io.BytesIO(text.encode()), filename=f"hand-{hand_id}-reveal.txt"),
             ephemeral=True,
         )
 
@@ -110,7 +114,7 @@ class Hands(commands.Cog):
             table_name=f"#{getattr(channel, 'name', record.channel_id)}",
             names=names,
             started_at=record.started_at,
-            reveal=reveal_text(record),
+            reveal=reveal_text(record, hand, viewer, "en"),
         )
         summary = []
         for player in record.players:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -11,8 +10,8 @@ import pytest
 
 from bot.errors import TableError
 from bot.storage import HandEnd, Store
-from bot.tables import LiveHand, Table, TableConfig, TableManager, deck_commitment
-from engine.cards import Card
+from bot.tables import LiveHand, Table, TableConfig, TableManager, public_reveal
+from engine.fairness import DeckCommitment, verify
 from engine.stakes import DEFAULT_STAKES
 
 
@@ -117,10 +116,15 @@ async def test_the_commitment_is_posted_before_cards_and_matches_the_deck(store:
     table = manager.get(CHANNEL)
     assert table.live is not None
     assert "commitment" in recorder.lines[0] and table.live.commitment in recorder.lines[0]
-    deck, salt = table.live.hand.deck, table.live.salt
-    text = "".join(str(card) for card in deck) + salt
-    assert table.live.commitment == hashlib.sha256(text.encode()).hexdigest()
-    assert deck_commitment([Card.parse("As")], "x") == hashlib.sha256(b"Asx").hexdigest()
+    hand, secret = table.live.hand, table.live.salt
+    assert table.live.commitment == DeckCommitment(hand.deck, secret).digest
+    reveal = public_reveal(hand, secret)
+    assert verify(table.live.commitment, reveal)
+    # Mid-hand, the public reveal shows only up cards: no down card, no secret.
+    assert secret not in reveal
+    for seat in range(len(table.live.users)):
+        for card in hand.down_cards(seat):
+            assert f"{card}:" not in reveal
     assert recorder.private == [table.live.users]
     await manager.shutdown()
 

@@ -332,7 +332,8 @@ async def test_hand_verify_reveals_deck_and_salt_only_after_the_hand(world: Worl
     await play_out_with_buttons(world)
     result = await ann.slash(world.channel, "hand verify", hand_id=1)
     assert result.ephemeral and result.response is not None
-    assert "— matches" in result.response.content
+    assert "matches" in result.response.content
+    assert [a.filename for a in result.response.attachments] == ["hand-1-reveal.txt"]
 
 
 async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 
@@ -11,6 +10,7 @@ import pytest
 import render
 from bot import presenter
 from engine import events as ev
+from engine.fairness import verify
 from engine.public import PublicTable
 from tests.cogs.conftest import (
     World,
@@ -47,11 +47,15 @@ async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world:
         assert await total_chips(world, user_id) == expected
     assert sum(hand.stacks) == sum(hand.starting_stacks)
     await world.bot.store.audit()
-    # The reveal after the hand recomputes to the commitment posted before the first card.
-    reveal = next(m for m in world.channel.history() if "is over. Deck" in m.content)
-    deck, salt = re.search(r"Deck: `(\w+)` salt `(\w+)`", reveal.content).groups()  # type: ignore[union-attr]
-    assert hashlib.sha256((deck + salt).encode()).hexdigest() == digest.group(1)
-    assert deck == "".join(str(card) for card in hand.deck)
+    # /hand verify checks the reveal against the digest posted before the first card.
+    record = await world.bot.store.get_hand(1)
+    assert record.commitment == digest.group(1)
+    result = await world.players[0].slash(world.channel, "hand verify", hand_id=1)
+    assert result.response is not None and "matches" in result.response.content
+    (attachment,) = result.response.attachments
+    text = (await attachment.read()).decode()
+    reveal = text.split("Reveal: ", 1)[1].splitlines()[0]
+    assert verify(digest.group(1), reveal)
 
 
 async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_public(
@@ -91,14 +95,9 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
     down = {card for seat in range(len(users)) for card in hand.down_cards(seat)}
     assert down - shown, "the folded player's down cards are never shown"
     channel = [m for m in world.channel.history() if not m.flags.ephemeral]
-    results = next(i for i, m in enumerate(channel) if "is over. Deck" in m.content)
+    results = next(i for i, m in enumerate(channel) if "is over" in m.content)
     for index, message in enumerate(channel):
-        # The fairness reveal lists the whole deck once the hand is over; that is its purpose.
-        text = (
-            channel_text(message).replace(message.content, "")
-            if index == results
-            else (channel_text(message))
-        )
+        text = channel_text(message)
         private = down - shown if index >= results else down
         for card in private:
             assert card.pretty not in text and f" {card} " not in f" {text} ", (card, text)
