@@ -51,10 +51,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         EN: "The buy-in at this table is {min} to {max} chips.",
         RU: "Бай-ин за этим столом: от {min} до {max} фишек.",
     },
-    "not_enough_chips": {
-        EN: "You don't have enough chips: you have {balance}, you need {needed}.",
-        RU: "Недостаточно фишек: у вас {balance}, нужно {needed}.",
-    },
     "not_your_turn": {
         EN: "It's not your turn.",
         RU: "Сейчас не ваш ход.",
@@ -127,14 +123,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "illegal_amount": {
         EN: "You can't make it {amount}. Allowed now: {allowed}.",
         RU: "Нельзя поставить {amount}. Сейчас можно: {allowed}.",
-    },
-    "daily_wait": {
-        EN: "Your next daily chips are ready {when}.",
-        RU: "Следующие ежедневные фишки будут {when}.",
-    },
-    "unknown_hand": {
-        EN: "There is no finished hand #{hand_id} here.",
-        RU: "Законченной раздачи №{hand_id} здесь нет.",
     },
     "no_history": {
         EN: "You haven't played a finished hand yet.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,11 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
     assert "login with [token]" in output and "Bot [token]" in output
     assert "login failed" in output
     assert token not in output
+
+
+def test_env_example_lists_every_setting_the_bot_reads() -> None:
+    listed = set(parse_dotenv((ROOT / ".env.example").read_text()))
+    source = (ROOT / "bot" / "settings.py").read_text()
+    read = set(re.findall(r"\"([A-Z]+_[A-Z_]+)\"", source))
+    assert read == listed
+    assert load_settings({"DISCORD_TOKEN": "t"}, ROOT / ".env.example").game.turn_seconds == 60
