@@ -154,7 +154,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--clicks", type=int, default=20, help="clicks per table")
     parser.add_argument(
-        "--think", type=float, default=1.0, help="mean seconds a player takes to act (0: none)"
+        "--think", type=float, default=2.0, help="mean seconds a player takes to act (0: none)"
     )
     args = parser.parse_args()
     parent, child = multiprocessing.Pipe()

@@ -59,6 +59,7 @@ class DiscordPresenter:
         self.bot = bot
         self._states: dict[int, _MessageState] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._dm_failed: set[tuple[int, int]] = set()  # (hand id, user id) already told
 
     # ------------------------------------------------------------------ helpers
 
@@ -273,7 +274,10 @@ class DiscordPresenter:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
         except discord.HTTPException:
-            # Closed DMs must not stall the game: one line in the channel, play goes on.
+            # Closed DMs must not stall the game: one line in the channel per hand, play goes on.
+            if (hand_id, user_id) in self._dm_failed:
+                return
+            self._dm_failed.add((hand_id, user_id))
             await self.say(
                 table, t(table.config.lang, "dm_closed", mention=f"<@{user_id}>"), mention=user_id
             )
@@ -320,6 +324,7 @@ class DiscordPresenter:
             log.warning("channel %s: could not post the results (%s)", table.channel_id, error)
             return
         state.message_id, state.key, state.after_hand = message.id, None, True
+        self._dm_failed = {key for key in self._dm_failed if key[0] != hand.hand_id}
 
     def _results(self, table: Table, hand: LiveHand) -> list[str]:
         """Shown hands and pots, then each player's net result."""

@@ -277,6 +277,9 @@ async def test_closed_dms_get_one_channel_line_and_play_goes_on(world: World) ->
     assert sorted(lines) == sorted(expected)
     await play_out_with_buttons(world)
     assert live_table(world).live is None
+    # 7th street fails again, but each player is named once per hand.
+    again = [m.content for m in world.channel.history() if "DMs are closed" in m.content]
+    assert sorted(again) == sorted(expected)
     await world.bot.store.audit()
 
 
