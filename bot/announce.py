@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import cards_text, rank_plural, t
+from bot.i18n import EN, cards_text, rank_plural, t
 from engine import events as ev
 from engine.stakes import Stakes
+from render.describe import describe
 
 
 def announce(
@@ -32,7 +33,8 @@ def announce(
         case ev.BringInDue(seat=seat, card=card, passed_on=passed_on):
             key = "ann_bring_in_passed" if passed_on else "ann_bring_in_due"
             return t(lang, key, name=name_of(seat), card=card.pretty)
-        case ev.FirstToAct(seat=seat, holding=holding):
+        case ev.FirstToAct(seat=seat, holding=holding, up_cards=up_cards):
+            holding = (describe(up_cards, lang) or holding) if lang != EN else holding
             return t(lang, "ann_first_to_act", name=name_of(seat), holding=holding)
         case ev.OpenPair(seat=seat, rank=rank):
             return t(
@@ -66,6 +68,7 @@ def announce(
         case ev.CommunityCardDealt(card=card):
             return t(lang, "ann_community", card=card.pretty)
         case ev.HandShown(seat=seat, cards=cards, description=description):
+            description = (describe(cards, lang) or description) if lang != EN else description
             return t(
                 lang,
                 "ann_shown",
@@ -82,6 +85,7 @@ def announce(
                 s="" if len(winners) > 1 else "s",
                 pot=pot,
                 amount=amount,
-                description=f" — {description}" if description else "",
+                # The engine names hands in English; other languages name them on the shown line.
+                description=f" — {description}" if description and lang == EN else "",
             )
     return None
