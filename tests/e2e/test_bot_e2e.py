@@ -231,3 +231,20 @@ async def test_errors_answer_ephemerally_in_the_players_language(english: Harnes
     # A button from the finished hand answers clearly.
     reply = await fake.click(ann, message, passive(buttons(message)))
     assert reply.ephemeral and "hand that is over" in reply.content
+
+
+async def test_only_the_owner_can_sync_commands_globally(english: Harness) -> None:
+    fake = english.discord
+    stranger = fake.add_user("stranger")
+    reply = await fake.slash(stranger, "sync")
+    assert reply.ephemeral and reply.content == "Only the bot's owner can do that."
+    owner = {**fake.add_user("owner"), "id": str(fake.owner_id)}
+    fake.users[fake.owner_id] = owner
+    fake.synced = []
+    reply = await fake.slash(owner, "sync")
+    assert reply.kind == 5  # deferred while syncing, then a follow-up
+    for _ in range(200):
+        if fake.synced:
+            break
+        await asyncio.sleep(0.01)
+    assert {command["name"] for command in fake.synced} >= {"table", "sit", "history"}
