@@ -476,13 +476,15 @@ class TableManager:
                 await self.store.leave(table.channel_id, user_id)
                 del fresh[user_id]
         table.seats = fresh
+        # Scheduled first so the results can say when the next hand starts; the countdown
+        # waits for this table's lock, which the caller holds until the results are out.
+        self._maybe_schedule_hand(table)
         await self.presenter.hand_over(table, live, end)
         for user_id in sorted(timed_out & set(fresh)):
             await self.presenter.say(
                 table, _t(table, "timed_out_sat_out", name=table.name(user_id))
             )
         self.presenter.refresh(table)
-        self._maybe_schedule_hand(table)
 
     # ------------------------------------------------------------------ clock
 
