@@ -403,3 +403,26 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     assert labels(message) and "Call 3" in labels(message)
     await play_out_with_buttons(world)
     await world.bot.store.audit()
+
+
+async def test_a_finished_hand_is_exported_after_a_restart(
+    world: World, settings: Settings
+) -> None:
+    """Issue 6 point 5: the stored hand writes the same history after the bot restarts."""
+    from bot.client import StudBot
+
+    await open_and_seat(world)
+    await play_out_with_buttons(world)
+    ann = world.players[0]
+    before = await ann.slash(world.channel, "history", hand_id=1)
+    assert before.response is not None
+    (attachment,) = before.response.attachments
+    text_before = (await attachment.read()).decode()
+    world.bot = StudBot(settings)
+    await world.env.restart_bot(world.bot)
+    await world.env.settle()
+    after = await ann.slash(world.channel, "history", hand_id=1)
+    assert after.ephemeral and after.response is not None
+    (attachment,) = after.response.attachments
+    text_after = (await attachment.read()).decode()
+    assert "*** SUMMARY ***" in text_after and text_after == text_before
