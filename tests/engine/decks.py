@@ -98,6 +98,17 @@ def random_hand(rng: random.Random, short_stacks: bool = True) -> StudHand:
     return StudHand(stacks, stakes, deck, rng.randrange(seats))
 
 
+def passive(hand: StudHand) -> None:
+    """The actor posts the bring-in, checks or calls."""
+    legal = hand.legal()
+    if legal.bring_in is not None:
+        hand.bring_in()
+    elif legal.check:
+        hand.check()
+    else:
+        hand.call()
+
+
 def play_out(hand: StudHand, rng: random.Random, aggression: float = 0.3) -> None:
     while hand.actor is not None:
         hand.apply(*choose(hand, rng, aggression))

@@ -24,20 +24,9 @@ from engine.events import (
     UncalledBetReturned,
 )
 from engine.variants import STUD_HIGH
-from tests.engine.decks import stacked_deck, stud
+from tests.engine.decks import passive, stacked_deck, stud
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
-
-
-def passive(hand: StudHand) -> None:
-    """The actor posts the bring-in, checks or calls."""
-    legal = hand.legal()
-    if legal.bring_in is not None:
-        hand.bring_in()
-    elif legal.check:
-        hand.check()
-    else:
-        hand.call()
 
 
 def call_down(hand: StudHand) -> None:

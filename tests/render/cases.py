@@ -14,7 +14,7 @@ from engine import DEFAULT_STAKES, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PrivateHand, PublicTable
 from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
-from tests.engine.decks import stud
+from tests.engine.decks import passive, stud
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -130,13 +130,7 @@ def community_card_hand() -> StudHand:
     random.Random(7).shuffle(deck)
     hand = StudHand([1000] * 8, DEFAULT_STAKES, deck, dealer=0)
     while hand.street < 7:
-        legal = hand.legal()
-        if legal.bring_in is not None:
-            hand.bring_in()
-        elif legal.call is not None:
-            hand.call()
-        else:
-            hand.check()
+        passive(hand)
     return hand
 
 
