@@ -33,6 +33,18 @@ class RedactToken(logging.Filter):
         return True
 
 
+# At DEBUG these libraries log whole payloads: discord.py the bodies Discord sends back (a DM's
+# text holds the player's down cards), aiosqlite every query result (a hand's state holds the
+# deck). They stay at INFO whatever LOG_LEVEL says.
+PAYLOAD_LOGGERS = ("discord", "aiosqlite")
+
+
+def keep_payloads_out_of_logs(level: int | str) -> None:
+    floor = max(logging.INFO, logging.getLevelName(level) if isinstance(level, str) else level)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(floor)
+
+
 def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(
@@ -42,6 +54,7 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
+    keep_payloads_out_of_logs(settings.log_level)
 
 
 async def run(settings: Settings) -> None:

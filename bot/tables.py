@@ -83,6 +83,7 @@ class LiveHand:
     salt: str  # the secret the per-card salts derive from: never shown to anyone
     announced: int = 0  # how many of hand.events are already in the table log
     deadline: float | None = None  # wall-clock time the actor's turn runs out
+    end: HandEnd | None = None  # the store's settlement, once the hand has ended
 
     @property
     def seq(self) -> int:
@@ -404,12 +405,7 @@ class TableManager:
             name, shown_amount = _resolve(legal, action, amount)
             before = live.hand.to_dict()
             live.hand.apply(name, shown_amount if name == "raise_to" else None)
-            try:
-                await self._persist(table)
-            except BaseException:
-                live.hand = StudHand.from_dict(before)
-                raise
-            await self._after_change(table)
+            await self._commit(table, before)
             return (legal.raise_kind or "raise") if name == "raise_to" else name, shown_amount
 
     async def timeout(self, table: Table, hand_id: int, seq: int) -> bool:
@@ -420,18 +416,30 @@ class TableManager:
                 return False
             before = live.hand.to_dict()
             live.hand.timeout()
-            try:
-                await self._persist(table)
-            except BaseException:
-                live.hand = StudHand.from_dict(before)
-                raise
-            await self._after_change(table)
+            await self._commit(table, before)
             return True
 
-    async def _persist(self, table: Table) -> None:
-        assert table.live is not None
-        if not table.live.hand.is_over:
-            await self.store.save_action(table.live.hand_id, table.live.hand.to_dict())
+    async def _commit(self, table: Table, before: dict[str, Any]) -> None:
+        """Save the decision just applied (settling the hand if it ended), then show it.
+
+        If the database refuses, the hand goes back to ``before``, which is what the database
+        still holds, and its clock runs on: nothing is shown that wasn't saved, and the table
+        never waits on a decision that can't come.
+        """
+        live = table.live
+        assert live is not None
+        try:
+            if live.hand.is_over:
+                live.end = await self.store.settle_hand(
+                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                )
+            else:
+                await self.store.save_action(live.hand_id, live.hand.to_dict())
+        except BaseException:
+            live.hand = StudHand.from_dict(before)
+            self._arm_timer(table)
+            raise
+        await self._after_change(table)
 
     async def _after_change(self, table: Table, *, restoring: bool = False) -> None:
         """Announce new events, settle a finished hand, redraw, and restart the clock."""
@@ -462,7 +470,8 @@ class TableManager:
         live = table.live
         assert live is not None
         hand = live.hand
-        end = await self.store.settle_hand(live.hand_id, hand.to_dict(), list(hand.stacks))
+        end = live.end
+        assert end is not None, "the hand is settled in the store before it is shown"
         table.live = None
         self._cancel_timer(table)
         timed_out = {live.users[seat] for seat in hand.timed_out}

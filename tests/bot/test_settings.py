@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import configure_logging
+from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
 from bot.settings import Settings, SettingsError, load_settings, parse_dotenv
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,11 +76,12 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
     token = "MTIzNDU2Nzg5.secret.token-value"
     root = logging.getLogger()
     saved = root.handlers[:], root.level
+    payload_levels = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
     try:
         configure_logging(Settings(token=token, log_level="DEBUG"))
         log = logging.getLogger("discord.http")
         log.info("login with %s", token)
-        log.debug(f"header Authorization: Bot {token}")
+        logging.getLogger("bot.client").debug(f"header Authorization: Bot {token}")
         try:
             raise RuntimeError(f"bad token {token}")
         except RuntimeError:
@@ -88,6 +89,8 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+        for name, payload_level in payload_levels.items():
+            logging.getLogger(name).setLevel(payload_level)
     output = capsys.readouterr().err
     assert "login with [token]" in output and "Bot [token]" in output
     assert "login failed" in output

@@ -64,6 +64,10 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     # Stop table clocks first: simcord drains pending timers at shutdown, and a table's clock
     # would otherwise keep dealing hands forever.
     await world.bot.tables.shutdown()
+    # A restart test swaps in a new bot that simcord never closes; an open database thread
+    # would keep the interpreter from exiting.
+    for bot in {simcord_bot, world.bot}:
+        await bot.store.close()
     # Errors players cause reach the tree's error funnel (simcord records them); only our own
     # bugs should fail a test.
     bugs = [error for error in env.errors if user_message(error, "en") is None]

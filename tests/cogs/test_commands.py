@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from simcord.actors import _component_interaction
 
+from bot.client import StudBot
 from bot.settings import Settings
 from tests.cogs.conftest import (
     World,
@@ -380,18 +381,24 @@ async def test_an_unexpected_error_gives_the_player_an_id(
     assert any(error_id in record.getMessage() for record in caplog.records)
 
 
+async def stop_like_a_crash(bot: StudBot) -> None:
+    """The old process stops: its timers end and its database closes; nothing is told to
+    Discord or saved beyond what already was."""
+    await bot.tables.shutdown()
+    await bot.store.close()
+
+
 async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     world: World, settings: Settings
 ) -> None:
     """Restart recovery: the hand comes back from the database with a fresh table message."""
-    from bot.client import StudBot
-
     await open_and_seat(world)
     table = live_table(world)
     actor = member(world, table.actor_id() or 0)
     await actor.click(table_message(world), label="Bring in 3")
     assert table.live is not None
     before = table.live.hand.to_dict()
+    await stop_like_a_crash(world.bot)
     world.bot = StudBot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
@@ -409,8 +416,6 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     world: World, settings: Settings
 ) -> None:
     """Issue 6 point 5: the stored hand writes the same history after the bot restarts."""
-    from bot.client import StudBot
-
     await open_and_seat(world)
     await play_out_with_buttons(world)
     ann = world.players[0]
@@ -418,6 +423,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     assert before.response is not None
     (attachment,) = before.response.attachments
     text_before = (await attachment.read()).decode()
+    await stop_like_a_crash(world.bot)
     world.bot = StudBot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()

@@ -9,6 +9,8 @@ balances in the SQLite file, and privacy (no down card in any channel text, embe
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,10 +19,12 @@ import discord
 import pytest
 import yarl
 
+from bot.__main__ import keep_payloads_out_of_logs
 from bot.client import StudBot
 from bot.settings import GameDefaults, Settings
 from bot.tables import Table
 from engine import events as ev
+from engine.hand import StudHand
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -127,6 +131,18 @@ def wallet_totals(database: Path) -> dict[int, int]:
     return wallets
 
 
+def shows(card: str, text: str) -> bool:
+    """``card`` ("As" or "A♠") stands in ``text`` as a card, not inside a word or a hash."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])", text) is not None
+
+
+def hidden_cards(hand: StudHand) -> set[str]:
+    """Down cards never shown at showdown, written both ways."""
+    shown = {c for e in hand.events if isinstance(e, ev.HandShown) for c in e.cards}
+    down = {c for seat in range(hand.seats) for c in hand.down_cards(seat)} - shown
+    return {str(c) for c in down} | {c.pretty for c in down}
+
+
 def assert_private(h: Harness, down: set[str], shown: set[str]) -> None:
     """No down card in any channel text, embed or file name, except shown ones in the results."""
     for message in h.discord.channel_messages():
@@ -140,7 +156,7 @@ def assert_private(h: Harness, down: set[str], shown: set[str]) -> None:
         results = bool(message["embeds"]) and "showdown.png" in str(message["attachments"])
         private = down - shown if results else down
         for card in private:
-            assert card not in text.split() and f"`{card}`" not in text, (card, text)
+            assert not shows(card, text), (card, text)
 
 
 async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:
@@ -248,3 +264,36 @@ async def test_only_the_owner_can_sync_commands_globally(english: Harness) -> No
             break
         await asyncio.sleep(0.01)
     assert {command["name"] for command in fake.synced} >= {"table", "sit", "history"}
+
+
+async def test_debug_logging_never_shows_a_down_card(
+    english: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hole cards never reach a log line, even with LOG_LEVEL=DEBUG."""
+    keep_payloads_out_of_logs(logging.DEBUG)
+    caplog.set_level(logging.DEBUG)
+    fake = english.discord
+    players = {int(u["id"]): u for u in (fake.add_user(f"p{i}") for i in range(2))}
+    opener = next(iter(players.values()))
+    await fake.slash(opener, "table open")
+    for user in players.values():
+        await fake.slash(user, "sit", buy_in=500)
+    table = english.table()
+    await dealt(table)
+    assert table.live is not None
+    hand = table.live.hand
+    await fake.slash(opener, "cards")
+    # The bring-in is posted and the other player folds: no card is ever shown.
+    for command in ("bringin", "fold"):
+        actor = table.actor_id()
+        assert actor is not None
+        await fake.slash(players[actor], command)
+    await english.settled()
+    assert hand.is_over and not any(isinstance(e, ev.HandShown) for e in hand.events)
+    # Everything not clamped logs at DEBUG; discord.py would log DM bodies here without the clamp.
+    assert logging.getLogger("bot").isEnabledFor(logging.DEBUG) and caplog.records
+    hidden = hidden_cards(hand)
+    assert len(hidden) == 8
+    for record in caplog.records:
+        line = record.getMessage()
+        assert not [card for card in hidden if shows(card, line)], (record.name, line[:300])
