@@ -120,6 +120,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         EN: "You can't do that now: {reason}",
         RU: "Так сейчас нельзя: {reason}",
     },
+    "cant_now": {
+        EN: "You can't do that now. You can: {options}",
+        RU: "Так сейчас нельзя. Можно: {options}",
+    },
     "illegal_amount": {
         EN: "You can't make it {amount}. Allowed now: {allowed}.",
         RU: "Нельзя поставить {amount}. Сейчас можно: {allowed}.",

@@ -155,6 +155,18 @@ class Table:
         return self.live.users[self.live.hand.actor]
 
 
+class ActionNotAllowed(TableError):
+    """The action isn't among the legal ones; the reply lists those, in the player's language."""
+
+    def __init__(self, legal: LegalActions) -> None:
+        super().__init__("cant_now")
+        self.options = buttons_for(legal)
+
+    def message(self, lang: str) -> str:
+        labels = [t(lang, f"btn_{spec.action}", amount=spec.amount) for spec in self.options]
+        return t(lang, "cant_now", options=", ".join(labels))
+
+
 def buttons_for(legal: LegalActions) -> list[ButtonSpec]:
     specs: list[ButtonSpec] = []
     if legal.fold:
@@ -631,25 +643,25 @@ def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str,
     """Map a player's command to an engine decision, or explain why it isn't allowed now."""
     if action == "fold":
         if not legal.fold:
-            raise TableError("illegal_action", reason=_why_not(legal, "fold"))
+            raise ActionNotAllowed(legal)
         return "fold", None
     if action == "check":
         if not legal.check:
-            raise TableError("illegal_action", reason=_why_not(legal, "check"))
+            raise ActionNotAllowed(legal)
         return "check", None
     if action == "call":
         if legal.call is None:
-            raise TableError("illegal_action", reason=_why_not(legal, "call"))
+            raise ActionNotAllowed(legal)
         return "call", legal.call
     if action == "bring_in":
         if legal.bring_in is None:
-            raise TableError("illegal_action", reason=_why_not(legal, "bring_in"))
+            raise ActionNotAllowed(legal)
         return "bring_in", legal.bring_in
     if action in ("complete", "bet", "raise"):
         if not legal.raise_to or legal.raise_kind is None:
-            raise TableError("illegal_action", reason=_why_not(legal, action))
+            raise ActionNotAllowed(legal)
         if action == "complete" and legal.raise_kind != "complete":
-            raise TableError("illegal_action", reason=_why_not(legal, action))
+            raise ActionNotAllowed(legal)
         total = legal.raise_to[0] if amount is None else amount
         if total not in legal.raise_to:
             raise TableError(
@@ -661,8 +673,3 @@ def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str,
     raise TableError("illegal_action", reason=action)
 
 
-def _why_not(legal: LegalActions, action: str) -> str:
-    options = [
-        spec.action + (f" {spec.amount}" if spec.amount else "") for spec in buttons_for(legal)
-    ]
-    return f"{action} isn't possible; you can: {', '.join(options)}"

@@ -241,6 +241,11 @@ async def test_errors_answer_ephemerally_in_the_players_language(english: Harnes
     assert message is not None
     reply = await fake.click(other, message, passive(buttons(message)))
     assert reply.ephemeral and reply.content == "It's not your turn."
+    # The bring-in player may not check: told so in Russian, with the choices he has.
+    actor = ann if other is bob else bob
+    reply = await fake.slash(actor, "check", locale="ru")
+    assert reply.ephemeral
+    assert reply.content == "Так сейчас нельзя. Можно: Открыть 3, Доставить до 10", reply.content
     for user in (ann, bob):
         await fake.slash(user, "sitout")
     await play_hand(english, {int(ann["id"]): ann, int(bob["id"]): bob})
