@@ -15,7 +15,7 @@ import io
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -42,7 +42,6 @@ class _MessageState:
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
-    updates: list[float] = field(default_factory=list)  # loop time of each finished edit
 
 
 TABLE_PICTURE = "table.png"
@@ -111,7 +110,6 @@ class DiscordPresenter:
                 log.warning("channel %s: table message update failed (%s)", table.channel_id, error)
             except Exception:
                 log.exception("channel %s: table message update failed", table.channel_id)
-            state.updates.append(asyncio.get_running_loop().time())
 
     async def _draw(self, table: Table, state: _MessageState) -> None:
         self._learn_names(table)
@@ -157,23 +155,7 @@ class DiscordPresenter:
         lang = table.config.lang
         lines: list[str] = []
         if public is None or table.live is None:
-            for seat in sorted(table.seats.values(), key=lambda s: s.position):
-                status = ""
-                if seat.sitting_out:
-                    status = t(lang, "status_sitting_out")
-                elif seat.leaving:
-                    status = t(lang, "status_leaving")
-                lines.append(
-                    t(
-                        lang,
-                        "info_player",
-                        seat=seat.position + 1,
-                        name=table.name(seat.user_id),
-                        stack=seat.stack,
-                        status=status,
-                    )
-                )
-            return lines or [t(lang, "info_empty")]
+            return seat_lines(table, lang)
         for view in public.seats:
             if not view.dealt_in:
                 continue
@@ -359,3 +341,29 @@ class DiscordPresenter:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def seat_lines(table: Table, lang: str) -> list[str]:
+    """One line per seated player: position, name, chips (in the hand, if he is in it) and
+    whether he sits out or is leaving."""
+    lines = []
+    for seat in sorted(table.seats.values(), key=lambda s: s.position):
+        status = ""
+        if seat.sitting_out:
+            status = t(lang, "status_sitting_out")
+        elif seat.leaving:
+            status = t(lang, "status_leaving")
+        stack = seat.stack
+        if table.live is not None and (index := table.live.seat_of(seat.user_id)) is not None:
+            stack = table.live.hand.stacks[index]
+        lines.append(
+            t(
+                lang,
+                "info_player",
+                seat=seat.position + 1,
+                name=table.name(seat.user_id),
+                stack=stack,
+                status=status,
+            )
+        )
+    return lines or [t(lang, "info_empty")]

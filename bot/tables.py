@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 
 WARNING_SECONDS = 15
 LOG_LINES = 12
-ACTIONS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +100,7 @@ def public_reveal(hand: StudHand, secret: str, viewer_seat: int | None = None) -
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
-    action: str  # one of ACTIONS
+    action: str  # fold, check, call, bring_in, complete, bet or raise
     amount: int | None
 
 

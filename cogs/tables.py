@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.client import StudBot
 from bot.errors import TableError
 from bot.i18n import language, t
+from bot.presenter import seat_lines
 from bot.tables import TableConfig
 from engine.stakes import Stakes
 
@@ -111,26 +112,7 @@ class TableGroup(
     async def info(self, interaction: discord.Interaction) -> None:
         lang = language(interaction.locale)
         table = self.bot.tables.get(channel_id_of(interaction))
-        lines = []
-        for seat in sorted(table.seats.values(), key=lambda s: s.position):
-            status = ""
-            if seat.sitting_out:
-                status = t(lang, "status_sitting_out")
-            elif seat.leaving:
-                status = t(lang, "status_leaving")
-            stack = seat.stack
-            if table.live is not None and (index := table.live.seat_of(seat.user_id)) is not None:
-                stack = table.live.hand.stacks[index]
-            lines.append(
-                t(
-                    lang,
-                    "info_player",
-                    seat=seat.position + 1,
-                    name=table.name(seat.user_id),
-                    stack=stack,
-                    status=status,
-                )
-            )
+        lines = seat_lines(table, lang)
         config = table.config
         await interaction.response.send_message(
             t(
@@ -141,7 +123,7 @@ class TableGroup(
                 min=config.min_buy_in,
                 max=config.max_buy_in,
                 turn=config.turn_seconds,
-                players="\n".join(lines) or t(lang, "info_empty"),
+                players="\n".join(lines),
             ),
             ephemeral=True,
         )

@@ -7,7 +7,6 @@ picture says exactly what the hand history says. Other languages name the same v
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
@@ -47,20 +46,19 @@ def describe(cards: Sequence[Card], language: str) -> str | None:
     return _hand_ru(value.category, value.ranks)
 
 
+# The stud board's categories (RULES 4.1), weakest first, as poker hand categories.
+_BOARD_CATEGORIES: Final = (
+    HandCategory.HIGH_CARD,
+    HandCategory.PAIR,
+    HandCategory.TWO_PAIR,
+    HandCategory.THREE_OF_A_KIND,
+    HandCategory.FOUR_OF_A_KIND,
+)
+
+
 def _holding_ru(cards: Sequence[Card]) -> str:
-    counts = Counter(card.rank for card in cards)
-    ordered = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
-    top = ordered[0]
-    shape = sorted(counts.values(), reverse=True)
-    if shape[0] == 4:
-        return _hand_ru(HandCategory.FOUR_OF_A_KIND, (top,))
-    if shape[0] == 3:
-        return _hand_ru(HandCategory.THREE_OF_A_KIND, (top,))
-    if shape[:2] == [2, 2]:
-        return _hand_ru(HandCategory.TWO_PAIR, (top, ordered[1]))
-    if shape[0] == 2:
-        return _hand_ru(HandCategory.PAIR, (top,))
-    return _hand_ru(HandCategory.HIGH_CARD, (top,))
+    category, *ranks = STUD_HIGH.board_rank(cards).key
+    return _hand_ru(_BOARD_CATEGORIES[category], ranks)
 
 
 def _hand_ru(category: HandCategory, ranks: Sequence[int]) -> str:
