@@ -37,6 +37,12 @@ class GameDefaults:
     def stakes(self) -> Stakes:
         return Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet)
 
+    def buy_in_limits(self, stakes: Stakes) -> tuple[int, int]:
+        """Default buy-in limits for a table at ``stakes``: the configured limits, multiplied
+        by how many times the default big bet fits in the table's (at least once)."""
+        scale = max(stakes.big_bet // self.big_bet, 1) if stakes != self.stakes else 1
+        return self.min_buy_in * scale, self.max_buy_in * scale
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:

@@ -70,17 +70,12 @@ class TableGroup(
             )
         except ValueError as error:
             raise TableError("bad_stakes", reason=str(error)) from None
-        # Without explicit limits the buy-in scales with the stakes: 10 to 100 big bets.
-        scale = stakes.big_bet // defaults.big_bet if stakes != defaults.stakes else 1
+        default_min, default_max = defaults.buy_in_limits(stakes)
         config = TableConfig(
             stakes=stakes,
             seats=defaults.seats if seats is None else seats,
-            min_buy_in=min_buy_in
-            if min_buy_in is not None
-            else defaults.min_buy_in * max(scale, 1),
-            max_buy_in=max_buy_in
-            if max_buy_in is not None
-            else defaults.max_buy_in * max(scale, 1),
+            min_buy_in=default_min if min_buy_in is None else min_buy_in,
+            max_buy_in=default_max if max_buy_in is None else max_buy_in,
             turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
             countdown_seconds=defaults.countdown_seconds,
             lang=language(interaction.guild_locale or interaction.locale),
