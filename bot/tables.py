@@ -123,7 +123,7 @@ class Table:
     next_hand_at: float | None = None
 
     def name(self, user_id: int) -> str:
-        return self.names.get(user_id, f"Player {user_id % 10000:04d}")
+        return self.names.get(user_id, fallback_name(user_id))
 
     def seat_name(self, seat: int) -> str:
         assert self.live is not None
@@ -164,6 +164,11 @@ class ActionNotAllowed(TableError):
     def message(self, lang: str) -> str:
         labels = [t(lang, f"btn_{spec.action}", amount=spec.amount) for spec in self.options]
         return t(lang, "cant_now", options=", ".join(labels))
+
+
+def fallback_name(user_id: int) -> str:
+    """A name for a player whose Discord name the bot doesn't know (left the server, say)."""
+    return f"Player {user_id % 10000:04d}"
 
 
 def buttons_for(legal: LegalActions) -> list[ButtonSpec]:

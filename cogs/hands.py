@@ -14,7 +14,7 @@ from bot.client import StudBot
 from bot.errors import TableError
 from bot.i18n import language, t
 from bot.storage import HandNotFound, HandRecord
-from bot.tables import public_reveal
+from bot.tables import fallback_name, public_reveal
 from engine.fairness import verify
 from engine.hand import StudHand
 from engine.history import write_history
@@ -101,7 +101,7 @@ class Hands(commands.Cog):
         for player in record.players:
             member = guild.get_member(player.user_id) if guild is not None else None
             names[player.seat_index] = (
-                member.display_name if member is not None else f"Player{player.user_id % 10000:04d}"
+                member.display_name if member is not None else fallback_name(player.user_id)
             )
             if player.user_id == interaction.user.id:
                 viewer = player.seat_index
