@@ -26,10 +26,6 @@ class Suit(IntEnum):
     SPADES = 3
 
     @property
-    def char(self) -> str:
-        return SUIT_CHARS[self]
-
-    @property
     def symbol(self) -> str:
         return SUIT_SYMBOLS[self]
 
