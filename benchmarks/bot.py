@@ -28,7 +28,8 @@ from pathlib import Path
 import discord
 import yarl
 
-from bot.client import StudBot
+from bot.__main__ import open_store
+from bot.edge.client import StudBot
 from bot.settings import GameDefaults, Settings
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
 
@@ -139,12 +140,14 @@ async def bot_side(conn: Connection) -> tuple[list[float], float]:
             dev_guild_id=guild_id,
             game=GameDefaults(countdown_seconds=0),
         )
-        bot = StudBot(settings)
+        store = await open_store(settings)
+        bot = StudBot(settings, store)
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
         latencies, elapsed = await asyncio.to_thread(conn.recv)
         await bot.close()
         await runner
+        await store.close()
     conn.send("closed")
     return latencies, elapsed
 

@@ -31,7 +31,7 @@ from contextlib import closing
 from functools import partial
 from pathlib import Path
 
-from bot.storage import Store
+from bot.core.storage import Store
 
 GUILD = 1
 LEADERBOARD_TARGET_MS = 5.0

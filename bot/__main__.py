@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
+from datetime import timedelta
 
+from bot.core.storage import Store
 from bot.settings import Settings, SettingsError, load_settings
+
+log = logging.getLogger("bot")
 
 
 class RedactToken(logging.Filter):
@@ -57,12 +62,42 @@ def configure_logging(settings: Settings) -> None:
     keep_payloads_out_of_logs(settings.log_level)
 
 
-async def run(settings: Settings) -> None:
-    from bot.client import StudBot
+async def open_store(settings: Settings) -> Store:
+    return await Store.open(
+        settings.database_path,
+        starting_balance=settings.starting_chips,
+        daily_amount=settings.daily_chips,
+        daily_cooldown=timedelta(hours=settings.daily_cooldown_hours),
+    )
 
-    bot = StudBot(settings)
-    async with bot:
-        await bot.start(settings.token)
+
+async def run(settings: Settings) -> None:
+    """Run until Discord closes the connection for good, or SIGTERM/SIGINT asks us to stop.
+
+    systemd and Docker stop a service with SIGTERM: the bot then stops taking interactions,
+    lets the writes in flight finish and the pending posts go out (a few seconds at most), and
+    closes the database, so the process exits 0 well inside their usual 10-second grace.
+    """
+    from bot.edge.client import StudBot
+
+    store = await open_store(settings)
+    try:
+        async with StudBot(settings, store) as bot:
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, stop.set)
+            runner = asyncio.create_task(bot.start(settings.token))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():
+                log.info("stopping: signal received")
+                await bot.close()
+            stopping.cancel()
+            await runner
+    finally:
+        await store.close()
+    log.info("stopped")
 
 
 def main() -> int:

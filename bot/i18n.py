@@ -338,6 +338,43 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         EN: "The bot restarted; hand #{hand_id} continues.",
         RU: "Бот перезапустился; раздача №{hand_id} продолжается.",
     },
+    "restore_voided": {
+        EN: "Hand #{hand_id} could not be continued after the restart and was cancelled: "
+        "everyone got back the chips he had when it started (error {error_id}).",
+        RU: "Раздачу №{hand_id} не удалось продолжить после перезапуска, она отменена: "
+        "всем вернулись фишки, с которыми они начинали (ошибка {error_id}).",
+    },
+    "shutting_down": {
+        EN: "The bot is restarting; try again in a minute.",
+        RU: "Бот перезапускается; попробуйте через минуту.",
+    },
+    "old_version_button": {
+        EN: "This button is from an older version of the table. Use the buttons on the latest "
+        "table message.",
+        RU: "Эта кнопка от старой версии стола. Пользуйтесь кнопками последнего сообщения стола.",
+    },
+    "foreign_button": {
+        EN: "That button belongs to another channel's table.",
+        RU: "Эта кнопка от стола в другом канале.",
+    },
+    "missing_bot_permissions": {
+        EN: "The table can't be shown here: the bot needs these permissions in this channel: "
+        "{permissions}. Ask a server admin to grant them; play resumes when they are.",
+        RU: "Стол нельзя показать здесь: боту нужны в этом канале права: {permissions}. "
+        "Попросите администратора сервера их выдать; игра продолжится, когда права появятся.",
+    },
+    "perm_view_channel": {EN: "View Channel", RU: "Просматривать канал"},
+    "perm_send_messages": {EN: "Send Messages", RU: "Отправлять сообщения"},
+    "perm_send_messages_in_threads": {
+        EN: "Send Messages in Threads",
+        RU: "Отправлять сообщения в ветках",
+    },
+    "perm_attach_files": {EN: "Attach Files", RU: "Прикреплять файлы"},
+    "perm_embed_links": {EN: "Embed Links", RU: "Встраивать ссылки"},
+    "seat_bet": {EN: "bet {amount}", RU: "ставка {amount}"},
+    "seat_folded": {EN: "folded", RU: "пас"},
+    "seat_all_in": {EN: "all-in", RU: "ва-банк"},
+    "showdown": {EN: "showdown", RU: "вскрытие"},
     # Buttons.
     "btn_fold": {EN: "Fold", RU: "Пас"},
     "btn_check": {EN: "Check", RU: "Чек"},

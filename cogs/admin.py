@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import StudBot
+from bot.edge.client import StudBot
+from bot.edge.funnel import reply
 from bot.i18n import language, t
 
 
@@ -25,11 +26,8 @@ class Admin(commands.Cog):
     @app_commands.default_permissions(administrator=True)
     @app_commands.check(is_bot_owner)
     async def sync(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         synced = await self.bot.tree.sync()
-        await interaction.followup.send(
-            t(language(interaction.locale), "synced", count=len(synced)), ephemeral=True
-        )
+        await reply(interaction, t(language(interaction.locale), "synced", count=len(synced)))
 
 
 async def setup(bot: commands.Bot) -> None:

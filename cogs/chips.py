@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.client import StudBot
+from bot.edge.client import StudBot
+from bot.edge.funnel import reply
 from bot.i18n import language, t
 
 
@@ -42,7 +43,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
             reason="admin grant",
             by=interaction.user.id,
         )
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             t(
                 language(interaction.locale),
                 "chips_granted",
@@ -62,23 +64,23 @@ class Chips(commands.Cog):
     @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
         wallet = await self.bot.store.wallet(guild_id_of(interaction), interaction.user.id)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             t(language(interaction.locale), "balance", wallet=wallet.balance, seated=wallet.seated),
-            ephemeral=True,
         )
 
     @app_commands.command(name="daily", description="Collect your daily chips")
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
         balance = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             t(
                 language(interaction.locale),
                 "daily_granted",
                 amount=self.bot.settings.daily_chips,
                 wallet=balance,
             ),
-            ephemeral=True,
         )
 
     @app_commands.command(
@@ -103,7 +105,7 @@ class Chips(commands.Cog):
             embed.set_footer(
                 text=t(lang, "leaderboard_you", rank=board.caller.rank, chips=board.caller.chips)
             )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.client import StudBot
+from bot.edge.client import StudBot
+from bot.edge.funnel import reply
 from bot.i18n import language, t
 from cogs.tables import channel_id_of
 
@@ -26,10 +27,9 @@ class Play(commands.Cog):
         table.names[interaction.user.id] = interaction.user.display_name
         lang = language(interaction.locale)
         table.langs[interaction.user.id] = lang
+        self.bot.presenter.check_permissions(table, interaction)
         taken, shown = await self.bot.tables.act(channel_id, interaction.user.id, action, amount)
-        await interaction.response.send_message(
-            t(lang, "acted", action=t(lang, f"act_{taken}", amount=shown)), ephemeral=True
-        )
+        await reply(interaction, t(lang, "acted", action=t(lang, f"act_{taken}", amount=shown)))
 
     @app_commands.command(name="fold", description="Fold your hand")
     @app_commands.guild_only()

@@ -9,12 +9,11 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.client import StudBot
-from bot.errors import TableError
+from bot.core.tables import TableConfig, opened_params
+from bot.edge.client import StudBot
+from bot.edge.funnel import reply
+from bot.edge.presenter import BotLacksPermissions, missing_permissions, seat_lines
 from bot.i18n import language, t
-from bot.presenter import seat_lines
-from bot.tables import TableConfig
-from engine.stakes import Stakes
 
 
 def channel_id_of(interaction: discord.Interaction) -> int:
@@ -35,7 +34,10 @@ class TableGroup(
         super().__init__()
         self.bot = bot
 
-    @app_commands.command(name="open", description="Open a Seven Card Stud table in this channel")
+    @app_commands.command(
+        name="open",
+        description="Open a Seven Card Stud table in this channel",
+    )
     @app_commands.describe(
         ante="Ante in chips",
         bring_in="Bring-in in chips",
@@ -60,48 +62,39 @@ class TableGroup(
     ) -> None:
         channel_id = channel_id_of(interaction)
         lang = language(interaction.locale)
-        defaults = self.bot.settings.game
-        try:
-            stakes = Stakes(
-                defaults.ante if ante is None else ante,
-                defaults.bring_in if bring_in is None else bring_in,
-                defaults.small_bet if small_bet is None else small_bet,
-                defaults.big_bet if big_bet is None else big_bet,
-            )
-        except ValueError as error:
-            raise TableError("bad_stakes", reason=str(error)) from None
-        default_min, default_max = defaults.buy_in_limits(stakes)
-        config = TableConfig(
-            stakes=stakes,
-            seats=defaults.seats if seats is None else seats,
-            min_buy_in=default_min if min_buy_in is None else min_buy_in,
-            max_buy_in=default_max if max_buy_in is None else max_buy_in,
-            turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
-            countdown_seconds=defaults.countdown_seconds,
-            lang=language(interaction.guild_locale or interaction.locale),
+        missing = missing_permissions(interaction)
+        if missing:
+            raise BotLacksPermissions(missing)
+        config = TableConfig.from_options(
+            self.bot.settings.game,
+            language(interaction.guild_locale or interaction.locale),
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            seats=seats,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+            turn_seconds=turn_seconds,
         )
         await self.bot.tables.open(
             cast(int, interaction.guild_id), channel_id, interaction.user.id, config
         )
-        await interaction.response.send_message(
-            t(
-                lang,
-                "table_opened",
-                stakes=stakes,
-                seats=config.seats,
-                min=config.min_buy_in,
-                max=config.max_buy_in,
-                turn=config.turn_seconds,
-            )
+        await reply(
+            interaction,
+            t(lang, "table_opened", **opened_params(config)),
         )
 
-    @app_commands.command(name="close", description="Close this channel's table (between hands)")
+    @app_commands.command(
+        name="close",
+        description="Close this channel's table (between hands)",
+    )
     async def close(self, interaction: discord.Interaction) -> None:
         channel_id = channel_id_of(interaction)
         await self.bot.tables.close(
             channel_id, interaction.user.id, can_manage=can_manage(interaction)
         )
-        await interaction.response.send_message(t(language(interaction.locale), "table_closed"))
+        await reply(interaction, t(language(interaction.locale), "table_closed"))
 
     @app_commands.command(name="info", description="Show the table's stakes and players")
     async def info(self, interaction: discord.Interaction) -> None:
@@ -109,7 +102,8 @@ class TableGroup(
         table = self.bot.tables.get(channel_id_of(interaction))
         lines = seat_lines(table, lang)
         config = table.config
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             t(
                 lang,
                 "table_info",
@@ -120,7 +114,6 @@ class TableGroup(
                 turn=config.turn_seconds,
                 players="\n".join(lines),
             ),
-            ephemeral=True,
         )
 
 
@@ -142,9 +135,7 @@ class Seating(commands.Cog):
             buy_in,
             lang,
         )
-        await interaction.response.send_message(
-            t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack), ephemeral=True
-        )
+        await reply(interaction, t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack))
 
     @app_commands.command(name="leave", description="Leave the table (after the current hand)")
     @app_commands.guild_only()
@@ -152,15 +143,13 @@ class Seating(commands.Cog):
         lang = language(interaction.locale)
         chips = await self.bot.tables.leave(channel_id_of(interaction), interaction.user.id)
         text = t(lang, "leave_after_hand") if chips is None else t(lang, "left_now", stack=chips)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, text)
 
     @app_commands.command(name="sitout", description="Sit out from the next hand")
     @app_commands.guild_only()
     async def sitout(self, interaction: discord.Interaction) -> None:
         await self.bot.tables.set_sitting_out(channel_id_of(interaction), interaction.user.id, True)
-        await interaction.response.send_message(
-            t(language(interaction.locale), "sat_out"), ephemeral=True
-        )
+        await reply(interaction, t(language(interaction.locale), "sat_out"))
 
     @app_commands.command(name="sitin", description="Come back in from the next hand")
     @app_commands.guild_only()
@@ -168,9 +157,7 @@ class Seating(commands.Cog):
         await self.bot.tables.set_sitting_out(
             channel_id_of(interaction), interaction.user.id, False
         )
-        await interaction.response.send_message(
-            t(language(interaction.locale), "sat_in"), ephemeral=True
-        )
+        await reply(interaction, t(language(interaction.locale), "sat_in"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -12,7 +12,7 @@ import random
 import sys
 from pathlib import Path
 
-from bot.storage import Store
+from bot.core.storage import Store
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
 

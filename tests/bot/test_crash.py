@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import HandNotLive, Store
+from bot.core.storage import HandNotLive, Store
 from engine import StudHand
 from tests.bot.crash_child import BUY_INS, CHANNEL, GUILD, PLAYERS, new_hand, next_action, play
 

@@ -9,7 +9,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import TableError, user_message
+from bot.core.errors import TableError
+from bot.core.storage import NotEnoughChips, errors
+from bot.edge.funnel import user_message
 from bot.i18n import (
     COMMAND_TEXT_RU,
     EN,
@@ -20,7 +22,6 @@ from bot.i18n import (
     language,
     t,
 )
-from bot.storage import NotEnoughChips, errors
 
 
 def placeholders(text: str) -> set[str]:

@@ -81,7 +81,7 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
         configure_logging(Settings(token=token, log_level="DEBUG"))
         log = logging.getLogger("discord.http")
         log.info("login with %s", token)
-        logging.getLogger("bot.client").debug(f"header Authorization: Bot {token}")
+        logging.getLogger("bot.edge.client").debug(f"header Authorization: Bot {token}")
         try:
             raise RuntimeError(f"bad token {token}")
         except RuntimeError:

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.storage import (
+from bot.core.storage import (
     MAX_AMOUNT,
     AlreadySeated,
     BuyInOutOfRange,
@@ -701,7 +701,7 @@ async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, db_path:
 
 
 async def test_audit_catches_a_chip_created_outside_the_ledger(store: Store, db_path: Path) -> None:
-    from bot.storage import AuditFailed
+    from bot.core.storage import AuditFailed
 
     await store.balance(GUILD, ALICE)
     with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:

@@ -9,9 +9,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import SchemaTooNew, Store
-from bot.storage import migrations as migrations_module
-from bot.storage.migrations import LATEST, migrate
+from bot.core.storage import SchemaTooNew, Store
+from bot.core.storage import migrations as migrations_module
+from bot.core.storage.migrations import LATEST, migrate
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = 100, 101, 102

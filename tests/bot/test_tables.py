@@ -1,46 +1,33 @@
-"""Table orchestration without Discord: locking, persistence, timers, restart, commitment."""
+"""Table orchestration without Discord: locking, persistence, the fair clock, restart, outbox."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+import json
+import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.errors import TableError
-from bot.storage import HandEnd, Store
-from bot.tables import LiveHand, Table, TableConfig, TableManager, public_reveal
-from engine.fairness import DeckCommitment, verify
+from bot.core.errors import TableError
+from bot.core.outbox import ClearButtons, Line, Private
+from bot.core.storage import Store
+from bot.core.tables import (
+    SETTLE_RETRY_SECONDS,
+    WARNING_SECONDS,
+    TableConfig,
+    TableManager,
+    public_reveal,
+)
+from engine.cards import shuffled_deck
+from engine.fairness import DeckCommitment, new_secret, verify
+from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, seat_directly
 
 
-class Recorder:
-    """A presenter that remembers what the players would have been told."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.refreshes = 0
-        self.private: list[tuple[int, ...]] = []
-        self.ended: list[HandEnd] = []
-
-    async def say(self, table: Table, text: str, *, mention: int | None = None) -> None:
-        self.lines.append(text)
-
-    def refresh(self, table: Table) -> None:
-        self.refreshes += 1
-
-    def deal_private(self, table: Table, user_ids: Sequence[int]) -> None:
-        self.private.append(tuple(user_ids))
-
-    async def hand_over(self, table: Table, hand: LiveHand, end: HandEnd) -> None:
-        self.ended.append(end)
-
-
-CHANNEL, GUILD = 100, 1
-
-
-def config(turn: float = 60, countdown: float = 0) -> TableConfig:
+def config(turn: float = TURN, countdown: float = 0) -> TableConfig:
     return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown)
 
 
@@ -51,27 +38,31 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await opened.close()
 
 
-async def seated(store: Store, recorder: Recorder, players: int = 2, **kw: float) -> TableManager:
-    manager = TableManager(store, recorder)
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+async def seated(
+    store: Store, clock: ManualClock, players: int = 2, **kw: float
+) -> tuple[TableManager, Screen]:
+    manager = TableManager(store, clock=clock)
+    screen = Screen(manager)
     await manager.open(GUILD, CHANNEL, 1, config(**kw))
     for user_id in range(1, players + 1):
         await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
-    return manager
+    await clock.advance(0, manager)
+    return manager, screen
 
 
-async def dealt(manager: TableManager) -> None:
-    """Wait for the countdown task to deal the first hand."""
-    for _ in range(500):
-        table = manager.get(CHANNEL)
-        if table.live is not None:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("no hand was dealt")
+async def delivered() -> None:
+    """Let the screen's call_soon deliveries run."""
+    for _ in range(3):
+        await asyncio.sleep(0)
 
 
-async def test_two_clicks_at_the_same_moment_apply_once(store: Store) -> None:
-    manager = await seated(store, Recorder())
-    await dealt(manager)
+async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: ManualClock) -> None:
+    manager, _ = await seated(store, clock)
     table = manager.get(CHANNEL)
     assert table.live is not None
     actor = table.actor_id()
@@ -91,10 +82,9 @@ async def test_two_clicks_at_the_same_moment_apply_once(store: Store) -> None:
 
 
 async def test_a_failed_save_rolls_the_hand_back(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    manager = await seated(store, Recorder())
-    await dealt(manager)
+    manager, _ = await seated(store, clock)
     table = manager.get(CHANNEL)
     assert table.live is not None
     before = table.live.hand.to_dict()
@@ -109,13 +99,21 @@ async def test_a_failed_save_rolls_the_hand_back(
     await manager.shutdown()
 
 
-async def test_the_commitment_is_posted_before_cards_and_matches_the_deck(store: Store) -> None:
-    recorder = Recorder()
-    manager = await seated(store, recorder)
-    await dealt(manager)
+async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
+    store: Store, clock: ManualClock
+) -> None:
+    manager, screen = await seated(store, clock)
     table = manager.get(CHANNEL)
     assert table.live is not None
-    assert "commitment" in recorder.lines[0] and table.live.commitment in recorder.lines[0]
+    await delivered()
+    # The first thing the channel is told about the hand is its commitment; only then cards.
+    commitment = next(
+        i
+        for i, e in enumerate(screen.effects)
+        if isinstance(e, Line) and table.live.commitment in e.text
+    )
+    first_private = next(i for i, e in enumerate(screen.effects) if isinstance(e, Private))
+    assert commitment < first_private
     hand, secret = table.live.hand, table.live.salt
     assert table.live.commitment == DeckCommitment(hand.deck, secret).digest
     reveal = public_reveal(hand, secret)
@@ -125,45 +123,225 @@ async def test_the_commitment_is_posted_before_cards_and_matches_the_deck(store:
     for seat in range(len(table.live.users)):
         for card in hand.down_cards(seat):
             assert f"{card}:" not in reveal
-    assert recorder.private == [table.live.users]
+    assert screen.private == [(table.live.hand_id, user) for user in table.live.users]
     await manager.shutdown()
 
 
-async def test_timeouts_play_the_hand_out_and_sit_players_out(store: Store) -> None:
-    """RULES 6.1 and 6.2 with a short clock."""
-    recorder = Recorder()
-    manager = await seated(store, recorder, turn=0.01)
-    for _ in range(200):
-        if recorder.ended:
+async def test_timeouts_play_the_hand_out_and_sit_players_out(
+    store: Store, clock: ManualClock
+) -> None:
+    """RULES 6.1 and 6.2."""
+    manager, screen = await seated(store, clock)
+    for _ in range(40):
+        if screen.results:
             break
-        await asyncio.sleep(0.01)
-    assert recorder.ended, "the clock never finished the hand"
+        await clock.advance(TURN, manager)
+    assert screen.results, "the clock never finished the hand"
     table = manager.get(CHANNEL)
     assert table.live is None
     assert all(seat.sitting_out for seat in table.seats.values())
+    assert sum("sits out" in line or "sitting out" in line for line in screen.lines) == 2
     await store.audit()
     await manager.shutdown()
 
 
-async def test_restore_continues_a_hand_from_the_database(store: Store) -> None:
-    manager = await seated(store, Recorder(), players=3)
-    await dealt(manager)
+async def test_the_warning_comes_before_the_end_of_a_turn(store: Store, clock: ManualClock) -> None:
+    manager, screen = await seated(store, clock)
+    table = manager.get(CHANNEL)
+    actor = table.actor_id()
+    await clock.advance(TURN - WARNING_SECONDS - 1, manager)
+    assert screen.pings == []
+    await clock.advance(1, manager)
+    assert screen.pings == [actor]
+    assert table.actor_id() == actor
+    await clock.advance(WARNING_SECONDS, manager)
+    assert table.actor_id() != actor
+    await manager.shutdown()
+
+
+async def test_nobody_times_out_while_the_table_cannot_be_shown(
+    store: Store, clock: ManualClock
+) -> None:
+    """The turn clock starts when the actor's buttons are delivered: Discord's outage is not
+    his time."""
+    manager = TableManager(store, clock=clock)
+    screen = Screen(manager, working=False)
+    await manager.open(GUILD, CHANNEL, 1, config())
+    for user_id in (1, 2):
+        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
+    await clock.advance(0, manager)
+    table = manager.get(CHANNEL)
+    assert table.live is not None
+    seq = table.live.seq
+    await clock.advance(10 * TURN, manager)
+    assert table.live.seq == seq and not table.live.hand.timed_out
+    screen.start(table)
+    assert table.live.deadline == clock.now() + TURN
+    await clock.advance(TURN, manager)
+    assert table.live.hand.timed_out, "once shown, the clock runs"
+    await manager.shutdown()
+
+
+async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_clock(
+    store: Store, clock: ManualClock
+) -> None:
+    manager, _ = await seated(store, clock)
+    table = manager.get(CHANNEL)
+    assert table.live is not None
+    actor = table.actor_id() or 0
+    seq = table.live.seq
+    manager.pause(table, TableError("missing_bot_permissions", permissions="Send Messages"))
+    with pytest.raises(TableError) as refused:
+        await manager.act(CHANNEL, actor, "bring_in")
+    assert "Send Messages" in refused.value.message("en")
+    await clock.advance(5 * TURN, manager)
+    assert table.live.seq == seq
+    manager.resume(table)
+    await delivered()
+    assert await manager.act(CHANNEL, actor, "bring_in") == ("bring_in", 3)
+    await manager.shutdown()
+
+
+async def test_restore_continues_a_hand_from_the_database(store: Store, clock: ManualClock) -> None:
+    manager, _ = await seated(store, clock, players=3)
     table = manager.get(CHANNEL)
     assert table.live is not None
     await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
     state = table.live.hand.to_dict()
+    await manager.message_posted(table, 4242)
     await manager.shutdown()
 
-    recorder = Recorder()
-    fresh = TableManager(store, recorder)
+    fresh = TableManager(store, clock=clock)
+    screen = Screen(fresh)
     assert await fresh.restore() == [table.live.hand_id]
     restored = fresh.get(CHANNEL)
     assert restored.live is not None and restored.live.hand.to_dict() == state
-    assert recorder.private == []  # nothing is re-dealt on a restart
-    assert any("restarted" in line for line in recorder.lines)
+    await delivered()
+    assert screen.private == []  # nothing is re-dealt on a restart
+    assert any("restarted" in line for line in screen.lines)
+    # The old message loses its buttons before anything else is shown.
+    assert screen.cleared == [4242] and screen.effects[0] == ClearButtons(4242)
     while restored.live is not None:
         actor = restored.actor_id()
         legal = restored.live.hand.legal()
         await fresh.act(CHANNEL, actor or 0, "check" if legal.check else "call")
     await store.audit()
     await fresh.shutdown()
+
+
+async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
+    store: Store, clock: ManualClock
+) -> None:
+    """RULES 2.4: heads-up, one player all in on the ante: no decision, straight to showdown."""
+    manager, screen = await restored_with_stacks(store, clock, [124, 1])
+    await clock.advance(0, manager)
+    assert len(screen.results) == 1 and screen.results[0].hand.hand.is_over
+    first = screen.results[0].end
+    assert (await store.get_hand(first.hand_id)).outcome == "settled"
+    table = manager.get(CHANNEL)
+    if min(first.final_stacks.values()) > 0:
+        assert table.live is not None and table.live.hand_id > first.hand_id
+    else:
+        assert table.live is None and len(table.seats) == 1
+    await store.audit()
+    await manager.shutdown()
+
+
+async def restored_with_stacks(
+    store: Store, clock: ManualClock, stacks: list[int], ante: int = 1
+) -> tuple[TableManager, Screen]:
+    """A table with ``stacks`` on its seats, loaded by ``restore`` as after a restart."""
+    await seat_directly(store, stacks, ante)
+    manager = TableManager(store, clock=clock)
+    screen = Screen(manager)
+    await manager.restore()
+    return manager, screen
+
+
+async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
+    store: Store, clock: ManualClock
+) -> None:
+    """What a bot that crashed on such a hand left behind: restore settles it and plays on."""
+    stakes = await seat_directly(store, [124, 1])
+    hand = StudHand(stacks=[124, 1], stakes=stakes, deck=shuffled_deck(), dealer=1)
+    assert hand.is_over
+    salt = new_secret()
+    hand_id = await store.start_hand(
+        CHANNEL,
+        [(1, 124), (2, 1)],
+        hand.to_dict(),
+        commitment=DeckCommitment(tuple(hand.deck), salt).digest,
+        salt=salt,
+    )
+    manager = TableManager(store, clock=clock)
+    screen = Screen(manager)
+    assert await manager.restore() == [hand_id]
+    await clock.advance(0, manager)
+    assert (await store.get_hand(hand_id)).outcome == "settled"
+    assert screen.results and screen.results[0].hand.hand_id == hand_id
+    await store.audit()
+    await manager.shutdown()
+
+
+async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await seat_directly(store, [124, 1])
+    real_settle = store.settle_hand
+    failures = iter([OSError("disk full"), OSError("disk full")])
+
+    async def flaky(*args: object, **kwargs: object) -> object:
+        error = next(failures, None)
+        if error is not None:
+            raise error
+        return await real_settle(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "settle_hand", flaky)
+    manager = TableManager(store, clock=clock)
+    screen = Screen(manager)
+    await manager.restore()
+    await clock.advance(0, manager)
+    assert screen.results == [] and len(await store.live_hands()) == 1
+    await clock.advance(sum(SETTLE_RETRY_SECONDS[:2]), manager)
+    assert len(screen.results) >= 1
+    await store.audit()
+    await manager.shutdown()
+
+
+async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    manager = TableManager(store, clock=clock)
+    Screen(manager)
+    for channel in (CHANNEL, CHANNEL + 1):
+        await manager.open(GUILD, channel, 1, config())
+        for user_id in (1, 2):
+            await manager.sit(channel, user_id, f"p{user_id}", 500)
+    await clock.advance(0, manager)
+    broken = manager.get(CHANNEL).live
+    healthy = manager.get(CHANNEL + 1).live
+    assert broken is not None and healthy is not None
+    await manager.shutdown()
+    await store.close()
+    with sqlite3.connect(path) as raw:
+        state = json.loads(
+            raw.execute("SELECT state FROM hands WHERE id = ?", (broken.hand_id,)).fetchone()[0]
+        )
+        state["deck"] = state["deck"][:3]  # not a deck any more
+        raw.execute("UPDATE hands SET state = ? WHERE id = ?", (json.dumps(state), broken.hand_id))
+
+    store = await Store.open(path)
+    fresh = TableManager(store, clock=clock)
+    screen = Screen(fresh)
+    assert await fresh.restore() == [healthy.hand_id]
+    await delivered()
+    assert any(f"#{broken.hand_id}" in line and "cancelled" in line for line in screen.lines)
+    voided = await store.get_hand(broken.hand_id)
+    assert voided.outcome == "voided"
+    assert {p.final_stack for p in voided.players} == {500}
+    assert fresh.get(CHANNEL + 1).live is not None
+    await store.audit()
+    await fresh.shutdown()
+    await store.close()

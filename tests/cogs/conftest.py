@@ -10,10 +10,11 @@ import discord
 import pytest
 import simcord
 
-from bot.client import StudBot
-from bot.errors import user_message
+from bot.__main__ import open_store
+from bot.core.tables import Table
+from bot.edge.client import StudBot
+from bot.edge.funnel import user_message
 from bot.settings import GameDefaults, Settings
-from bot.tables import Table
 
 
 @dataclass
@@ -41,9 +42,13 @@ def settings(tmp_path: Path) -> Settings:
     return make_settings(tmp_path)
 
 
+async def make_bot(settings: Settings) -> StudBot:
+    return StudBot(settings, await open_store(settings))
+
+
 @pytest.fixture
-def simcord_bot(settings: Settings) -> StudBot:
-    return StudBot(settings)
+async def simcord_bot(settings: Settings) -> StudBot:
+    return await make_bot(settings)
 
 
 @pytest.fixture
@@ -115,7 +120,7 @@ def passive_label(names: list[str]) -> str:
 async def open_and_seat(world: World, count: int = 2, **options: int) -> None:
     opener = world.players[0]
     result = await opener.slash(world.channel, "table open", **options)
-    assert result.response is not None and not result.ephemeral
+    assert result.response is not None and result.ephemeral
     for player in world.players[:count]:
         result = await player.slash(world.channel, "sit")
         assert result.ephemeral, result
@@ -144,7 +149,8 @@ def channel_text(message: discord.Message) -> str:
 
 def refused(result: simcord.InteractionResult, text: str) -> None:
     """The interaction got one ephemeral reply containing ``text``."""
-    reply = result.response or (result.followups[0] if result.followups else None)
+    # A refused click has a silent acknowledgement, then the refusal as a followup.
+    reply = result.followups[0] if result.followups else result.response
     assert reply is not None, result
     assert reply.ephemeral, reply
     assert text in reply.content, reply.content

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from simcord.actors import _component_interaction
 
-from bot.client import StudBot
+from bot.edge.client import StudBot
 from bot.settings import Settings
 from tests.cogs.conftest import (
     World,
     labels,
     live_table,
+    make_bot,
     member,
     open_and_seat,
     play_out_with_buttons,
@@ -399,7 +400,7 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     assert table.live is not None
     before = table.live.hand.to_dict()
     await stop_like_a_crash(world.bot)
-    world.bot = StudBot(settings)
+    world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     restored = live_table(world)
@@ -424,7 +425,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     (attachment,) = before.response.attachments
     text_before = (await attachment.read()).decode()
     await stop_like_a_crash(world.bot)
-    world.bot = StudBot(settings)
+    world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     after = await ann.slash(world.channel, "history", hand_id=1)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 import render
-from bot import presenter
+from bot.edge import presenter
 from engine import events as ev
 from engine.fairness import verify
 from engine.public import PublicTable

@@ -45,6 +45,7 @@ class Callback:
     data: JSON
     files: list[Upload]
     message: JSON | None = None
+    interaction_id: int = 0
 
     @property
     def ephemeral(self) -> bool:
@@ -86,6 +87,9 @@ class FakeDiscord:
         self.channel_id = self.snowflake()
         self.channel_ids = [self.channel_id]
         self._callbacks: dict[int, asyncio.Future[Callback]] = {}
+        # interaction id -> the followups sent with its token, oldest first
+        self.followups: dict[int, list[Callback]] = {}
+        self._followed = asyncio.Condition()
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._ws: web.WebSocketResponse | None = None
@@ -371,6 +375,10 @@ class FakeDiscord:
             interaction_id = int(parts[2].removeprefix("token-"))
             message = self._message(self._interaction_channels[interaction_id], body, files)
             self.messages[int(message["id"])] = message
+            followup = Callback(0, body, files, message, interaction_id)
+            async with self._followed:
+                self.followups.setdefault(interaction_id, []).append(followup)
+                self._followed.notify_all()
             return json_response(message)
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
@@ -388,7 +396,7 @@ class FakeDiscord:
         if kind == 4:
             message = self._message(self._interaction_channels[interaction_id], data, files)
             self.messages[int(message["id"])] = message
-        callback = Callback(kind, data, files, message)
+        callback = Callback(kind, data, files, message, interaction_id)
         future.set_result(callback)
         interaction = {
             "id": str(interaction_id),
@@ -444,6 +452,18 @@ class FakeDiscord:
             payload["message"] = message
         await self.dispatch("INTERACTION_CREATE", payload)
         return await asyncio.wait_for(future, 10)
+
+    async def answer(self, callback: Callback, timeout: float = 10) -> Callback:
+        """What the player was told: the reply itself, or the first followup of a deferral."""
+        if callback.kind == 4:
+            return callback
+
+        def followed() -> bool:
+            return bool(self.followups.get(callback.interaction_id))
+
+        async with self._followed:
+            await asyncio.wait_for(self._followed.wait_for(followed), timeout)
+        return self.followups[callback.interaction_id][0]
 
     async def slash(
         self,

@@ -14,18 +14,19 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 import yarl
 
-from bot.__main__ import keep_payloads_out_of_logs
-from bot.client import StudBot
+from bot.__main__ import keep_payloads_out_of_logs, open_store
+from bot.core.tables import Table
+from bot.edge.client import StudBot
 from bot.settings import GameDefaults, Settings
-from bot.tables import Table
 from engine import events as ev
 from engine.hand import StudHand
-from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons
 
 PNG = b"\x89PNG\r\n\x1a\n"
 COUNTDOWN = 0.3
@@ -42,14 +43,33 @@ class Harness:
 
     async def settled(self) -> None:
         """Let the bot finish what the last interaction started (DMs, message edits)."""
-        for _ in range(200):
+        for _ in range(400):
             await asyncio.sleep(0.005)
-            busy = [
-                s.task for s in self.bot.presenter._states.values() if s.task and not s.task.done()
-            ]
-            if not busy and not self.bot.presenter._tasks:
+            if self.bot.presenter.idle:
                 return
         raise AssertionError("the bot never settled")
+
+    async def applied(self, seq: int) -> None:
+        """Wait for the decision acknowledged at ``seq`` to be applied (acknowledgement comes
+        first, the work after)."""
+        table = self.table()
+        for _ in range(400):
+            # Unlocked: the decision is saved and what it changed is in the outbox.
+            if (table.live is None or table.live.seq != seq) and not table.lock.locked():
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError("the click was never applied")
+
+    async def slash(self, user: JSON, command: str, **options: Any) -> Callback:
+        """A slash command's answer (commands are acknowledged first, answered after)."""
+        callback = await self.discord.slash(user, command, **options)
+        assert callback.kind == 5, callback  # deferred at once, before any work
+        return await self.discord.answer(callback)
+
+    async def click(self, user: JSON, message: JSON, custom_id: str, **options: Any) -> Callback:
+        """A refused click's answer: a silent acknowledgement, then a private followup."""
+        callback = await self.discord.click(user, message, custom_id, **options)
+        return await self.discord.answer(callback)
 
 
 async def start_bot(
@@ -68,7 +88,8 @@ async def start_bot(
         # Long enough for every player to sit before the first deal, short for a fast test.
         game=GameDefaults(countdown_seconds=COUNTDOWN),
     )
-    bot = StudBot(settings)
+    store = await open_store(settings)
+    bot = StudBot(settings, store)
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(settings.token))
     try:
@@ -77,6 +98,7 @@ async def start_bot(
     finally:
         await bot.close()
         await asyncio.wait_for(runner, 10)
+        await store.close()
         await fake.stop()
 
 
@@ -115,9 +137,11 @@ async def play_hand(h: Harness, players: dict[int, JSON], locale: str = "en-US")
         message = h.discord.table_message()
         assert message is not None
         actor = table.actor_id()
-        assert actor is not None
+        assert actor is not None and table.live is not None
+        seq = table.live.seq
         reply = await h.discord.click(players[actor], message, passive(buttons(message)), locale)
         assert reply.kind == 6, reply  # a deferred update: the table message itself changes
+        await h.applied(seq)
     await h.settled()
 
 
@@ -163,21 +187,21 @@ async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:
     fake = h.discord
     players = {int(u["id"]): u for u in (fake.add_user(f"p{i}") for i in range(count))}
     opener = next(iter(players.values()))
-    opened = await fake.slash(opener, "table open", locale=locale)
-    assert not opened.ephemeral
+    opened = await h.slash(opener, "table open", locale=locale)
+    assert opened.ephemeral
     for user in players.values():
-        sat = await fake.slash(user, "sit", locale=locale, buy_in=500)
+        sat = await h.slash(user, "sit", locale=locale, buy_in=500)
         assert sat.ephemeral, sat.content
     table = h.table()
     await dealt(table)
     assert table.live is not None
     hand = table.live.hand
     users = table.live.users
-    cards = await fake.slash(opener, "cards", locale=locale)
+    cards = await h.slash(opener, "cards", locale=locale)
     assert cards.ephemeral and [f.filename for f in cards.files] == ["cards.png"]
     # Everyone sits out from the next hand, so the table stops after this one (RULES 1.1).
     for user in players.values():
-        assert (await fake.slash(user, "sitout", locale=locale)).ephemeral
+        assert (await h.slash(user, "sitout", locale=locale)).ephemeral
     await play_hand(h, players, locale)
     assert hand.is_over
     # DMs on 3rd and 7th street, each with the private picture as a PNG upload. With eight
@@ -223,14 +247,14 @@ async def test_eight_players_play_a_complete_hand_in_russian(russian: Harness) -
 async def test_errors_answer_ephemerally_in_the_players_language(english: Harness) -> None:
     fake = english.discord
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    reply = await fake.slash(ann, "sit", locale="ru")
+    reply = await english.slash(ann, "sit", locale="ru")
     assert reply.ephemeral and reply.content.startswith("В этом канале нет стола")
-    await fake.slash(ann, "table open")
-    reply = await fake.slash(bob, "table open")
+    await english.slash(ann, "table open")
+    reply = await english.slash(bob, "table open")
     assert reply.ephemeral and "already has a table" in reply.content
     fake.closed_dms.add(int(bob["id"]))
-    await fake.slash(ann, "sit")
-    await fake.slash(bob, "sit")
+    await english.slash(ann, "sit")
+    await english.slash(bob, "sit")
     await dealt(english.table())
     await english.settled()
     lines = [m["content"] for m in fake.channel_messages() if "DMs are closed" in m["content"]]
@@ -239,31 +263,31 @@ async def test_errors_answer_ephemerally_in_the_players_language(english: Harnes
     other = ann if table.actor_id() == int(bob["id"]) else bob
     message = fake.table_message()
     assert message is not None
-    reply = await fake.click(other, message, passive(buttons(message)))
+    reply = await english.click(other, message, passive(buttons(message)))
     assert reply.ephemeral and reply.content == "It's not your turn."
     # The bring-in player may not check: told so in Russian, with the choices he has.
     actor = ann if other is bob else bob
-    reply = await fake.slash(actor, "check", locale="ru")
+    reply = await english.slash(actor, "check", locale="ru")
     assert reply.ephemeral
     assert reply.content == "Так сейчас нельзя. Можно: Открыть 3, Доставить до 10", reply.content
     for user in (ann, bob):
-        await fake.slash(user, "sitout")
+        await english.slash(user, "sitout")
     await play_hand(english, {int(ann["id"]): ann, int(bob["id"]): bob})
     # A button from the finished hand answers clearly.
-    reply = await fake.click(ann, message, passive(buttons(message)))
+    reply = await english.click(ann, message, passive(buttons(message)))
     assert reply.ephemeral and "hand that is over" in reply.content
 
 
 async def test_only_the_owner_can_sync_commands_globally(english: Harness) -> None:
     fake = english.discord
     stranger = fake.add_user("stranger")
-    reply = await fake.slash(stranger, "sync")
+    reply = await english.slash(stranger, "sync")
     assert reply.ephemeral and reply.content == "Only the bot's owner can do that."
     owner = {**fake.add_user("owner"), "id": str(fake.owner_id)}
     fake.users[fake.owner_id] = owner
     fake.synced = []
-    reply = await fake.slash(owner, "sync")
-    assert reply.kind == 5  # deferred while syncing, then a follow-up
+    reply = await english.slash(owner, "sync")
+    assert reply.ephemeral
     for _ in range(200):
         if fake.synced:
             break
@@ -280,19 +304,19 @@ async def test_debug_logging_never_shows_a_down_card(
     fake = english.discord
     players = {int(u["id"]): u for u in (fake.add_user(f"p{i}") for i in range(2))}
     opener = next(iter(players.values()))
-    await fake.slash(opener, "table open")
+    await english.slash(opener, "table open")
     for user in players.values():
-        await fake.slash(user, "sit", buy_in=500)
+        await english.slash(user, "sit", buy_in=500)
     table = english.table()
     await dealt(table)
     assert table.live is not None
     hand = table.live.hand
-    await fake.slash(opener, "cards")
+    await english.slash(opener, "cards")
     # The bring-in is posted and the other player folds: no card is ever shown.
     for command in ("bringin", "fold"):
         actor = table.actor_id()
         assert actor is not None
-        await fake.slash(players[actor], command)
+        await english.slash(players[actor], command)
     await english.settled()
     assert hand.is_over and not any(isinstance(e, ev.HandShown) for e in hand.events)
     # Everything not clamped logs at DEBUG; discord.py would log DM bodies here without the clamp.

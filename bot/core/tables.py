@@ -1,32 +1,39 @@
-"""Table orchestration: seats, hands, timers and persistence, one table per channel.
+"""Tables: seats, hands, the turn clock and persistence, one table per channel.
 
-Nothing here touches Discord objects: what players see goes through a :class:`TablePresenter`
-(the Discord one is ``bot.presenter``; tests use a recorder). Game state lives in
-:class:`Table` and the store, never in a Discord view.
+Nothing here touches Discord. What players must see is appended to the table's
+:class:`~bot.core.outbox.Outbox`, which the edge delivers; the core never awaits a delivery,
+so a slow or failing Discord cannot hold a table's lock or its players' chips.
 
 Concurrency: each table has one ``asyncio.Lock``; every change to a table (an action, a timeout,
 a seat change, starting or ending a hand) happens under it, so two clicks at the same moment
 apply once and the second one is told it is not his turn. Tables never share a lock.
 
-Every action is saved (``Store.save_action``) before anyone is told about it; if saving fails
-the in-memory hand is rolled back, so what players see always matches the database.
+Every action is saved (``Store.save_action``) before it is put in the outbox; if saving fails the
+in-memory hand is rolled back, so what players see always matches the database.
+
+The clock is fair: an actor's turn clock starts when the edge reports his buttons delivered
+(:meth:`TableManager.shown`), so time Discord spends failing or answering slowly is never his.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
-import time
+import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.announce import announce
-from bot.errors import TableError
+from bot.core.clock import Clock, SystemClock
+from bot.core.errors import TableError
+from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
+from bot.core.storage import HandEnd, Seat, Store
 from bot.i18n import EN, t
-from bot.storage import HandEnd, Seat, Store
+from bot.settings import GameDefaults
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.fairness import DeckCommitment, new_secret, visible_cards
@@ -38,6 +45,9 @@ log = logging.getLogger(__name__)
 
 WARNING_SECONDS = 15
 LOG_LINES = 12
+# A hand over without a decision (all in on the antes) is settled at once; if the database
+# refuses, it is tried again after these pauses, then every minute.
+SETTLE_RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,42 @@ class TableConfig:
             "countdown_seconds": self.countdown_seconds,
             "lang": self.lang,
         }
+
+    @classmethod
+    def from_options(
+        cls,
+        defaults: GameDefaults,
+        lang: str,
+        *,
+        ante: int | None = None,
+        bring_in: int | None = None,
+        small_bet: int | None = None,
+        big_bet: int | None = None,
+        seats: int | None = None,
+        min_buy_in: int | None = None,
+        max_buy_in: int | None = None,
+        turn_seconds: int | None = None,
+    ) -> TableConfig:
+        """What ``/table open`` asked for, the server's defaults filling what it left out."""
+        try:
+            stakes = Stakes(
+                defaults.ante if ante is None else ante,
+                defaults.bring_in if bring_in is None else bring_in,
+                defaults.small_bet if small_bet is None else small_bet,
+                defaults.big_bet if big_bet is None else big_bet,
+            )
+        except ValueError as error:
+            raise TableError("bad_stakes", reason=str(error)) from None
+        default_min, default_max = defaults.buy_in_limits(stakes)
+        return cls(
+            stakes=stakes,
+            seats=defaults.seats if seats is None else seats,
+            min_buy_in=default_min if min_buy_in is None else min_buy_in,
+            max_buy_in=default_max if max_buy_in is None else max_buy_in,
+            turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
+            countdown_seconds=defaults.countdown_seconds,
+            lang=lang,
+        )
 
     @classmethod
     def from_settings(
@@ -81,8 +127,9 @@ class LiveHand:
     commitment: str  # the digest published before the first card
     salt: str  # the secret the per-card salts derive from: never shown to anyone
     announced: int = 0  # how many of hand.events are already in the table log
-    deadline: float | None = None  # wall-clock time the actor's turn runs out
+    deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
+    dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     @property
     def seq(self) -> int:
@@ -121,6 +168,9 @@ class Table:
     timer: asyncio.Task[None] | None = None
     countdown: asyncio.Task[None] | None = None
     next_hand_at: float | None = None
+    outbox: Outbox = field(default_factory=Outbox)
+    message_id: int | None = None  # the message that shows the table (saved for restarts)
+    paused: TableError | None = None  # why the table can't be shown, while it can't
 
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, fallback_name(user_id))
@@ -153,6 +203,10 @@ class Table:
             return None
         return self.live.users[self.live.hand.actor]
 
+    def say(self, key: str, *, ping: int | None = None, **params: object) -> None:
+        """A line in the table's language for its channel; ``ping`` is the user it mentions."""
+        self.outbox.put(Line(t(self.config.lang, key, **params), ping))
+
 
 class ActionNotAllowed(TableError):
     """The action isn't among the legal ones; the reply lists those, in the player's language."""
@@ -164,6 +218,17 @@ class ActionNotAllowed(TableError):
     def message(self, lang: str) -> str:
         labels = [t(lang, f"btn_{spec.action}", amount=spec.amount) for spec in self.options]
         return t(lang, "cant_now", options=", ".join(labels))
+
+
+def opened_params(config: TableConfig) -> dict[str, Any]:
+    """What the "table_opened" message says about a table."""
+    return {
+        "stakes": config.stakes,
+        "seats": config.seats,
+        "min": config.min_buy_in,
+        "max": config.max_buy_in,
+        "turn": config.turn_seconds,
+    }
 
 
 def fallback_name(user_id: int) -> str:
@@ -185,41 +250,23 @@ def buttons_for(legal: LegalActions) -> list[ButtonSpec]:
     return specs
 
 
-class TablePresenter(Protocol):
-    """What the orchestration tells the players; implemented for Discord in ``bot.presenter``."""
-
-    async def say(self, table: Table, text: str, *, mention: int | None = None) -> None:
-        """One line in the table's channel (``mention`` is the user it pings, if any)."""
-
-    def refresh(self, table: Table) -> None:
-        """The table changed: redraw its message soon (coalesced, never blocks)."""
-
-    def deal_private(self, table: Table, user_ids: Sequence[int]) -> None:
-        """Send these players their private cards (3rd and 7th street); never blocks."""
-
-    async def hand_over(self, table: Table, hand: LiveHand, end: HandEnd) -> None:
-        """The showdown picture, pots and the deck reveal."""
-
-
-Sleep = Callable[[float], Awaitable[None]]
+def error_id() -> str:
+    """A short id that ties what a player or channel is told to the log line with details."""
+    return secrets.token_hex(4)
 
 
 class TableManager:
-    """Every open table, keyed by channel id."""
+    """Every open table, keyed by channel id.
 
-    def __init__(
-        self,
-        store: Store,
-        presenter: TablePresenter,
-        *,
-        sleep: Sleep = asyncio.sleep,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
+    ``on_outbox`` is called (synchronously, never awaited) whenever a table has something new to
+    show; the edge sets it to wake its delivery of that table.
+    """
+
+    def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
         self.store = store
-        self.presenter = presenter
+        self.clock: Clock = clock or SystemClock()
         self.tables: dict[int, Table] = {}
-        self._sleep = sleep
-        self._clock = clock
+        self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lookup
@@ -235,6 +282,11 @@ class TableManager:
         if seat is None:
             raise TableError("not_seated")
         return seat
+
+    def _add(self, table: Table) -> Table:
+        table.outbox.wake = lambda: self.on_outbox(table)
+        self.tables[table.channel_id] = table
+        return table
 
     # ------------------------------------------------------------------ tables
 
@@ -254,9 +306,9 @@ class TableManager:
             max_buy_in=config.max_buy_in,
             settings=config.to_settings(),
         )
-        table = Table(channel_id, guild_id, opener_id, config)
-        self.tables[channel_id] = table
-        self.presenter.refresh(table)
+        table = self._add(Table(channel_id, guild_id, opener_id, config))
+        table.say("table_opened", **opened_params(config))
+        table.outbox.put(Picture())
         return table
 
     async def close(self, channel_id: int, user_id: int, *, can_manage: bool) -> dict[int, int]:
@@ -267,11 +319,30 @@ class TableManager:
             if table.live is not None:
                 raise TableError("close_mid_hand")
             cashed = await self.store.close_table(channel_id)
-            table.closed = True
-            self._cancel(table)
-            del self.tables[channel_id]
-        self.presenter.refresh(table)
+            table.say("table_closed")
+            self._forget(table)
         return cashed
+
+    async def abandon(self, channel_id: int) -> None:
+        """The channel is gone: give back every chip (voiding a hand in play) and close."""
+        table = self.tables.get(channel_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.closed:
+                return
+            if table.live is not None and table.live.end is None:
+                await self.store.void_hand(table.live.hand_id, reason="the channel is gone")
+            table.live = None
+            await self.store.close_table(channel_id)
+            self._forget(table)
+        log.warning("channel %s is gone: its table was closed and every chip returned", channel_id)
+
+    def _forget(self, table: Table) -> None:
+        table.closed = True
+        self._cancel(table)
+        del self.tables[table.channel_id]
+        table.outbox.wake()
 
     # ------------------------------------------------------------------ seats
 
@@ -295,8 +366,8 @@ class TableManager:
         async with table.lock:
             seat = await self.store.sit(channel_id, user_id, buy_in)
             table.seats[user_id] = seat
-        self.presenter.refresh(table)
-        self._maybe_schedule_hand(table)
+            table.outbox.put(Picture())
+            self._maybe_schedule_hand(table)
         return seat
 
     async def leave(self, channel_id: int, user_id: int) -> int | None:
@@ -308,10 +379,11 @@ class TableManager:
                 if seat.leaving:
                     raise TableError("already_leaving")
                 table.seats[user_id] = await self.store.set_leaving(channel_id, user_id, True)
+                table.outbox.put(Picture())
                 return None
             chips = await self.store.leave(channel_id, user_id)
             del table.seats[user_id]
-        self.presenter.refresh(table)
+            table.outbox.put(Picture())
         return chips
 
     async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> None:
@@ -323,9 +395,9 @@ class TableManager:
             table.seats[user_id] = await self.store.set_sitting_out(
                 channel_id, user_id, sitting_out
             )
-        self.presenter.refresh(table)
-        if not sitting_out:
-            self._maybe_schedule_hand(table)
+            table.outbox.put(Picture())
+            if not sitting_out:
+                self._maybe_schedule_hand(table)
 
     # ------------------------------------------------------------------ hands
 
@@ -334,13 +406,13 @@ class TableManager:
             return
         if len(table.eligible()) < 2:
             return
-        table.next_hand_at = self._clock() + table.config.countdown_seconds
+        table.next_hand_at = self.clock.now() + table.config.countdown_seconds
         table.countdown = self._spawn(self._countdown(table))
 
     async def _countdown(self, table: Table) -> None:
         if table.config.countdown_seconds > 0:
-            self.presenter.refresh(table)
-            await self._sleep(table.config.countdown_seconds)
+            table.outbox.put(Picture())
+            await self.clock.sleep(table.config.countdown_seconds)
         table.countdown = None
         table.next_hand_at = None
         await self.start_hand(table)
@@ -352,7 +424,7 @@ class TableManager:
                 return None
             players = table.eligible()
             if len(players) < 2:
-                self.presenter.refresh(table)
+                table.outbox.put(Picture())
                 return None
             positions = [seat.position for seat in players]
             dealer = _next_dealer(positions, table.last_dealer)
@@ -380,11 +452,10 @@ class TableManager:
             live = LiveHand(hand_id, hand, tuple(s.user_id for s in players), commitment, salt)
             table.live = live
             table.log.clear()
-            # The commitment goes out before any card is shown (issue: fairness).
-            await self.presenter.say(
-                table, _t(table, "commitment", hand_id=hand_id, digest=commitment)
-            )
-            self.presenter.deal_private(table, live.users)
+            # The commitment goes out before any card is shown (fairness).
+            table.say("commitment", hand_id=hand_id, digest=commitment)
+            for user_id in live.users:
+                self._deal_private(table, live, user_id)
             await self._after_change(table)
             return hand_id
 
@@ -413,6 +484,8 @@ class TableManager:
             seat = live.seat_of(user_id)
             if seat is None:
                 raise TableError("not_in_hand" if user_id in table.seats else "not_seated")
+            if table.paused is not None:
+                raise table.paused
             if live.hand.actor != seat:
                 raise TableError("not_your_turn")
             if seq is not None and seq != live.seq:
@@ -428,7 +501,7 @@ class TableManager:
         """The actor's clock ran out (RULES 6.1); ``False`` if he acted in the meantime."""
         async with table.lock:
             live = table.live
-            if live is None or live.hand_id != hand_id or live.seq != seq:
+            if live is None or live.hand_id != hand_id or live.seq != seq or table.paused:
                 return False
             before = live.hand.to_dict()
             live.hand.timeout()
@@ -436,7 +509,7 @@ class TableManager:
             return True
 
     async def _commit(self, table: Table, before: dict[str, Any]) -> None:
-        """Save the decision just applied (settling the hand if it ended), then show it.
+        """Save the decision just applied (settling the hand if it ended), then record it.
 
         If the database refuses, the hand goes back to ``before``, which is what the database
         still holds, and its clock runs on: nothing is shown that wasn't saved, and the table
@@ -453,12 +526,13 @@ class TableManager:
                 await self.store.save_action(live.hand_id, live.hand.to_dict())
         except BaseException:
             live.hand = StudHand.from_dict(before)
-            self._arm_timer(table)
+            if live.deadline is not None:
+                self._arm_timer(table, live.deadline)
             raise
         await self._after_change(table)
 
     async def _after_change(self, table: Table, *, restoring: bool = False) -> None:
-        """Announce new events, settle a finished hand, redraw, and restart the clock."""
+        """Announce new events, settle a finished hand, and ask for the table to be shown."""
         live = table.live
         assert live is not None
         hand = live.hand
@@ -468,26 +542,62 @@ class TableManager:
             line = announce(event, table.config.lang, table.seat_name, table.config.stakes)
             if line is not None:
                 table.log.append(line)
-        seventh = [
-            live.users[e.seat]
-            for e in new_events
-            if isinstance(e, ev.CardDealt) and e.street == 7 and not e.face_up
-        ]
-        if seventh and not restoring and not _is_initial(new_events):
-            self.presenter.deal_private(table, list(dict.fromkeys(seventh)))
+        if not restoring and not _is_initial(new_events):
+            seventh = [
+                live.users[e.seat]
+                for e in new_events
+                if isinstance(e, ev.CardDealt) and e.street == 7 and not e.face_up
+            ]
+            for user_id in dict.fromkeys(seventh):
+                self._deal_private(table, live, user_id)
+        self._cancel_timer(table)
+        live.deadline = None
         if hand.is_over:
-            await self._settle(table)
+            await self._finish(table)
             return
-        live.deadline = self._clock() + table.config.turn_seconds
-        self.presenter.refresh(table)
-        self._arm_timer(table)
+        table.outbox.put(Picture())
 
-    async def _settle(self, table: Table) -> None:
+    def _deal_private(self, table: Table, live: LiveHand, user_id: int) -> None:
+        seat = live.seat_of(user_id)
+        assert seat is not None
+        table.outbox.put(Private(user_id, live.hand_id, PrivateHand.for_seat(live.hand, seat)))
+
+    async def _finish(self, table: Table) -> None:
+        """The hand is over: settle it if no decision did (over when dealt), then wrap it up."""
         live = table.live
         assert live is not None
+        if live.end is None:
+            try:
+                live.end = await self.store.settle_hand(
+                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                )
+            except Exception:
+                # Nothing to roll back (no one decided anything): keep the hand and try again.
+                log.warning("hand %s: settlement failed; trying again", live.hand_id, exc_info=True)
+                self._spawn(self._settle_later(table, live))
+                return
+        await self._wrap_up(table, live, live.end)
+
+    async def _settle_later(self, table: Table, live: LiveHand) -> None:
+        for attempt in itertools.count():
+            await self.clock.sleep(
+                SETTLE_RETRY_SECONDS[min(attempt, len(SETTLE_RETRY_SECONDS) - 1)]
+            )
+            async with table.lock:
+                if table.closed or table.live is not live:
+                    return
+                try:
+                    live.end = await self.store.settle_hand(
+                        live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                    )
+                except Exception:
+                    log.warning("hand %s: settlement failed again", live.hand_id)
+                    continue
+                await self._wrap_up(table, live, live.end)
+                return
+
+    async def _wrap_up(self, table: Table, live: LiveHand, end: HandEnd) -> None:
         hand = live.hand
-        end = live.end
-        assert end is not None, "the hand is settled in the store before it is shown"
         table.live = None
         self._cancel_timer(table)
         timed_out = {live.users[seat] for seat in hand.timed_out}
@@ -501,38 +611,83 @@ class TableManager:
                 await self.store.leave(table.channel_id, user_id)
                 del fresh[user_id]
         table.seats = fresh
-        # Scheduled first so the results can say when the next hand starts; the countdown
-        # waits for this table's lock, which the caller holds until the results are out.
+        # Scheduled first so the results can say when the next hand starts.
         self._maybe_schedule_hand(table)
-        await self.presenter.hand_over(table, live, end)
+        table.outbox.put(Results(live, end, table.next_hand_at))
         for user_id in sorted(timed_out & set(fresh)):
-            await self.presenter.say(
-                table, _t(table, "timed_out_sat_out", name=table.name(user_id))
-            )
-        self.presenter.refresh(table)
+            table.say("timed_out_sat_out", name=table.name(user_id))
+        table.outbox.put(Picture())
+
+    # ------------------------------------------------------------------ what the edge reports
+
+    def shown(self, table: Table, hand_id: int, seq: int) -> None:
+        """The edge delivered the buttons of decision ``seq``: the actor's clock starts now."""
+        live = table.live
+        if (
+            table.closed
+            or live is None
+            or live.hand_id != hand_id
+            or live.seq != seq
+            or live.hand.actor is None
+            or live.deadline is not None
+        ):
+            return
+        live.deadline = self.clock.now() + table.config.turn_seconds
+        self._arm_timer(table, live.deadline)
+
+    async def message_posted(self, table: Table, message_id: int) -> None:
+        """The table is now shown by ``message_id``: remember it, across restarts too."""
+        table.message_id = message_id
+        if not table.closed:
+            await self.store.set_table_message(table.channel_id, message_id)
+
+    def pause(self, table: Table, reason: TableError) -> None:
+        """The table can't be shown (missing permissions): nobody's clock runs meanwhile."""
+        if table.paused is None:
+            log.warning("channel %s: table paused (%s)", table.channel_id, reason.key)
+        table.paused = reason
+        self._cancel_timer(table)
+        if table.live is not None:
+            table.live.deadline = None
+
+    def resume(self, table: Table) -> None:
+        """Showing works again: deliver what waited, and the actor's clock starts afresh."""
+        if table.paused is None:
+            return
+        log.info("channel %s: table resumed", table.channel_id)
+        table.paused = None
+        table.outbox.put(Picture())
+        table.outbox.wake()
+
+    def dm_failed(self, table: Table, hand_id: int, user_id: int) -> None:
+        """A player's DMs are closed: the channel says so once per hand."""
+        live = table.live
+        if live is None or live.hand_id != hand_id or user_id in live.dm_failed:
+            return
+        live.dm_failed.add(user_id)
+        table.say("dm_closed", ping=user_id, mention=f"<@{user_id}>")
 
     # ------------------------------------------------------------------ clock
 
-    def _arm_timer(self, table: Table) -> None:
+    def _arm_timer(self, table: Table, deadline: float) -> None:
         self._cancel_timer(table)
         live = table.live
         if live is None or live.hand.actor is None:
             return
-        table.timer = self._spawn(self._turn_clock(table, live.hand_id, live.seq))
+        seconds = max(0.0, deadline - self.clock.now())
+        table.timer = self._spawn(self._turn_clock(table, live.hand_id, live.seq, seconds))
 
-    async def _turn_clock(self, table: Table, hand_id: int, seq: int) -> None:
-        turn = table.config.turn_seconds
-        if turn > WARNING_SECONDS:
-            await self._sleep(turn - WARNING_SECONDS)
+    async def _turn_clock(self, table: Table, hand_id: int, seq: int, seconds: float) -> None:
+        # Durations, not times of day: each sleep is measured from when the last one ended.
+        if seconds > WARNING_SECONDS:
+            await self.clock.sleep(seconds - WARNING_SECONDS)
             live = table.live
             if live is None or live.hand_id != hand_id or live.seq != seq:
                 return
             user_id = table.actor_id()
             if user_id is not None:
-                await self.presenter.say(
-                    table, _t(table, "warning", mention=f"<@{user_id}>"), mention=user_id
-                )
-        await self._sleep(min(turn, WARNING_SECONDS))
+                table.say("warning", ping=user_id, mention=f"<@{user_id}>")
+        await self.clock.sleep(min(seconds, WARNING_SECONDS))
         await self.timeout(table, hand_id, seq)
 
     def _cancel_timer(self, table: Table) -> None:
@@ -571,45 +726,69 @@ class TableManager:
     # ------------------------------------------------------------------ startup / shutdown
 
     async def restore(self) -> list[int]:
-        """Load every open table and continue every hand in progress; returns the hand ids."""
+        """Load every open table and continue every hand in progress; returns the hand ids.
+
+        Never raises for one table's sake: a hand that can't be continued is voided (every
+        player gets his chips back), the channel is told, the log has the details under an id,
+        and every other table goes on.
+        """
         for record in await self.store.tables():
             config = TableConfig.from_settings(
                 record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
             )
-            table = Table(record.channel_id, record.guild_id, record.opener_id, config)
+            table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
-            self.tables[record.channel_id] = table
+            if record.message_id is not None:
+                # The old message's buttons go before anything new is posted.
+                table.outbox.put(ClearButtons(record.message_id))
         restored: list[int] = []
         for hand_record in await self.store.live_hands():
-            found = self.tables.get(hand_record.channel_id)
-            if found is None:
+            table_or_none = self.tables.get(hand_record.channel_id)
+            if table_or_none is None:
                 continue
-            table = found
+            table = table_or_none
             players = sorted(hand_record.players, key=lambda p: p.seat_index)
-            try:
-                hand = StudHand.from_dict(hand_record.state)
-            except (ValueError, KeyError) as error:
-                log.error("hand %s can't be restored (%s); voiding it", hand_record.hand_id, error)
-                await self.store.void_hand(hand_record.hand_id, reason=f"restore failed: {error}")
-                table.seats = {s.user_id: s for s in await self.store.seats(table.channel_id)}
-                continue
-            table.live = LiveHand(
-                hand_record.hand_id,
-                hand,
-                tuple(p.user_id for p in players),
-                hand_record.commitment,
-                hand_record.salt,
-            )
             async with table.lock:
-                await self.presenter.say(table, _t(table, "restored", hand_id=hand_record.hand_id))
-                await self._after_change(table, restoring=True)
+                try:
+                    table.live = LiveHand(
+                        hand_record.hand_id,
+                        StudHand.from_dict(hand_record.state),
+                        tuple(p.user_id for p in players),
+                        hand_record.commitment,
+                        hand_record.salt,
+                    )
+                    table.say("restored", hand_id=hand_record.hand_id)
+                    await self._after_change(table, restoring=True)
+                except Exception as error:
+                    await self._void_unrestorable(table, hand_record.hand_id, error)
+                    continue
             restored.append(hand_record.hand_id)
         for table in self.tables.values():
             if table.live is None:
+                table.outbox.put(Picture())
                 self._maybe_schedule_hand(table)
         return restored
 
+    async def _void_unrestorable(self, table: Table, hand_id: int, error: Exception) -> None:
+        ident = error_id()
+        log.error(
+            "hand %s can't be continued after the restart (error %s: %s); voiding it",
+            hand_id,
+            ident,
+            error,
+        )
+        table.live = None
+        table.log.clear()
+        try:
+            await self.store.void_hand(hand_id, reason=f"restore failed ({ident}): {error}")
+            table.seats = {s.user_id: s for s in await self.store.seats(table.channel_id)}
+        except Exception:
+            log.exception("hand %s could not be voided either (error %s)", hand_id, ident)
+            return
+        table.say("restore_voided", hand_id=hand_id, error_id=ident)
+
     async def shutdown(self) -> None:
+        """Stop every clock and countdown, then wait for the changes in flight to be saved."""
         for table in self.tables.values():
             self._cancel(table)
         tasks = list(self._tasks)
@@ -618,10 +797,9 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def _t(table: Table, key: str, **params: object) -> str:
-    return t(table.config.lang, key, **params)
+        for table in list(self.tables.values()):
+            async with table.lock:
+                pass
 
 
 def _is_initial(events: Sequence[ev.Event]) -> bool:
@@ -675,5 +853,3 @@ def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str,
             )
         return "raise_to", total
     raise TableError("illegal_action", reason=action)
-
-

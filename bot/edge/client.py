@@ -1,20 +1,25 @@
-"""The Bot subclass: opens the store, loads the cogs, restores tables, syncs commands."""
+"""The Discord client: wires the core to Discord, loads the cogs, restores tables, syncs commands.
+
+Resources are made by the caller and handed in (discord.py's ``advanced_startup`` pattern): the
+store is opened before the bot exists and closed after it has stopped, so nothing here needs
+to ask what was set up.
+"""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 import discord
 from discord.ext import commands
 
-from bot.components import ActionButton, CardsButton, answer_orphan_click
-from bot.errors import StudTree
+from bot.core.clock import Clock
+from bot.core.storage import Store
+from bot.core.tables import TableManager
+from bot.edge.buttons import route_click
+from bot.edge.funnel import StudTree
+from bot.edge.presenter import DiscordPresenter
 from bot.i18n import CommandTranslator
-from bot.presenter import DiscordPresenter
 from bot.settings import Settings
-from bot.storage import Store
-from bot.tables import TableManager
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +34,9 @@ EXTENSIONS = (
 
 
 class StudBot(commands.Bot):
-    store: Store
-    tables: TableManager
-    presenter: DiscordPresenter
-
-    def __init__(self, settings: Settings, **options: object) -> None:
+    def __init__(
+        self, settings: Settings, store: Store, *, clock: Clock | None = None, **options: object
+    ) -> None:
         # Slash commands and buttons only: no privileged intents (no message content, members).
         intents = discord.Intents.none()
         intents.guilds = True
@@ -46,21 +49,17 @@ class StudBot(commands.Bot):
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
+        self.store = store
+        self.tables = TableManager(store, clock=clock)
+        self.presenter = DiscordPresenter(self, self.tables)
+        # False once shutting down: new interactions are told to come back in a minute.
+        self.accepting = True
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(
-            self.settings.database_path,
-            starting_balance=self.settings.starting_chips,
-            daily_amount=self.settings.daily_chips,
-            daily_cooldown=timedelta(hours=self.settings.daily_cooldown_hours),
-        )
-        self.presenter = DiscordPresenter(self)
-        self.tables = TableManager(self.store, self.presenter)
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(ActionButton, CardsButton)
-        self.add_listener(answer_orphan_click, "on_interaction")
+        self.add_listener(route_click, "on_interaction")
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -74,9 +73,8 @@ class StudBot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        if hasattr(self, "tables"):
-            await self.tables.shutdown()
-            await self.presenter.close()
+        """Stop taking interactions, let the changes in flight be saved and shown, disconnect."""
+        self.accepting = False
+        await self.tables.shutdown()
+        await self.presenter.close()
         await super().close()
-        if hasattr(self, "store"):
-            await self.store.close()

@@ -25,7 +25,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import (
+from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
@@ -44,8 +44,8 @@ from bot.storage.errors import (
     TableExists,
     TableFull,
 )
-from bot.storage.migrations import migrate
-from bot.storage.models import (
+from bot.core.storage.migrations import migrate
+from bot.core.storage.models import (
     AuditTotals,
     HandEnd,
     HandPlayer,
@@ -308,6 +308,14 @@ class Store:
         async with self._read():
             rows = await self._all("SELECT * FROM tables WHERE closed_at IS NULL ORDER BY id")
         return [_to_table(row) for row in rows]
+
+    async def set_table_message(self, channel_id: int, message_id: int) -> None:
+        """Remember the message that shows the open table in ``channel_id``."""
+        async with self._lock:
+            await self._run(
+                "UPDATE tables SET message_id = ? WHERE channel_id = ? AND closed_at IS NULL",
+                (message_id, channel_id),
+            )
 
     # ----------------------------------------------------------------- seats
 
@@ -1094,6 +1102,7 @@ def _to_table(row: Row) -> Table:
         max_buy_in=int(row["max_buy_in"]),
         settings=json.loads(row["settings"]),
         opened_at=_required_ts(row["opened_at"]),
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
     )
 
 

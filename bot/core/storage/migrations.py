@@ -12,7 +12,7 @@ from typing import Final
 
 import aiosqlite
 
-from bot.storage.errors import SchemaTooNew
+from bot.core.storage.errors import SchemaTooNew
 
 # Migration 1: the chips model. Where a chip can be: a wallet, a seat, a live hand. The ledger
 # is append-only and every row must balance: what leaves one place enters another, except a
@@ -170,7 +170,10 @@ _LEADERBOARD: Final = (
     "CREATE INDEX wallets_by_total ON wallets (guild_id, total DESC, user_id)",
 )
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD)
+# Migration 3: the message that shows each table, so a restart can take its buttons away.
+_TABLE_MESSAGE: Final = ("ALTER TABLE tables ADD COLUMN message_id INTEGER",)
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD, _TABLE_MESSAGE)
 LATEST: Final = len(MIGRATIONS)
 
 

@@ -1,6 +1,6 @@
-"""Chips, tables and hands in one SQLite file: ``from bot.storage import Store``."""
+"""Chips, tables and hands in one SQLite file: ``from bot.core.storage import Store``."""
 
-from bot.storage.errors import (
+from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
@@ -21,7 +21,7 @@ from bot.storage.errors import (
     TableExists,
     TableFull,
 )
-from bot.storage.models import (
+from bot.core.storage.models import (
     AuditTotals,
     HandEnd,
     HandPlayer,
@@ -32,7 +32,7 @@ from bot.storage.models import (
     Table,
     Wallet,
 )
-from bot.storage.store import MAX_AMOUNT, Store
+from bot.core.storage.store import MAX_AMOUNT, Store
 
 __all__ = [
     "MAX_AMOUNT",

@@ -35,6 +35,7 @@ class Table:
     max_buy_in: int
     settings: dict[str, Any]  # opaque to the store: stakes, turn time, ... (JSON-safe)
     opened_at: datetime
+    message_id: int | None = None  # the Discord message that last showed the table
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,163 @@
+"""The one place that turns any error into a reply, and acknowledges commands before work.
+
+Every slash command is deferred (privately) in :meth:`StudTree.interaction_check`, before the
+command body touches a table or the database, so Discord's 3-second window is met however slow
+the work is; the command then answers its player with a followup. What everyone should see
+goes to the channel through the table's outbox. Errors reach :func:`answer_error`: domain errors
+ephemerally in the player's language, anything unexpected logged with a short id that the
+player is given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import aiohttp
+import discord
+from discord import app_commands
+
+from bot.core.errors import TableError
+from bot.core.storage import StoreError
+from bot.core.tables import error_id
+from bot.i18n import RU, STORE_ERRORS_RU, language, t
+from engine.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from bot.edge.client import StudBot
+
+log = logging.getLogger(__name__)
+
+# A followup carries the answer to an action already applied: Discord keeps its token for 15
+# minutes, so a 5xx or a timeout is worth waiting out for a while rather than leaving the
+# player untold.
+FOLLOWUP_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+
+T = TypeVar("T")
+
+
+def _shown(value: object) -> object:
+    """Amounts with thousands separators, as the store's English messages show them."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def user_message(error: BaseException, lang: str) -> str | None:
+    """The reply for an error a player caused, or ``None`` when it is our bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        error = error.__cause__ or error
+    if isinstance(error, TableError):
+        return error.message(lang)
+    if isinstance(error, IllegalAction):
+        return t(lang, "illegal_action", reason=str(error))
+    if isinstance(error, StoreError):
+        template = STORE_ERRORS_RU.get(error.code) if lang == RU else None
+        if template is None:
+            return str(error)
+        try:
+            return template.format(**{k: _shown(v) for k, v in error.params.items()})
+        except (KeyError, IndexError):
+            return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t(lang, "guild_only")
+    if isinstance(error, app_commands.MissingPermissions):
+        return t(lang, "missing_permission")
+    if isinstance(error, app_commands.CheckFailure):
+        return t(lang, "owner_only")
+    return None
+
+
+def is_retryable(error: BaseException) -> bool:
+    """Discord (or the way to it) failed, not the request: the same request may succeed later."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, OSError | asyncio.TimeoutError | aiohttp.ClientError)
+
+
+async def with_retries(
+    send: Callable[[], Awaitable[T]],
+    sleep: Callable[[float], Awaitable[None]],
+    pauses: tuple[float, ...] = FOLLOWUP_RETRIES,
+) -> T:
+    """``send()``, again after each pause while Discord fails; the last failure propagates."""
+    for pause in pauses:
+        try:
+            return await send()
+        except Exception as error:
+            if not is_retryable(error):
+                raise
+            log.warning("Discord failed (%s); trying again in %.0f s", brief(error), pause)
+            await sleep(pause)
+    return await send()
+
+
+def brief(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}"
+    return type(error).__name__
+
+
+async def reply(interaction: discord.Interaction, content: str = "", **kwargs: Any) -> None:
+    """The command's one answer, private to its player, as a followup to the acknowledgement
+    (retried while Discord fails: the action behind it is already done). What the channel
+    should see goes through the table's outbox instead."""
+    bot: StudBot = interaction.client  # type: ignore[assignment]
+    await with_retries(
+        lambda: interaction.followup.send(content, ephemeral=True, **kwargs),
+        bot.tables.clock.sleep,
+    )
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    lang = language(interaction.locale)
+    text = user_message(error, lang)
+    if text is None:
+        ident = error_id()
+        original = error.__cause__ or error
+        log.error("unexpected error %s in interaction %s", ident, interaction.id, exc_info=original)
+        text = t(lang, "unexpected", error_id=ident)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as failure:
+        # The interaction expired or Discord is down: the log is all we can do.
+        log.warning(
+            "could not deliver an error reply for interaction %s (%s)",
+            interaction.id,
+            brief(failure),
+        )
+
+
+async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool, thinking: bool) -> bool:
+    """Defer ``interaction`` now; ``False`` (and nothing done) if Discord no longer takes it."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.HTTPException as error:
+        # Usually 10062 Unknown interaction: it reached us after Discord's 3 seconds. Doing the
+        # work now would apply an action its player is never told about.
+        log.warning(
+            "interaction %s could not be acknowledged (%s); nothing was done",
+            interaction.id,
+            brief(error),
+        )
+        return False
+    return True
+
+
+class StudTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        bot: StudBot = interaction.client  # type: ignore[assignment]
+        if not bot.accepting:
+            await answer_error(interaction, TableError("shutting_down"))
+            return False
+        return await acknowledge(interaction, ephemeral=True, thinking=True)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await answer_error(interaction, error)

@@ -1,0 +1,488 @@
+"""Delivers what the tables record in their outboxes: the table message, lines, DMs, results.
+
+Each table has at most one delivery task. It takes the table's effects in order and retries
+each while Discord answers 429 or 5xx or does not answer, with growing pauses on the core's
+clock, so nothing is lost and nothing is sent twice on purpose. A 403 pauses the table (nobody's
+clock runs while it can't be shown); a deleted channel closes it, returning every chip.
+
+Privacy: channel messages are built only from ``PublicTable.from_hand`` (no down cards exist in
+it) and from announcements; a player's down cards are only ever put in his DM or in an
+ephemeral reply to him.
+
+Pictures are drawn in one worker thread, off the event loop, so a busy table's drawing never
+delays another table's click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, TypeVar
+
+import discord
+
+from bot.announce import announce
+from bot.core.errors import TableError
+from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
+from bot.core.tables import LiveHand, Table, TableManager, error_id
+from bot.edge.buttons import table_view
+from bot.edge.funnel import brief, is_retryable, with_retries
+from bot.i18n import cards_text, language, t
+from engine import events as ev
+from engine.public import PrivateHand, PublicTable
+from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+
+if TYPE_CHECKING:
+    from bot.edge.client import StudBot
+
+log = logging.getLogger(__name__)
+
+TABLE_PICTURE = "table.png"
+SHOWDOWN_PICTURE = "showdown.png"
+PRIVATE_PICTURE = "cards.png"
+# Pauses between attempts at one effect while Discord fails; the last repeats.
+RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+# Discord's codes for a channel that is gone and for a message that is.
+UNKNOWN_CHANNEL: Final = 10003
+UNKNOWN_MESSAGE: Final = 10008
+
+# What the bot needs in a table's channel, as Permissions flag names.
+NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
+THREAD_PERMISSION: Final = "send_messages_in_threads"
+
+R = TypeVar("R")
+
+
+def relative_time(timestamp: float) -> str:
+    return f"<t:{int(timestamp)}:R>"
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel, as flag names."""
+    granted = interaction.app_permissions
+    needed = list(NEEDED_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        needed.append(THREAD_PERMISSION)
+    return [name for name in needed if not getattr(granted, name)]
+
+
+class BotLacksPermissions(TableError):
+    """The bot can't show a table in the channel; names are Permissions flag names."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__("missing_bot_permissions")
+        self.names = names
+
+    def message(self, lang: str) -> str:
+        listed = ", ".join(t(lang, f"perm_{name}") for name in self.names)
+        return t(lang, self.key, permissions=listed)
+
+
+@dataclass(slots=True)
+class _MessageState:
+    message_id: int | None = None
+    key: tuple[int, int] | None = None  # (hand id, street) the message shows; None: idle table
+    has_buttons: bool = False
+    after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
+
+
+class DiscordPresenter:
+    def __init__(self, bot: StudBot, tables: TableManager) -> None:
+        self.bot = bot
+        self.tables = tables
+        tables.on_outbox = self.wake
+        self._states: dict[int, _MessageState] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._dms: set[asyncio.Task[None]] = set()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+
+    # ------------------------------------------------------------------ delivery
+
+    def wake(self, table: Table) -> None:
+        """The table has something new to show: make sure a delivery task is on it."""
+        worker = self._workers.get(table.channel_id)
+        if worker is None or worker.done():
+            self._workers[table.channel_id] = asyncio.get_running_loop().create_task(
+                self._deliver_all(table), name=f"deliver-{table.channel_id}"
+            )
+
+    @property
+    def idle(self) -> bool:
+        """Nothing is being delivered (tests wait for this)."""
+        return all(w.done() for w in self._workers.values()) and not self._dms
+
+    async def _deliver_all(self, table: Table) -> None:
+        state = self._states.setdefault(table.channel_id, _MessageState())
+        attempt = 0
+        while table.paused is None and (effect := table.outbox.take()) is not None:
+            try:
+                await self._deliver(table, state, effect)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL:
+                    self._dropped(table, effect)
+                    continue
+                await self.tables.abandon(table.channel_id)
+                table.outbox.drain()
+                break
+            except discord.Forbidden as error:
+                log.warning(
+                    "channel %s: Discord refused a post (%s %s)",
+                    table.channel_id,
+                    error.code,
+                    error.text,
+                )
+                table.outbox.put_back(effect)
+                self.tables.pause(table, BotLacksPermissions(list(NEEDED_PERMISSIONS)))
+                break
+            except Exception as error:
+                if not is_retryable(error):
+                    self._dropped(table, effect)
+                    continue
+                pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                attempt += 1
+                log.warning(
+                    "channel %s: Discord failed (%s); trying again in %.1f s",
+                    table.channel_id,
+                    brief(error),
+                    pause,
+                )
+                table.outbox.put_back(effect)
+                await self.tables.clock.sleep(pause)
+                continue
+            attempt = 0
+        if table.closed and not table.outbox:
+            self._states.pop(table.channel_id, None)
+
+    def _dropped(self, table: Table, effect: Effect) -> None:
+        """An effect that fails for a reason retrying can't mend (our bug): log it, move on."""
+        log.exception(
+            "channel %s: could not show %s (error %s)",
+            table.channel_id,
+            type(effect).__name__,
+            error_id(),
+        )
+
+    async def _deliver(self, table: Table, state: _MessageState, effect: Effect) -> None:
+        match effect:
+            case Line(text=text, mention=mention):
+                allowed = discord.AllowedMentions(
+                    users=[discord.Object(mention)] if mention else False,
+                    roles=False,
+                    everyone=False,
+                )
+                await self._channel(table).send(text, allowed_mentions=allowed)
+            case Picture():
+                await self._picture(table, state)
+            case Results():
+                await self._results(table, state, effect)
+            case ClearButtons(message_id=message_id):
+                await self._clear_buttons(table, message_id)
+            case Private():
+                task = asyncio.get_running_loop().create_task(self._send_private(table, effect))
+                self._dms.add(task)
+                task.add_done_callback(self._dms.discard)
+
+    async def _draw(self, draw: Callable[[], R]) -> R:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, draw)
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _clear_buttons(self, table: Table, message_id: int) -> None:
+        try:
+            await self._channel(table).get_partial_message(message_id).edit(view=None)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            # Deleted by someone: there are no buttons left to take away.
+
+    async def _picture(self, table: Table, state: _MessageState) -> None:
+        if table.closed:
+            return
+        live = table.live
+        lang = table.config.lang
+        if live is None:
+            if state.after_hand:
+                return
+            key = None
+            embed = self._idle_embed(table)
+            view: discord.ui.View | None = None
+            files: list[discord.File] = []
+            shown: tuple[int, int] | None = None
+        else:
+            key = (live.hand_id, live.hand.street)
+            public = PublicTable.from_hand(live.hand)
+            embed = self._hand_embed(table, live, public)
+            view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
+            labels = self._labels(table, live)
+            png = await self._draw(lambda: table_png(public, labels))
+            files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
+            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
+            shown = (live.hand_id, live.seq)
+        channel = self._channel(table)
+        if state.message_id is not None and state.key == key:
+            message = channel.get_partial_message(state.message_id)
+            if view is None:
+                await message.edit(embed=embed)
+            else:
+                await message.edit(embed=embed, view=view, attachments=files)
+        else:
+            if state.message_id is not None and state.has_buttons:
+                # The street moved on: its message keeps the picture but loses the buttons.
+                await self._clear_buttons(table, state.message_id)
+                state.has_buttons = False
+            if view is None:
+                posted = await channel.send(embed=embed)
+            else:
+                posted = await channel.send(embed=embed, view=view, files=files)
+            state.message_id, state.key, state.after_hand = posted.id, key, False
+            await self._remember(table, posted.id)
+        state.has_buttons = view is not None
+        if shown is not None:
+            self.tables.shown(table, *shown)
+
+    async def _remember(self, table: Table, message_id: int) -> None:
+        try:
+            await self.tables.message_posted(table, message_id)
+        except Exception:
+            # Only a restart's clean-up of old buttons needs it; the table plays on.
+            log.warning("channel %s: could not save the table message id", table.channel_id)
+
+    def check_permissions(self, table: Table, interaction: discord.Interaction) -> None:
+        """An interaction shows what the bot may do in the channel: resume a paused table
+        whose permissions are back, or pause one whose permissions are gone."""
+        missing = missing_permissions(interaction)
+        if missing:
+            self.tables.pause(table, BotLacksPermissions(missing))
+        elif table.paused is not None:
+            self.tables.resume(table)
+
+    # ------------------------------------------------------------------ embeds
+
+    def _seat_lines(self, table: Table, live: LiveHand, public: PublicTable) -> list[str]:
+        lang = table.config.lang
+        lines: list[str] = []
+        for view in public.seats:
+            if not view.dealt_in:
+                continue
+            name = table.name(live.users[view.seat])
+            marker = "▶ " if view.is_actor else ""
+            cards = " ".join(["🂠"] * view.down_count + [card.pretty for card in view.up_cards])
+            extra = []
+            if view.bet:
+                extra.append(t(lang, "seat_bet", amount=view.bet))
+            if view.folded:
+                extra.append(t(lang, "seat_folded"))
+            elif view.all_in:
+                extra.append(t(lang, "seat_all_in"))
+            tail = f" ({', '.join(extra)})" if extra else ""
+            lines.append(f"{marker}**{name}** — {view.stack} · {cards}{tail}")
+        return lines
+
+    def _idle_embed(self, table: Table) -> discord.Embed:
+        lang = table.config.lang
+        embed = discord.Embed(
+            title=t(lang, "table_waiting", stakes=table.config.stakes),
+            description="\n".join(seat_lines(table, lang)),
+            colour=discord.Colour.dark_green(),
+        )
+        if table.next_hand_at is not None:
+            embed.add_field(
+                name="⏱", value=t(lang, "countdown", when=relative_time(table.next_hand_at))
+            )
+        return embed
+
+    def _deadline(self, table: Table, live: LiveHand) -> float:
+        """When the actor's time runs out; before his buttons are shown, a full turn from now
+        (his clock only starts once they are)."""
+        if live.deadline is not None:
+            return live.deadline
+        return self.tables.clock.now() + table.config.turn_seconds
+
+    def _labels(self, table: Table, live: LiveHand) -> TableLabels:
+        actor = live.hand.actor
+        seconds = max(0, round(self._deadline(table, live) - self.tables.clock.now()))
+        return TableLabels(
+            seats=tuple(
+                SeatLabel(table.name(user_id), seconds_left=seconds if seat == actor else None)
+                for seat, user_id in enumerate(live.users)
+            ),
+            last_action=table.log[-1] if table.log else "",
+            language=table.config.lang,
+        )
+
+    def _hand_embed(self, table: Table, live: LiveHand, public: PublicTable) -> discord.Embed:
+        lang = table.config.lang
+        embed = discord.Embed(
+            title=t(
+                lang,
+                "table_title",
+                stakes=table.config.stakes,
+                hand_id=live.hand_id,
+                street=t(lang, f"street_{live.hand.street}"),
+            ),
+            description="\n".join(self._seat_lines(table, live, public)),
+            colour=discord.Colour.dark_green(),
+        )
+        embed.add_field(name=t(lang, "pot", pot=public.pot), value="\n".join(table.log) or "—")
+        actor = table.actor_id()
+        if actor is not None:
+            embed.add_field(
+                name="⏱",
+                value=t(
+                    lang,
+                    "to_act",
+                    name=table.name(actor),
+                    when=relative_time(self._deadline(table, live)),
+                ),
+                inline=False,
+            )
+        return embed
+
+    # ------------------------------------------------------------------ private cards
+
+    async def _send_private(self, table: Table, effect: Private) -> None:
+        user_id = effect.user_id
+        lang = table.lang_of(user_id)
+        private = effect.cards
+        down = [c.card for c in private.cards if not c.face_up]
+        up = [c.card for c in private.cards if c.face_up]
+        channel = self.bot.get_channel(table.channel_id)
+        channel_name = getattr(channel, "name", str(table.channel_id))
+        text = t(
+            lang,
+            "dm_cards",
+            hand_id=effect.hand_id,
+            channel=channel_name,
+            down=cards_text(down),
+            up=cards_text(up),
+        )
+        name = table.name(user_id)
+        png = await self._draw(lambda: private_hand_png(private, name=name, language=lang))
+
+        async def send() -> None:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
+
+        try:
+            await with_retries(send, self.tables.clock.sleep)
+        except discord.HTTPException as error:
+            # Closed DMs (or Discord down for minutes) must not stall the game: the channel
+            # says so once a hand, and the player uses My cards.
+            log.info("hand %s: no DM to a player (%s)", effect.hand_id, error.status)
+            self.tables.dm_failed(table, effect.hand_id, user_id)
+
+    async def show_cards(self, interaction: discord.Interaction, channel_id: int) -> None:
+        """The clicking player's own cards, as an ephemeral followup (already acknowledged)."""
+        lang = language(interaction.locale)
+        private = self.tables.private_hand(channel_id, interaction.user.id)
+        await self.send_private_reply(interaction, private, lang)
+
+    async def send_private_reply(
+        self, interaction: discord.Interaction, private: PrivateHand, lang: str
+    ) -> None:
+        down = [c.card for c in private.cards if not c.face_up]
+        up = [c.card for c in private.cards if c.face_up]
+        name = interaction.user.display_name
+        png = await self._draw(lambda: private_hand_png(private, name=name, language=lang))
+        await with_retries(
+            lambda: interaction.followup.send(
+                t(lang, "your_cards", down=cards_text(down), up=cards_text(up)),
+                file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
+                ephemeral=True,
+            ),
+            self.tables.clock.sleep,
+        )
+
+    # ------------------------------------------------------------------ results
+
+    async def _results(self, table: Table, state: _MessageState, effect: Results) -> None:
+        hand = effect.hand
+        lang = table.config.lang
+        public = PublicTable.from_hand(hand.hand)
+        embed = discord.Embed(
+            title=t(
+                lang,
+                "table_title",
+                stakes=table.config.stakes,
+                hand_id=hand.hand_id,
+                street=t(lang, "showdown")
+                if public.is_showdown
+                else t(lang, f"street_{hand.hand.street}"),
+            ),
+            description="\n".join(self._result_lines(table, hand)) or "—",
+            colour=discord.Colour.gold(),
+        )
+        labels = self._labels(table, hand)
+        png = await self._draw(lambda: showdown_png(public, labels))
+        embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
+        if effect.next_hand_at is not None:
+            embed.add_field(
+                name="⏱", value=t(lang, "countdown", when=relative_time(effect.next_hand_at))
+            )
+        if state.message_id is not None and state.has_buttons:
+            await self._clear_buttons(table, state.message_id)
+            state.has_buttons = False
+        posted = await self._channel(table).send(
+            t(lang, "reveal", hand_id=hand.hand_id),
+            embed=embed,
+            file=discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE),
+        )
+        state.message_id, state.key, state.after_hand = posted.id, None, True
+        await self._remember(table, posted.id)
+
+    def _result_lines(self, table: Table, hand: LiveHand) -> list[str]:
+        """Shown hands and pots, then each player's net result."""
+        lang = table.config.lang
+        lines = []
+        for event in hand.hand.events:
+            if isinstance(event, ev.HandShown | ev.PotAwarded | ev.UncalledBetReturned):
+                line = announce(event, lang, table.seat_name_in(hand), table.config.stakes)
+                if line:
+                    lines.append(line)
+        for seat, user_id in enumerate(hand.users):
+            net = hand.hand.stacks[seat] - hand.hand.starting_stacks[seat]
+            lines.append(f"{table.name(user_id)}: {net:+d}")
+        return lines
+
+    # ------------------------------------------------------------------ shutdown
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Give pending deliveries ``grace`` seconds to finish, then stop them."""
+        pending = [w for w in self._workers.values() if not w.done()] + list(self._dms)
+        if pending:
+            _, still = await asyncio.wait(pending, timeout=grace)
+            for task in still:
+                task.cancel()
+            await asyncio.gather(*still, return_exceptions=True)
+        self._pool.shutdown(wait=True)
+
+
+def seat_lines(table: Table, lang: str) -> list[str]:
+    """One line per seated player: position, name, chips (in the hand, if he is in it) and
+    whether he sits out or is leaving."""
+    lines = []
+    for seat in sorted(table.seats.values(), key=lambda s: s.position):
+        status = ""
+        if seat.sitting_out:
+            status = t(lang, "status_sitting_out")
+        elif seat.leaving:
+            status = t(lang, "status_leaving")
+        stack = seat.stack
+        if table.live is not None and (index := table.live.seat_of(seat.user_id)) is not None:
+            stack = table.live.hand.stacks[index]
+        lines.append(
+            t(
+                lang,
+                "info_player",
+                seat=seat.position + 1,
+                name=table.name(seat.user_id),
+                stack=stack,
+                status=status,
+            )
+        )
+    return lines or [t(lang, "info_empty")]

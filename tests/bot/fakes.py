@@ -1,0 +1,136 @@
+"""Test doubles for the core: a clock that moves only when told, and a screen that takes
+what the tables put in their outboxes."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
+from bot.core.storage import Store
+from bot.core.tables import Table, TableManager
+from engine.stakes import Stakes
+
+CHANNEL, GUILD = 100, 1
+TURN = 60.0
+
+
+async def seat_directly(store: Store, stacks: list[int], ante: int = 1) -> Stakes:
+    """Seats holding ``stacks`` (below any buy-in: the store is told directly, as a table's
+    busted players would leave it)."""
+    stakes = Stakes(ante, 3, 10, 20)
+    settings = {
+        "stakes": stakes.to_dict(),
+        "turn_seconds": TURN,
+        "countdown_seconds": 0,
+        "lang": "en",
+    }
+    await store.open_table(
+        CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000, settings=settings
+    )
+    for user_id, stack in enumerate(stacks, start=1):
+        await store.sit(CHANNEL, user_id, stack)
+    return stakes
+
+
+class ManualClock:
+    """``now()`` and ``sleep()`` for the tables; ``advance()`` moves time and wakes sleepers."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._now = start
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._count = 0
+        self._sleeping: set[asyncio.Task[object]] = set()
+        self._changed = asyncio.Event()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self._now + max(0.0, seconds), self._count, future))
+        self._count += 1
+        task = asyncio.current_task()
+        assert task is not None
+        self._sleeping.add(task)
+        self._changed.set()
+        try:
+            await future
+        finally:
+            self._sleeping.discard(task)
+
+    async def until_idle(self, tasks: Callable[[], Iterable[asyncio.Task[None]]]) -> None:
+        """Wait (for events, not for time) until every task is done or asleep on this clock."""
+        while True:
+            busy = [t for t in tasks() if not t.done() and t not in self._sleeping]
+            if not busy:
+                return
+            self._changed.clear()
+            changed = asyncio.ensure_future(self._changed.wait())
+            await asyncio.wait([changed, *busy], return_when=asyncio.FIRST_COMPLETED)
+            changed.cancel()
+
+    async def advance(self, seconds: float, manager: TableManager) -> None:
+        """Move time forward, waking each sleeper in turn and letting the tables settle."""
+        target = self._now + seconds
+        await self.until_idle(lambda: manager._tasks)
+        while self._sleepers and self._sleepers[0][0] <= target:
+            when, _, future = heapq.heappop(self._sleepers)
+            self._now = max(self._now, when)
+            if not future.done():
+                future.set_result(None)
+            await asyncio.sleep(0)
+            await self.until_idle(lambda: manager._tasks)
+        self._now = target
+        # What the last wake-up put in an outbox reaches a Screen on the next loop turns.
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+
+@dataclass
+class Screen:
+    """Delivers every table's outbox at once (or, with ``working=False``, never), reporting
+    shown buttons back to the manager as the Discord edge does."""
+
+    manager: TableManager
+    working: bool = True
+    lines: list[str] = field(default_factory=list)
+    pings: list[int] = field(default_factory=list)
+    pictures: int = 0
+    private: list[tuple[int, int]] = field(default_factory=list)  # (hand id, user id)
+    results: list[Results] = field(default_factory=list)
+    cleared: list[int] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.manager.on_outbox = self._wake
+
+    def _wake(self, table: Table) -> None:
+        asyncio.get_running_loop().call_soon(self.deliver, table)
+
+    def deliver(self, table: Table) -> None:
+        while self.working and (effect := table.outbox.take()) is not None:
+            self.effects.append(effect)
+            match effect:
+                case Line(text=text, mention=mention):
+                    self.lines.append(text)
+                    if mention is not None:
+                        self.pings.append(mention)
+                case Picture():
+                    self.pictures += 1
+                    live = table.live
+                    if live is not None:
+                        self.manager.shown(table, live.hand_id, live.seq)
+                case Results():
+                    self.results.append(effect)
+                case Private(user_id=user_id, hand_id=hand_id):
+                    self.private.append((hand_id, user_id))
+                case ClearButtons(message_id=message_id):
+                    self.cleared.append(message_id)
+
+    def start(self, table: Table) -> None:
+        """Discord works again: deliver what waited."""
+        self.working = True
+        self.deliver(table)

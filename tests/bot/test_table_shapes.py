@@ -1,0 +1,87 @@
+"""RULES 2.3, 2.4 and 5.5 through the table manager: every shape of hand the engine can deal,
+including hands over before anyone decides (all in on the antes), settles, is shown, and the
+next hand follows, with the chips conserved."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core.storage import HandNotFound, HandRecord, Store
+from bot.core.tables import TableManager
+from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, seat_directly
+
+MAX_HANDS = 12
+STARTING = 1000  # a new wallet's chips (Store.open's default)
+
+
+async def play(path: Path, stacks: list[int], ante: int, seed: int) -> None:
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    clock = ManualClock()
+    try:
+        await seat_directly(store, stacks, ante)
+        manager = TableManager(store, clock=clock)
+        screen = Screen(manager)
+        await manager.restore()
+        await clock.advance(0, manager)
+        table = manager.get(CHANNEL)
+        while table.live is not None and table.live.hand_id <= MAX_HANDS:
+            hand_id = table.live.hand_id
+            while table.live is not None and table.live.hand_id == hand_id:
+                actor = table.actor_id()
+                assert actor is not None, "a live hand that is not over has an actor"
+                specs = table.buttons()
+                spec = rng.choice(specs)
+                await manager.act(CHANNEL, actor, spec.action, spec.amount)
+            await clock.advance(0, manager)
+        await manager.shutdown()
+        results = [r.hand.hand_id for r in screen.results]
+        # Every hand that was dealt and ended was settled once and shown once.
+        dealt = await hands_dealt(store)
+        ended = [record.hand_id for record in dealt if record.outcome is not None]
+        assert results == ended and len(ended) >= len(dealt) - 1
+        assert all(record.outcome == "settled" for record in dealt if record.outcome)
+        if table.live is None:
+            # No hand in play: fewer than two players with chips are left.
+            assert len(table.eligible()) < 2
+        await store.audit()
+        # RULES 5.5: whatever happened, every player's chips (wallet, seat, hand) add up to
+        # what the wallets held before anyone sat.
+        wallets = [await store.wallet(GUILD, user) for user in range(1, len(stacks) + 1)]
+        assert sum(wallet.total for wallet in wallets) == STARTING * len(stacks)
+    finally:
+        await store.close()
+
+
+async def hands_dealt(store: Store) -> list[HandRecord]:
+    found = []
+    for hand_id in itertools.count(1):
+        try:
+            found.append(await store.get_hand(hand_id))
+        except HandNotFound:
+            return found
+    raise AssertionError("unreachable")
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    stacks=st.lists(st.integers(1, 120), min_size=2, max_size=8),
+    ante=st.integers(1, 5),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_every_hand_shape_settles_is_shown_and_the_next_follows(
+    tmp_path_factory: pytest.TempPathFactory, stacks: list[int], ante: int, seed: int
+) -> None:
+    path = tmp_path_factory.mktemp("shapes") / "stud.db"
+    asyncio.run(play(path, stacks, ante, seed))
