@@ -7,7 +7,8 @@ check what a Discord user would have seen. Unknown routes answer 404 and are rec
 can assert the bot used only what this fake implements.
 
 It also misbehaves as Discord does, on demand: ``faults`` (a :class:`FaultPlan`) answers chosen
-routes with 429, 5xx, 403 or slowly; :meth:`FakeDiscord.drop_gateway` cuts the gateway, which
+routes with 429, 5xx, 403 or slowly; ``rate_limits`` keeps per-route buckets with Discord's
+headers and 429s; :meth:`FakeDiscord.drop_gateway` cuts the gateway, which
 accepts a RESUME (replaying missed events) or invalidates the session (``resume_policy``); an
 interaction callback later than ``callback_window`` seconds is refused as Discord refuses it.
 Every REST request, interaction, command sync and gateway session step is recorded with its time
@@ -28,7 +29,16 @@ from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
-from tests.e2e.faults import FORBIDDEN_MESSAGES, FaultKind, FaultPlan, route_matches
+from tests.e2e.faults import (
+    FORBIDDEN_MESSAGES,
+    FaultKind,
+    FaultPlan,
+    RateLimit,
+    bucket_headers,
+    rate_limited,
+    route_hash,
+    route_matches,
+)
 
 JSON = dict[str, Any]
 VIEW_CHANNEL = 1 << 10
@@ -131,6 +141,7 @@ class FakeDiscord:
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     synced: list[JSON] = field(default_factory=list)  # the last bulk overwrite, either scope
     faults: FaultPlan = field(default_factory=FaultPlan)
+    rate_limits: list[RateLimit] = field(default_factory=list)  # none: every request answered
     callback_window: float = 3.0  # Discord's limit for the first interaction callback
     followup_window: float = 15 * 60.0  # the interaction token's life for followups
     resume_policy: Literal["resume", "invalidate"] = "resume"
@@ -463,16 +474,32 @@ class FakeDiscord:
             record = self.interactions.get(int(path.split("/")[2]))
             if record is not None and record.first_callback is None:
                 record.first_callback = arrived
-        fault = self.faults.pick(method, path, self.dm_channels)
-        if fault is not None and fault.kind != "slow":
-            response = fault.response()
-        else:
-            if fault is not None:
-                await asyncio.sleep(self.faults.delay(fault))
-            response = self._answer(method, path, body, files, arrived)
-        kind = None if fault is None else fault.kind
+        response, kind = await self._respond(method, path, body, files, arrived)
         self.requests.append(RequestRecord(method, path, response.status, arrived, kind))
         return response
+
+    async def _respond(
+        self, method: str, path: str, body: Any, files: list[Upload], arrived: float
+    ) -> tuple[web.Response, FaultKind | None]:
+        """The answer after rate limits and faults, and the kind of fault that shaped it."""
+        headers: dict[str, str] = {}
+        for bucket in self.rate_limits:
+            if route_matches(bucket.route, method, path, self.dm_channels):
+                remaining, reset_after = bucket.take(path)
+                if remaining < 0:
+                    return rate_limited(reset_after, route_hash(bucket.route), bucket.limit), 429
+                headers = bucket_headers(
+                    route_hash(bucket.route), bucket.limit, remaining, reset_after
+                )
+                break
+        fault = self.faults.pick(method, path, self.dm_channels)
+        if fault is not None and fault.kind != "slow":
+            return fault.response(), fault.kind
+        if fault is not None:
+            await asyncio.sleep(self.faults.delay(fault))
+        response = self._answer(method, path, body, files, arrived)
+        response.headers.update(headers)
+        return response, None if fault is None else fault.kind
 
     def requests_to(self, route: str) -> list[RequestRecord]:
         """Recorded requests matching a route pattern such as "POST /channels/{id}/messages"."""

@@ -3,6 +3,9 @@
 A test puts :class:`Fault` entries in the fake's :class:`FaultPlan` (``fake.faults``), at any time.
 Each request is matched against the plan in order; the first fault that matches the route, still
 has hits left and passes its (seeded) probability roll is applied to that request.
+
+:class:`RateLimit` buckets (``fake.rate_limits``) are the other source of 429s: Discord's own
+per-route limits, announced in headers on every answer, refused only when a client overruns them.
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ class Fault:
     def response(self) -> web.Response:
         """The answer Discord gives for this fault (not for "slow", which answers normally)."""
         if self.kind == 429:
-            return rate_limited(self.retry_after, bucket=f"{zlib.crc32(self.route.encode()):08x}")
+            return rate_limited(self.retry_after, route_hash(self.route))
         if self.kind == 403:
             body = {"message": FORBIDDEN_MESSAGES[self.code], "code": self.code}
             return _json(body, 403)
@@ -108,21 +111,55 @@ class Fault:
         raise ValueError("a slow fault has no response of its own")
 
 
-def rate_limited(retry_after: float, bucket: str) -> web.Response:
+def rate_limited(retry_after: float, bucket: str, limit: int = 5) -> web.Response:
     """A per-route 429 with every header Discord sends. discord.py retries a 429 only when a
     ``Via`` header is present (without one it takes it for a Cloudflare ban and raises)."""
     headers = {
+        **bucket_headers(bucket, limit, 0, retry_after),
         "Retry-After": str(math.ceil(retry_after)),
-        "X-RateLimit-Limit": "5",
-        "X-RateLimit-Remaining": "0",
-        "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
-        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-        "X-RateLimit-Bucket": bucket,
         "X-RateLimit-Scope": "user",
         "Via": "1.1 google",
     }
     body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
     return _json(body, 429, headers)
+
+
+def bucket_headers(bucket: str, limit: int, remaining: int, reset_after: float) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": bucket,
+    }
+
+
+def route_hash(route: str) -> str:
+    return f"{zlib.crc32(route.encode()):08x}"
+
+
+@dataclass
+class RateLimit:
+    """A per-route bucket as Discord keeps one: ``limit`` requests every ``per`` seconds for each
+    top-level resource (channel, guild, webhook or interaction token) in the path. Answers in
+    it carry the X-RateLimit headers, so discord.py paces itself; one over the limit gets a 429."""
+
+    route: str
+    limit: int = 5
+    per: float = 5.0
+    windows: dict[str, tuple[float, int]] = field(default_factory=dict)  # resource -> start, used
+
+    def take(self, path: str) -> tuple[int, float]:
+        """Spend one request: the requests left in the window (-1: over the limit), and the
+        seconds until the window resets."""
+        parts = path.strip("/").split("/")
+        resource = "/".join(parts[:3] if parts[0] in ("webhooks", "interactions") else parts[:2])
+        now = time.monotonic()
+        start, used = self.windows.get(resource, (now, 0))
+        if now - start >= self.per:
+            start, used = now, 0
+        self.windows[resource] = (start, used + 1)
+        return self.limit - used - 1, start + self.per - now
 
 
 def _json(data: object, status: int, headers: dict[str, str] | None = None) -> web.Response:

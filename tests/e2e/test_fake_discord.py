@@ -20,7 +20,7 @@ from tests.e2e.fake_discord import (
     CallbackTooLate,
     FakeDiscord,
 )
-from tests.e2e.faults import CLOUDFLARE_502, Fault, FaultPlan
+from tests.e2e.faults import CLOUDFLARE_502, Fault, FaultPlan, RateLimit
 
 Handler = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -209,7 +209,42 @@ def test_a_probability_is_drawn_from_the_plans_seed() -> None:
     assert 30 < sum(hits(1)) < 90
 
 
+async def test_a_rate_limit_bucket_counts_per_channel_and_resets(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=0.3))
+    other = fake.add_channel()
+
+    async def post(channel_id: int) -> tuple[int, str, str]:
+        url = f"{fake.api_base}/channels/{channel_id}/messages"
+        async with session.post(url, json={"content": "hi"}) as response:
+            return (
+                response.status,
+                response.headers["X-RateLimit-Remaining"],
+                response.headers["X-RateLimit-Reset-After"],
+            )
+
+    first, second, third = [await post(fake.channel_id) for _ in range(3)]
+    assert first[:2] == (200, "1") and second[:2] == (200, "0")
+    assert third[:2] == (429, "0") and 0 < float(third[2]) <= 0.3
+    assert (await post(other))[:2] == (200, "1")  # another channel, another bucket
+    await asyncio.sleep(float(third[2]))
+    assert (await post(fake.channel_id))[:2] == (200, "1")
+    assert [r.fault for r in fake.requests_to(POST_MESSAGE)] == [None, None, 429, None, None]
+
+
 # ---------------------------------------------------------------------- what discord.py does
+
+
+async def test_discord_py_paces_itself_by_the_rate_limit_headers(
+    fake: FakeDiscord, client: Client
+) -> None:
+    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=0.3))
+    channel = channel_of(client, fake)
+    started = time.monotonic()
+    await asyncio.gather(*(channel.send(f"m{i}") for i in range(5)))
+    assert time.monotonic() - started >= 0.5  # three windows of 2, 2 and 1 posts
+    assert statuses(fake, POST_MESSAGE) == [200] * 5  # it waited; no 429 was needed
 
 
 async def test_discord_py_waits_out_429s_and_the_post_succeeds(
