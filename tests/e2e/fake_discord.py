@@ -5,6 +5,14 @@ The bot connects with ``bot.start()`` after ``discord.http.Route.BASE`` and
 gateway; every message, DM, upload and interaction callback the bot makes is recorded so tests can
 check what a Discord user would have seen. Unknown routes answer 404 and are recorded, so a test
 can assert the bot used only what this fake implements.
+
+It also misbehaves as Discord does, on demand: ``faults`` (a :class:`FaultPlan`) answers chosen
+routes with 429, 5xx, 403 or slowly; ``rate_limits`` keeps per-route buckets with Discord's
+headers and 429s; :meth:`FakeDiscord.drop_gateway` cuts the gateway, which
+accepts a RESUME (replaying missed events) or invalidates the session (``resume_policy``); an
+interaction callback later than ``callback_window`` seconds is refused as Discord refuses it.
+Every REST request, interaction, command sync and gateway session step is recorded with its time
+(``time.monotonic()``).
 """
 
 from __future__ import annotations
@@ -12,17 +20,36 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e.faults import (
+    FORBIDDEN_MESSAGES,
+    FaultKind,
+    FaultPlan,
+    RateLimit,
+    bucket_headers,
+    rate_limited,
+    route_hash,
+    route_matches,
+)
+
 JSON = dict[str, Any]
-EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)  # view, send...
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
+EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES | (1 << 16)
+ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
+# Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
+BACKLOG = 1000
 
 
 def json_response(data: object, status: int = 200) -> web.Response:
@@ -30,6 +57,53 @@ def json_response(data: object, status: int = 200) -> web.Response:
     return web.Response(
         body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
     )
+
+
+def error(status: int, code: int, message: str) -> web.Response:
+    return json_response({"message": message, "code": code}, status)
+
+
+class CallbackTooLate(Exception):
+    """The bot answered an interaction after ``callback_window``: "Unknown interaction"."""
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    method: str
+    path: str  # without the /api/v10 prefix or the query string
+    status: int
+    at: float  # when it arrived
+    fault: FaultKind | None = None  # the injected fault that answered (or delayed) it
+
+
+@dataclass
+class InteractionRecord:
+    id: int
+    kind: int
+    user_id: int
+    channel_id: int
+    created: float  # when INTERACTION_CREATE was dispatched
+    first_callback: float | None = None  # the first callback request, however it was answered
+    acknowledged: float | None = None  # the callback that was accepted (in time, not faulted)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from creation to the first callback request (None: never answered)."""
+        return None if self.first_callback is None else self.first_callback - self.created
+
+
+@dataclass(frozen=True)
+class CommandSync:
+    method: str  # GET or PUT (bulk overwrite)
+    guild_id: int | None  # None: global commands
+    at: float
+    names: tuple[str, ...] = ()  # the commands a PUT sent
+
+
+@dataclass(frozen=True)
+class GatewayStep:
+    what: str  # IDENTIFY, RESUME, RESUMED, INVALID_SESSION, DROPPED, CLOSED <code>
+    at: float
 
 
 @dataclass
@@ -66,7 +140,18 @@ class FakeDiscord:
     unknown_routes: list[str] = field(default_factory=list)
     users: dict[int, JSON] = field(default_factory=dict)
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
-    synced: list[JSON] = field(default_factory=list)
+    synced: list[JSON] = field(default_factory=list)  # the last bulk overwrite, either scope
+    faults: FaultPlan = field(default_factory=FaultPlan)
+    rate_limits: list[RateLimit] = field(default_factory=list)  # none: every request answered
+    callback_window: float = 3.0  # Discord's limit for the first interaction callback
+    followup_window: float = 15 * 60.0  # the interaction token's life for followups
+    resume_policy: Literal["resume", "invalidate"] = "resume"
+    requests: list[RequestRecord] = field(default_factory=list)
+    interactions: dict[int, InteractionRecord] = field(default_factory=dict)
+    commands: dict[int | None, list[JSON]] = field(default_factory=dict)  # scope -> commands
+    command_requests: list[CommandSync] = field(default_factory=list)
+    gateway_steps: list[GatewayStep] = field(default_factory=list)
+    app_permissions: dict[int, int] = field(default_factory=dict)  # channel -> bits; default all
     # Called with the channel id whenever the bot posts or edits a message with an embed there
     # (a table picture or the results): the benchmark times interactions with it.
     on_update: Callable[[int], None] | None = None
@@ -93,9 +178,14 @@ class FakeDiscord:
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._ws: web.WebSocketResponse | None = None
+        self._transport: asyncio.Transport | None = None
+        self._sessions = itertools.count(1)
+        self._session_id: str | None = None
         self._sequence = 0
+        self._backlog: deque[tuple[int, str]] = deque(maxlen=BACKLOG)
         self._runner: web.AppRunner | None = None
         self.identified = asyncio.Event()
+        self.connected = asyncio.Event()  # set by READY or RESUMED, cleared by a drop
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -158,14 +248,32 @@ class FakeDiscord:
         self.channel_ids.append(channel_id)
         return channel_id
 
+    def app_permissions_in(self, channel_id: int) -> int:
+        return self.app_permissions.get(channel_id, ALL_PERMISSIONS)
+
+    async def set_app_permissions(self, channel_id: int, permissions: int) -> None:
+        """The bot's permissions in a channel, as interactions there carry them in
+        ``app_permissions``; the bot's own posts there are refused (403) without them."""
+        self.app_permissions[channel_id] = permissions
+        if self._session_id is not None:
+            await self.dispatch("CHANNEL_UPDATE", self._channel(channel_id))
+
     def _channel(self, channel_id: int | None = None) -> JSON:
+        channel_id = channel_id or self.channel_id
+        overwrites = []
+        if channel_id in self.app_permissions:
+            # A member overwrite, so the bot's own permission check agrees with app_permissions.
+            denied = ALL_PERMISSIONS & ~self.app_permissions[channel_id]
+            overwrites.append(
+                {"id": str(self.app_id), "type": 1, "allow": "0", "deny": str(denied)}
+            )
         return {
-            "id": str(channel_id or self.channel_id),
+            "id": str(channel_id),
             "type": 0,
             "name": "stud",
             "guild_id": str(self.guild_id),
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": overwrites,
             "nsfw": False,
             "topic": None,
             "last_message_id": None,
@@ -219,10 +327,12 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
+    def _step(self, what: str) -> None:
+        self.gateway_steps.append(GatewayStep(what, time.monotonic()))
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._ws = ws
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
@@ -231,25 +341,79 @@ class FakeDiscord:
             if payload["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None}))
             elif payload["op"] == 2:
-                await self.dispatch(
-                    "READY",
-                    {
-                        "v": 10,
-                        "user": self.bot_user,
-                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                        "session_id": "fake-session",
-                        "resume_gateway_url": self.gateway_url,
-                        "application": {"id": str(self.app_id), "flags": 0},
-                    },
-                )
-                await self.dispatch("GUILD_CREATE", self._guild())
-                self.identified.set()
+                self._use(ws, request)
+                await self._identify()
+            elif payload["op"] == 6:
+                await self._resume(ws, request, payload["d"])
+        if self._ws is ws:
+            self._ws = None
+            self.connected.clear()
         return ws
 
+    def _use(self, ws: web.WebSocketResponse, request: web.Request) -> None:
+        self._ws = ws
+        self._transport = request.transport
+
+    async def _identify(self) -> None:
+        self._step("IDENTIFY")
+        self._session_id = f"fake-session-{next(self._sessions)}"
+        self._sequence = 0
+        self._backlog.clear()
+        await self.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot_user,
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": self._session_id,
+                "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.app_id), "flags": 0},
+            },
+        )
+        await self.dispatch("GUILD_CREATE", self._guild())
+        self.identified.set()
+        self.connected.set()
+
+    async def _resume(self, ws: web.WebSocketResponse, request: web.Request, data: JSON) -> None:
+        self._step("RESUME")
+        seen = int(data.get("seq") or 0)
+        kept = not self._backlog or self._backlog[0][0] <= seen + 1
+        if self.resume_policy == "invalidate" or data["session_id"] != self._session_id or not kept:
+            # d=false: not resumable; discord.py closes and IDENTIFYs afresh.
+            self._step("INVALID_SESSION")
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return
+        # Replay until caught up (events dispatched meanwhile join the backlog), then go live.
+        while missed := [(s, text) for s, text in self._backlog if s > seen]:
+            for _, text in missed:
+                await ws.send_str(text)
+            seen = missed[-1][0]
+        self._use(ws, request)
+        await self.dispatch("RESUMED", {})
+        self._step("RESUMED")
+        self.connected.set()
+
+    async def drop_gateway(self, code: int | None = None) -> None:
+        """Cut the bot's gateway connection: abruptly (no close frame) when ``code`` is None, else
+        with that close code. Events dispatched until the bot is back wait for its RESUME."""
+        ws, transport = self._ws, self._transport
+        assert ws is not None and transport is not None, "the bot is not connected"
+        self._ws = None
+        self.connected.clear()
+        if code is None:
+            self._step("DROPPED")
+            transport.abort()
+        else:
+            self._step(f"CLOSED {code}")
+            await ws.close(code=code)
+
     async def dispatch(self, event: str, data: JSON) -> None:
-        assert self._ws is not None, "the bot is not connected"
+        assert self._session_id is not None, "the bot never connected"
         self._sequence += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
+        text = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
+        self._backlog.append((self._sequence, text))
+        if self._ws is not None and not self._ws.closed:
+            await self._ws.send_str(text)
 
     # ------------------------------------------------------------------ REST
 
@@ -306,10 +470,50 @@ class FakeDiscord:
         }
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
-        path = "/" + request.match_info["tail"]
-        parts = path.strip("/").split("/")
+        arrived = time.monotonic()
         method = request.method
+        path = "/" + request.match_info["tail"]
         body, files = await self._body(request)
+        if route_matches("POST /interactions/{id}/{token}/callback", method, path, ()):
+            record = self.interactions.get(int(path.split("/")[2]))
+            if record is not None and record.first_callback is None:
+                record.first_callback = arrived
+        response, kind = await self._respond(method, path, body, files, arrived)
+        self.requests.append(RequestRecord(method, path, response.status, arrived, kind))
+        return response
+
+    async def _respond(
+        self, method: str, path: str, body: Any, files: list[Upload], arrived: float
+    ) -> tuple[web.Response, FaultKind | None]:
+        """The answer after rate limits and faults, and the kind of fault that shaped it."""
+        headers: dict[str, str] = {}
+        for bucket in self.rate_limits:
+            if route_matches(bucket.route, method, path, self.dm_channels):
+                remaining, reset_after = bucket.take(path)
+                if remaining < 0:
+                    return rate_limited(reset_after, route_hash(bucket.route), bucket.limit), 429
+                headers = bucket_headers(
+                    route_hash(bucket.route), bucket.limit, remaining, reset_after
+                )
+                break
+        fault = self.faults.pick(method, path, self.dm_channels)
+        if fault is not None and fault.kind != "slow":
+            return fault.response(), fault.kind
+        if fault is not None:
+            await asyncio.sleep(self.faults.delay(fault))
+        response = self._answer(method, path, body, files, arrived)
+        response.headers.update(headers)
+        return response, None if fault is None else fault.kind
+
+    def requests_to(self, route: str) -> list[RequestRecord]:
+        """Recorded requests matching a route pattern such as "POST /channels/{id}/messages"."""
+        dms = self.dm_channels
+        return [r for r in self.requests if route_matches(route, r.method, r.path, dms)]
+
+    def _answer(
+        self, method: str, path: str, body: Any, files: list[Upload], arrived: float
+    ) -> web.Response:
+        parts = path.strip("/").split("/")
         if method == "GET" and path == "/users/@me":
             return json_response(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -331,13 +535,15 @@ class FakeDiscord:
         if method == "GET" and parts[0] == "users" and len(parts) == 2:
             user = self.users.get(int(parts[1]))
             return json_response(user) if user else json_response({"code": 10013}, 404)
-        if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
-            commands = [
-                {**command, "id": str(self.snowflake()), "application_id": str(self.app_id)}
-                for command in body
-            ]
-            self.synced = commands
-            return json_response(commands)
+        if method in ("GET", "PUT") and parts[0] == "applications" and parts[-1] == "commands":
+            # /applications/{app}/commands or /applications/{app}/guilds/{guild}/commands
+            guild_id = int(parts[3]) if len(parts) == 5 else None
+            if method == "GET":
+                self.command_requests.append(CommandSync(method, guild_id, arrived))
+                return json_response(self.commands.get(guild_id, []))
+            names = tuple(command["name"] for command in body)
+            self.command_requests.append(CommandSync(method, guild_id, arrived, names))
+            return json_response(self._overwrite_commands(guild_id, body))
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(body["recipient_id"])
             if user_id in self.closed_dms:
@@ -351,6 +557,9 @@ class FakeDiscord:
             )
         if parts[0] == "channels" and parts[2] == "messages":
             channel_id = int(parts[1])
+            refused = self._refused(method, channel_id, files)
+            if refused is not None:
+                return refused
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
                 self.messages[int(message["id"])] = message
@@ -358,7 +567,9 @@ class FakeDiscord:
                 self._updated(message)
                 return json_response(message)
             if method == "PATCH" and len(parts) == 4:
-                old = self.messages[int(parts[3])]
+                old = self.messages.get(int(parts[3]))
+                if old is None:
+                    return error(404, 10008, "Unknown Message")
                 merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
                 if "components" in body:
                     merged["components"] = body["components"]
@@ -370,9 +581,11 @@ class FakeDiscord:
                 self._updated(message)
                 return json_response(message)
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
-            return self._callback(int(parts[1]), body, files)
+            return self._callback(int(parts[1]), body, files, arrived)
         if method == "POST" and parts[0] == "webhooks" and len(parts) == 3:
             interaction_id = int(parts[2].removeprefix("token-"))
+            if arrived - self.interactions[interaction_id].created > self.followup_window:
+                return error(401, 50027, "Invalid Webhook Token")
             message = self._message(self._interaction_channels[interaction_id], body, files)
             self.messages[int(message["id"])] = message
             followup = Callback(0, body, files, message, interaction_id)
@@ -383,12 +596,54 @@ class FakeDiscord:
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
 
+    def _overwrite_commands(self, guild_id: int | None, body: list[JSON]) -> list[JSON]:
+        """Bulk overwrite: as on Discord, a command keeps its id when its name and type stay."""
+        old = {(c.get("type", 1), c["name"]): c["id"] for c in self.commands.get(guild_id, [])}
+        scope = {} if guild_id is None else {"guild_id": str(guild_id)}
+        commands = [
+            {
+                **command,
+                **scope,
+                "id": old.get((command.get("type", 1), command["name"])) or str(self.snowflake()),
+                "application_id": str(self.app_id),
+            }
+            for command in body
+        ]
+        self.commands[guild_id] = commands
+        self.synced = commands
+        return commands
+
+    def _refused(self, method: str, channel_id: int, files: list[Upload]) -> web.Response | None:
+        """Discord's 403 when the bot lacks a permission for a post or edit in a guild channel."""
+        if channel_id in self.dm_channels:
+            return None
+        permissions = self.app_permissions_in(channel_id)
+        if not permissions & VIEW_CHANNEL:
+            return error(403, 50001, FORBIDDEN_MESSAGES[50001])
+        if method == "POST" and not permissions & SEND_MESSAGES:
+            return error(403, 50013, FORBIDDEN_MESSAGES[50013])
+        if files and not permissions & ATTACH_FILES:
+            return error(403, 50013, FORBIDDEN_MESSAGES[50013])
+        return None
+
     def _updated(self, message: JSON) -> None:
         channel_id = int(message["channel_id"])
         if self.on_update is not None and message["embeds"] and channel_id in self.channel_ids:
             self.on_update(channel_id)
 
-    def _callback(self, interaction_id: int, body: JSON, files: list[Upload]) -> web.Response:
+    def _callback(
+        self, interaction_id: int, body: JSON, files: list[Upload], arrived: float
+    ) -> web.Response:
+        record = self.interactions.get(interaction_id)
+        if record is None or arrived - record.created > self.callback_window:
+            future = self._callbacks.pop(interaction_id, None)
+            if future is not None and record is not None:
+                late = arrived - record.created
+                future.set_exception(CallbackTooLate(f"interaction answered after {late:.2f} s"))
+            return error(404, 10062, "Unknown interaction")
+        if record.acknowledged is not None:
+            return error(400, 40060, "Interaction has already been acknowledged.")
+        record.acknowledged = arrived
         kind = int(body["type"])
         data = body.get("data") or {}
         future = self._callbacks.pop(interaction_id)
@@ -427,6 +682,9 @@ class FakeDiscord:
         interaction_id = self.snowflake()
         channel_id = channel_id or self.channel_id
         self._interaction_channels[interaction_id] = channel_id
+        self.interactions[interaction_id] = InteractionRecord(
+            interaction_id, kind, int(user["id"]), channel_id, time.monotonic()
+        )
         future: asyncio.Future[Callback] = asyncio.get_running_loop().create_future()
         self._callbacks[interaction_id] = future
         payload = {
@@ -442,7 +700,7 @@ class FakeDiscord:
             "version": 1,
             "locale": locale,
             "guild_locale": self.guild_locale,
-            "app_permissions": str((1 << 53) - 1),
+            "app_permissions": str(self.app_permissions_in(channel_id)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0,

@@ -1,0 +1,476 @@
+"""The fake Discord's faults and records, seen by plain aiohttp requests and by a real discord.py
+client connected to it (REST and gateway, 127.0.0.1 only)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import aiohttp
+import discord
+import pytest
+import yarl
+
+from tests.e2e.fake_discord import (
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
+    SEND_MESSAGES,
+    CallbackTooLate,
+    FakeDiscord,
+)
+from tests.e2e.faults import CLOUDFLARE_502, Fault, FaultPlan, RateLimit
+
+Handler = Callable[[discord.Interaction], Awaitable[None]]
+
+
+async def reply(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("ok")
+
+
+class Client(discord.Client):
+    """A bare discord.py client; ``handler`` answers every interaction."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.handler: Handler = reply
+        self.readies = 0
+        self.resumes = 0
+        self.errors: list[Exception] = []
+
+        self.identifies: list[bool] = []  # ``initial`` of each IDENTIFY
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py sleeps 5 s before every IDENTIFY but the first; recorded, not waited for.
+        self.identifies.append(initial)
+
+    async def on_ready(self) -> None:
+        self.readies += 1
+
+    async def on_resumed(self) -> None:
+        self.resumes += 1
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.handler(interaction)
+        except discord.HTTPException as error:
+            self.errors.append(error)
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
+    )
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+async def session() -> AsyncIterator[aiohttp.ClientSession]:
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+@pytest.fixture
+async def client(fake: FakeDiscord) -> AsyncIterator[Client]:
+    client = Client()
+    client._connection.guild_ready_timeout = 0.05
+    runner = asyncio.create_task(client.start("fake-token"))
+    await asyncio.wait_for(client.wait_until_ready(), 5)
+    yield client
+    await client.close()
+    await asyncio.wait_for(runner, 5)
+
+
+def channel_of(client: Client, fake: FakeDiscord) -> discord.TextChannel:
+    channel = client.get_channel(fake.channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    return channel
+
+
+def statuses(fake: FakeDiscord, route: str) -> list[int]:
+    return [r.status for r in fake.requests_to(route)]
+
+
+POST_MESSAGE = "POST /channels/{id}/messages"
+
+
+# ---------------------------------------------------------------------- the faults themselves
+
+
+async def test_a_429_has_discords_body_and_rate_limit_headers_once(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    fault = fake.faults.add(Fault(POST_MESSAGE, 429, retry_after=0.25))
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    async with session.post(url, json={"content": "hi"}) as response:
+        assert response.status == 429
+        assert await response.json() == {
+            "message": "You are being rate limited.",
+            "retry_after": 0.25,
+            "global": False,
+        }
+        headers = response.headers
+        assert headers["Retry-After"] == "1"
+        assert headers["X-RateLimit-Remaining"] == "0"
+        assert headers["X-RateLimit-Reset-After"] == "0.250"
+        assert float(headers["X-RateLimit-Reset"]) == pytest.approx(time.time() + 0.25, abs=1)
+        assert headers["X-RateLimit-Scope"] == "user" and headers["X-RateLimit-Bucket"]
+        assert int(headers["X-RateLimit-Limit"]) > 0 and headers["Via"]
+    async with session.post(url, json={"content": "hi"}) as response:
+        assert response.status == 200  # times=1: the fault is spent
+    assert fault.hits == 1 and fault.exhausted
+    records = fake.requests_to(POST_MESSAGE)
+    assert [(r.status, r.fault) for r in records] == [(429, 429), (200, None)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "content_type", "body"),
+    [
+        (500, "application/json", '{"message": "500: Internal Server Error", "code": 0}'),
+        (502, "text/html", CLOUDFLARE_502),
+        (503, "text/plain", "upstream connect error"),
+    ],
+)
+async def test_server_errors_answer_as_discord_and_cloudflare_do(
+    fake: FakeDiscord, session: aiohttp.ClientSession, kind: int, content_type: str, body: str
+) -> None:
+    fake.faults.add(Fault("PATCH /channels/{id}/messages/{id}", kind))  # type: ignore[arg-type]
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages/1"
+    async with session.patch(url, json={"content": "x"}) as response:
+        assert response.status == kind
+        assert response.content_type == content_type
+        assert (await response.text()).startswith(body)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (50013, "Missing Permissions"),
+        (50001, "Missing Access"),
+        (50007, "Cannot send messages to this user"),
+    ],
+)
+async def test_403_carries_discords_error_code(
+    fake: FakeDiscord, session: aiohttp.ClientSession, code: int, message: str
+) -> None:
+    fake.faults.add(Fault("POST /users/@me/channels", 403, code=code))
+    user = fake.add_user("ann")
+    url = f"{fake.api_base}/users/@me/channels"
+    async with session.post(url, json={"recipient_id": user["id"]}) as response:
+        assert response.status == 403
+        assert await response.json() == {"message": message, "code": code}
+
+
+async def test_a_slow_fault_waits_then_answers_normally(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    fake.faults.add(Fault("GET /users/@me", "slow", delay=(0.2, 0.3)))
+    started = time.monotonic()
+    async with session.get(f"{fake.api_base}/users/@me") as response:
+        assert response.status == 200
+        assert (await response.json())["id"] == str(fake.app_id)
+    assert 0.2 <= time.monotonic() - started < 0.6
+    assert [(r.status, r.fault) for r in fake.requests_to("GET /users/@me")] == [(200, "slow")]
+
+
+def test_faults_match_method_and_route_and_dm_channels_only_where_asked() -> None:
+    plan = FaultPlan()
+    dm = plan.add(Fault("POST /channels/{dm}/messages", 403, code=50007, times=None))
+    anything = plan.add(Fault("* /channels/{id}", 500, times=2))
+    assert plan.pick("POST", "/channels/5/messages", dm_channels={7}) is None
+    assert plan.pick("POST", "/channels/7/messages", dm_channels={7}) is dm
+    assert plan.pick("POST", "/channels/7/messages", dm_channels={7}) is dm  # times=None
+    assert plan.pick("GET", "/channels/5/messages", dm_channels={7}) is None
+    assert plan.pick("DELETE", "/channels/5", dm_channels=()) is anything
+    assert plan.pick("GET", "/channels/5", dm_channels=()) is anything
+    assert plan.pick("GET", "/channels/5", dm_channels=()) is None  # two hits, spent
+    plan.remove(dm)
+    assert plan.pick("POST", "/channels/7/messages", dm_channels={7}) is None
+    with pytest.raises(ValueError, match="unknown fault kind"):
+        Fault("GET /x", 404)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown 403 code"):
+        Fault("GET /x", 403, code=12345)
+
+
+def test_a_probability_is_drawn_from_the_plans_seed() -> None:
+    def hits(seed: int) -> list[bool]:
+        plan = FaultPlan(seed=seed)
+        plan.add(Fault("GET /users/@me", 503, times=None, probability=0.3))
+        return [plan.pick("GET", "/users/@me", ()) is not None for _ in range(200)]
+
+    assert hits(1) == hits(1)
+    assert hits(1) != hits(2)
+    assert 30 < sum(hits(1)) < 90
+
+
+async def test_a_rate_limit_bucket_counts_per_channel_and_resets(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=0.3))
+    other = fake.add_channel()
+
+    async def post(channel_id: int) -> tuple[int, str, str]:
+        url = f"{fake.api_base}/channels/{channel_id}/messages"
+        async with session.post(url, json={"content": "hi"}) as response:
+            return (
+                response.status,
+                response.headers["X-RateLimit-Remaining"],
+                response.headers["X-RateLimit-Reset-After"],
+            )
+
+    first, second, third = [await post(fake.channel_id) for _ in range(3)]
+    assert first[:2] == (200, "1") and second[:2] == (200, "0")
+    assert third[:2] == (429, "0") and 0 < float(third[2]) <= 0.3
+    assert (await post(other))[:2] == (200, "1")  # another channel, another bucket
+    await asyncio.sleep(float(third[2]))
+    assert (await post(fake.channel_id))[:2] == (200, "1")
+    assert [r.fault for r in fake.requests_to(POST_MESSAGE)] == [None, None, 429, None, None]
+
+
+# ---------------------------------------------------------------------- what discord.py does
+
+
+async def test_discord_py_paces_itself_by_the_rate_limit_headers(
+    fake: FakeDiscord, client: Client
+) -> None:
+    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=0.3))
+    channel = channel_of(client, fake)
+    started = time.monotonic()
+    await asyncio.gather(*(channel.send(f"m{i}") for i in range(5)))
+    assert time.monotonic() - started >= 0.5  # three windows of 2, 2 and 1 posts
+    assert statuses(fake, POST_MESSAGE) == [200] * 5  # it waited; no 429 was needed
+
+
+async def test_discord_py_waits_out_429s_and_the_post_succeeds(
+    fake: FakeDiscord, client: Client
+) -> None:
+    fake.faults.add(Fault(POST_MESSAGE, 429, retry_after=0.1, times=2))
+    started = time.monotonic()
+    message = await channel_of(client, fake).send("hello")
+    assert message.content == "hello"
+    assert time.monotonic() - started >= 0.2  # it slept retry_after twice
+    assert statuses(fake, POST_MESSAGE) == [429, 429, 200]
+
+
+@pytest.mark.parametrize("kind", [500, 502])
+async def test_discord_py_retries_500_and_502_after_a_second(
+    fake: FakeDiscord, client: Client, kind: int
+) -> None:
+    fake.faults.add(Fault(POST_MESSAGE, kind))  # type: ignore[arg-type]
+    started = time.monotonic()
+    await channel_of(client, fake).send("hello")
+    assert time.monotonic() - started >= 1.0
+    assert statuses(fake, POST_MESSAGE) == [kind, 200]
+
+
+async def test_discord_py_raises_on_a_channel_503_without_retrying(
+    fake: FakeDiscord, client: Client
+) -> None:
+    """discord.py's HTTPClient retries only 500, 502, 504 and 524: the caller sees a 503."""
+    fake.faults.add(Fault(POST_MESSAGE, 503))
+    with pytest.raises(discord.DiscordServerError) as raised:
+        await channel_of(client, fake).send("hello")
+    assert raised.value.status == 503
+    assert statuses(fake, POST_MESSAGE) == [503]
+
+
+async def test_discord_py_raises_forbidden_with_the_code(fake: FakeDiscord, client: Client) -> None:
+    fake.faults.add(Fault(POST_MESSAGE, 403, code=50001))
+    with pytest.raises(discord.Forbidden) as raised:
+        await channel_of(client, fake).send("hello")
+    assert raised.value.code == 50001
+
+
+async def test_an_interaction_callback_503_is_retried_within_the_three_seconds(
+    fake: FakeDiscord, client: Client
+) -> None:
+    """Callbacks and followups go through discord.py's webhook adapter, which retries any 5xx."""
+    route = "POST /interactions/{id}/{token}/callback"
+    fake.faults.add(Fault(route, 503))
+    user = fake.add_user("ann")
+    callback = await fake.slash(user, "ping")
+    assert callback.content == "ok"
+    assert statuses(fake, route) == [503, 200]
+    (record,) = fake.interactions.values()
+    assert record.first_callback is not None and record.acknowledged is not None
+    assert record.acknowledged - record.first_callback >= 1.0  # discord.py's 1 s back-off
+    assert record.acknowledged - record.created < fake.callback_window
+
+
+# ---------------------------------------------------------------------- interactions
+
+
+async def test_interactions_record_when_they_were_answered(
+    fake: FakeDiscord, client: Client
+) -> None:
+    user = fake.add_user("ann")
+    await fake.slash(user, "ping")
+    (record,) = fake.interactions.values()
+    assert record.user_id == int(user["id"]) and record.channel_id == fake.channel_id
+    assert record.kind == 2
+    assert record.latency is not None and 0 <= record.latency < 1
+    assert record.acknowledged == record.first_callback
+
+
+async def test_a_callback_after_the_window_is_an_unknown_interaction(
+    fake: FakeDiscord, client: Client
+) -> None:
+    fake.callback_window = 0.2
+
+    async def slow(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.3)
+        await interaction.response.send_message("too late")
+
+    client.handler = slow
+    with pytest.raises(CallbackTooLate):
+        await fake.slash(fake.add_user("ann"), "ping")
+    for _ in range(50):  # the refusal reaches the handler just after the fake sent it
+        if client.errors:
+            break
+        await asyncio.sleep(0.01)
+    (error,) = client.errors
+    assert isinstance(error, discord.NotFound) and error.code == 10062
+    (record,) = fake.interactions.values()
+    assert record.latency is not None and record.latency > 0.2
+    assert record.acknowledged is None
+
+
+async def test_second_callbacks_and_expired_followups_are_refused(
+    fake: FakeDiscord, client: Client, session: aiohttp.ClientSession
+) -> None:
+    fake.followup_window = 0.2
+
+    async def answered_later(interaction: discord.Interaction) -> None:
+        """Answers nothing itself: the test calls back by hand."""
+
+    client.handler = answered_later
+    pending = asyncio.create_task(fake.slash(fake.add_user("ann"), "ping"))
+    while not fake.interactions:
+        await asyncio.sleep(0.01)
+    interaction_id = next(iter(fake.interactions))
+    callback = f"{fake.api_base}/interactions/{interaction_id}/token-{interaction_id}/callback"
+    body = {"type": 4, "data": {"content": "first"}}
+    async with session.post(callback, json=body) as response:
+        assert response.status == 200
+    assert (await pending).content == "first"
+    async with session.post(callback, json=body) as response:
+        assert response.status == 400 and (await response.json())["code"] == 40060
+    followup = f"{fake.api_base}/webhooks/{fake.app_id}/token-{interaction_id}"
+    async with session.post(followup, json={"content": "soon"}) as response:
+        assert response.status == 200
+    await asyncio.sleep(0.25)
+    async with session.post(followup, json={"content": "late"}) as response:
+        assert response.status == 401 and (await response.json())["code"] == 50027
+
+
+# ---------------------------------------------------------------------- gateway
+
+
+def steps(fake: FakeDiscord) -> list[str]:
+    return [step.what for step in fake.gateway_steps]
+
+
+async def test_an_abrupt_drop_is_resumed_and_missed_events_replayed(
+    fake: FakeDiscord, client: Client
+) -> None:
+    ann = fake.add_user("ann")
+    await fake.slash(ann, "ping")
+    await fake.drop_gateway()
+    # Sent while the bot is away: it arrives when the session resumes.
+    callback = await fake.slash(ann, "ping")
+    assert callback.content == "ok"
+    assert steps(fake) == ["IDENTIFY", "DROPPED", "RESUME", "RESUMED"]
+    # Only what was missed is replayed: the first interaction would be answered twice (40060).
+    await asyncio.sleep(0.05)
+    assert client.errors == []
+    assert [r.status for r in fake.requests_to("POST /interactions/{id}/{token}/callback")] == [
+        200,
+        200,
+    ]
+    assert client.resumes == 1 and client.readies == 1
+    assert fake.connected.is_set()
+
+
+async def test_a_4000_close_resumes(fake: FakeDiscord, client: Client) -> None:
+    await fake.drop_gateway(4000)
+    await asyncio.wait_for(fake.connected.wait(), 5)
+    assert steps(fake) == ["IDENTIFY", "CLOSED 4000", "RESUME", "RESUMED"]
+    assert (await fake.slash(fake.add_user("ann"), "ping")).content == "ok"
+
+
+async def test_an_invalidated_session_identifies_again(fake: FakeDiscord, client: Client) -> None:
+    fake.resume_policy = "invalidate"
+    await fake.drop_gateway(4000)
+    await asyncio.wait_for(fake.connected.wait(), 5)
+    assert steps(fake) == ["IDENTIFY", "CLOSED 4000", "RESUME", "INVALID_SESSION", "IDENTIFY"]
+    for _ in range(100):  # the guild arrives again before discord.py calls on_ready
+        if client.readies == 2:
+            break
+        await asyncio.sleep(0.02)
+    assert client.readies == 2 and client.resumes == 0
+    assert client.identifies == [True, False]  # the second one would have waited 5 s
+    assert (await fake.slash(fake.add_user("ann"), "ping")).content == "ok"
+
+
+# ---------------------------------------------------------------------- commands, permissions
+
+
+async def test_command_sync_is_stored_per_scope_and_recorded(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    base = f"{fake.api_base}/applications/{fake.app_id}"
+    guild = f"{base}/guilds/{fake.guild_id}/commands"
+    commands = [{"name": "sit", "description": "Sit", "type": 1}, {"name": "fold", "type": 1}]
+    async with session.put(guild, json=commands) as response:
+        first = await response.json()
+    async with session.put(guild, json=commands[:1]) as response:
+        second = await response.json()
+    assert second[0]["id"] == first[0]["id"]  # the same command keeps its id
+    assert second[0]["guild_id"] == str(fake.guild_id)
+    async with session.get(guild) as response:
+        assert await response.json() == second
+    async with session.get(f"{base}/commands") as response:
+        assert await response.json() == []
+    assert fake.commands == {fake.guild_id: second}
+    assert [(s.method, s.guild_id, s.names) for s in fake.command_requests] == [
+        ("PUT", fake.guild_id, ("sit", "fold")),
+        ("PUT", fake.guild_id, ("sit",)),
+        ("GET", fake.guild_id, ()),
+        ("GET", None, ()),
+    ]
+
+
+async def test_app_permissions_reach_interactions_and_refuse_posts(
+    fake: FakeDiscord, client: Client
+) -> None:
+    seen: list[discord.Permissions] = []
+
+    async def note(interaction: discord.Interaction) -> None:
+        seen.append(interaction.app_permissions)
+        await interaction.response.send_message("noted")
+
+    client.handler = note
+    channel = channel_of(client, fake)
+    await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS & ~ATTACH_FILES)
+    with pytest.raises(discord.Forbidden) as raised:
+        await channel.send(file=discord.File(io.BytesIO(b"png"), "table.png"))
+    assert raised.value.code == 50013
+    await channel.send("text still goes")
+    await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS & ~SEND_MESSAGES)
+    with pytest.raises(discord.Forbidden):
+        await channel.send("nothing goes")
+    # The interaction is still answered: callbacks need no channel permission.
+    assert (await fake.slash(fake.add_user("ann"), "ping")).content == "noted"
+    assert not seen[0].send_messages and seen[0].attach_files
+    # CHANNEL_UPDATE told the client too, so its own permission check agrees.
+    for _ in range(50):
+        if not channel.permissions_for(channel.guild.me).send_messages:
+            break
+        await asyncio.sleep(0.01)
+    assert not channel.permissions_for(channel.guild.me).send_messages
