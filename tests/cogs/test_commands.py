@@ -399,6 +399,7 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     await actor.click(table_message(world), label="Bring in 3")
     assert table.live is not None
     before = table.live.hand.to_dict()
+    old = table_message(world)
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
@@ -406,6 +407,8 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     restored = live_table(world)
     assert restored is not table and restored.live is not None
     assert restored.live.hand.to_dict() == before
+    # The message from before the restart no longer offers buttons (point 6 of issue 9).
+    assert world.env.backend.get_message(world.channel.id, old.id).components == []
     assert any("The bot restarted; hand #1 continues" in m.content for m in world.channel.history())
     message = table_message(world)
     assert labels(message) and "Call 3" in labels(message)
@@ -433,3 +436,55 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     (attachment,) = after.response.attachments
     text_after = (await attachment.read()).decode()
     assert "*** SUMMARY ***" in text_after and text_after == text_before
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "stud:a:",
+        "stud:cards:",
+        "stud:v0:fold",  # an id scheme of an older version
+        "stud:a:1:2:3:shove:",  # an action no button has
+    ],
+)
+async def test_a_stud_button_no_current_button_understands_is_answered(
+    world: World, custom_id: str
+) -> None:
+    await open_and_seat(world)
+    table = live_table(world)
+    assert table.live is not None
+    before = table.live.hand.to_dict()
+    stored = world.env.backend.get_message(world.channel.id, table_message(world).id)
+    actor = member(world, table.actor_id() or 0)
+    result = await _component_interaction(
+        actor, stored, {"custom_id": custom_id, "component_type": 2}
+    )
+    refused(result, "older version of the table")
+    assert table.live.hand.to_dict() == before
+
+
+async def test_a_button_clicked_outside_its_tables_channel_is_refused(world: World) -> None:
+    """A click acts at the table of the channel it happens in, whatever its id says."""
+    await open_and_seat(world)
+    table = live_table(world)
+    assert table.live is not None
+    before = table.live.hand.to_dict()
+    other = world.guild.create_text_channel("elsewhere")
+    await world.env.settle()
+    actor = member(world, table.actor_id() or 0)
+    posted = await world.players[0].slash(other, "table open")
+    assert posted.ephemeral
+    await world.env.settle()
+    # The acting player's real button, clicked from a message in the other channel.
+    button = next(
+        child["custom_id"]
+        for row in world.env.backend.get_message(
+            world.channel.id, table_message(world).id
+        ).components
+        for child in row["components"]
+        if child["custom_id"].startswith("stud:a:")
+    )
+    stored = world.env.backend.get_message(other.id, other.history()[-1].id)
+    result = await _component_interaction(actor, stored, {"custom_id": button, "component_type": 2})
+    refused(result, "another channel")
+    assert table.live.hand.to_dict() == before

@@ -174,7 +174,7 @@ class FakeDiscord:
         self._callbacks: dict[int, asyncio.Future[Callback]] = {}
         # interaction id -> the followups sent with its token, oldest first
         self.followups: dict[int, list[Callback]] = {}
-        self._followed = asyncio.Condition()
+        self._followed: dict[int, asyncio.Event] = {}
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._ws: web.WebSocketResponse | None = None
@@ -589,9 +589,8 @@ class FakeDiscord:
             message = self._message(self._interaction_channels[interaction_id], body, files)
             self.messages[int(message["id"])] = message
             followup = Callback(0, body, files, message, interaction_id)
-            async with self._followed:
-                self.followups.setdefault(interaction_id, []).append(followup)
-                self._followed.notify_all()
+            self.followups.setdefault(interaction_id, []).append(followup)
+            self._followed.setdefault(interaction_id, asyncio.Event()).set()
             return json_response(message)
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
@@ -716,11 +715,8 @@ class FakeDiscord:
         if callback.kind == 4:
             return callback
 
-        def followed() -> bool:
-            return bool(self.followups.get(callback.interaction_id))
-
-        async with self._followed:
-            await asyncio.wait_for(self._followed.wait_for(followed), timeout)
+        followed = self._followed.setdefault(callback.interaction_id, asyncio.Event())
+        await asyncio.wait_for(followed.wait(), timeout)
         return self.followups[callback.interaction_id][0]
 
     async def slash(

@@ -43,11 +43,24 @@ class Harness:
 
     async def settled(self) -> None:
         """Let the bot finish what the last interaction started (DMs, message edits)."""
-        for _ in range(400):
+        for _ in range(6000):  # up to 30 s: Discord's faults are retried with pauses
             await asyncio.sleep(0.005)
             if self.bot.presenter.idle:
                 return
         raise AssertionError("the bot never settled")
+
+    async def current_message(self) -> JSON:
+        """The table message once it carries the buttons of the decision now due (a player
+        clicks as soon as he sees them, whatever else the bot is still posting)."""
+        table = self.table()
+        for _ in range(6000):
+            live = table.live
+            message = self.discord.table_message()
+            if live is not None and message is not None:
+                if any(f":{live.hand_id}:{live.seq}:" in i for i in buttons(message).values()):
+                    return message
+            await asyncio.sleep(0.005)
+        raise AssertionError("the buttons of the decision due were never shown")
 
     async def applied(self, seq: int) -> None:
         """Wait for the decision acknowledged at ``seq`` to be applied (acknowledgement comes
@@ -73,7 +86,10 @@ class Harness:
 
 
 async def start_bot(
-    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    game: GameDefaults | None = None,
 ) -> AsyncIterator[Harness]:
     await fake.start()
     monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
@@ -86,7 +102,7 @@ async def start_bot(
         database_path=str(database),
         dev_guild_id=fake.guild_id,
         # Long enough for every player to sit before the first deal, short for a fast test.
-        game=GameDefaults(countdown_seconds=COUNTDOWN),
+        game=game or GameDefaults(countdown_seconds=COUNTDOWN),
     )
     store = await open_store(settings)
     bot = StudBot(settings, store)
@@ -133,9 +149,7 @@ def passive(labels: dict[str, str]) -> str:
 async def play_hand(h: Harness, players: dict[int, JSON], locale: str = "en-US") -> None:
     table = h.table()
     while table.live is not None:
-        await h.settled()
-        message = h.discord.table_message()
-        assert message is not None
+        message = await h.current_message()
         actor = table.actor_id()
         assert actor is not None and table.live is not None
         seq = table.live.seq
