@@ -678,6 +678,8 @@ class FakeDiscord:
         permissions: int = EVERYONE_PERMISSIONS,
         channel_id: int | None = None,
     ) -> Callback:
+        """Send an INTERACTION_CREATE and wait for the bot's first callback; raises
+        :class:`CallbackTooLate` if that comes after ``callback_window`` seconds."""
         interaction_id = self.snowflake()
         channel_id = channel_id or self.channel_id
         self._interaction_channels[interaction_id] = channel_id
