@@ -8,9 +8,10 @@ depends on a number has ``msgid_plural`` and one ``msgstr[n]`` per plural form o
 A missing, fuzzy or outdated translation (its ``msgid`` no longer the template's) reads as English.
 
 Messages are ``str.format`` templates. Whole numbers are written with the language's digit
-grouping ("1,500", "1 500") unless the placeholder has a format spec (``{hand_id:d}`` for ids),
-stakes with the ``stakes`` message, lists of numbers as alternatives ("10 or 20"), and a
-``{cmd_table_open}`` placeholder by :data:`command_mention` ("/table open" in that language).
+grouping ("1,500", "1 500"), signed with ``{net:+}``, and as Python has them with any other
+format spec (``{hand_id:d}`` for ids, never grouped); stakes with the ``stakes`` message, lists
+of numbers as alternatives ("10 or 20"), and a ``{cmd_table_open}`` placeholder by
+:data:`command_mention` ("/table open" in that language).
 
 A player's replies follow his Discord client's locale; what the table says in the channel follows
 the server's. Any locale without a catalogue gets English.
@@ -120,6 +121,8 @@ class _Formatter(string.Formatter):
         self.catalogue = catalogue
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "+" and isinstance(value, int):
+            return ("+" if value >= 0 else "") + self.catalogue.number(value)
         if format_spec:
             return str(super().format_field(value, format_spec))
         if isinstance(value, int) and not isinstance(value, bool):

@@ -73,6 +73,9 @@ SAMPLES: dict[str, object] = {
     "allowed": (1000, 2000),
     "problem": "проблема",
     "wait": "3 часа",
+    "marker": "▶ ",
+    "extra": " (ставка 20)",
+    "reveal": "9♠:1f2e 7c0d",
 }
 NUMBER = 1500
 # Hand names may use any form of their ranks, whichever English happens to need (HandWords).
@@ -170,6 +173,8 @@ def test_numbers_use_the_languages_digit_grouping_everywhere() -> None:
         f"Недостаточно фишек: нужно 1{NBSP}500, в кошельке 1{NBSP}000."
     )
     assert words_for(RU).chips(1500) == f"1{NBSP}500" and words_for(EN).chips(1500) == "1,500"
+    assert t(RU, "net_result", name="Оля", net=-1500) == f"Оля: -1{NBSP}500"
+    assert t(EN, "net_result", name="Ann", net=1500) == "Ann: +1,500"
     # Ids are not amounts: hand numbers are never grouped.
     assert t(EN, "verify_live", hand_id=12345).startswith("Hand #12345 ")
     assert t(RU, "restored", hand_id=12345) == "Бот перезапущен; раздача №12345 продолжается."
@@ -177,7 +182,8 @@ def test_numbers_use_the_languages_digit_grouping_everywhere() -> None:
 
 LATIN = re.compile(r"[A-Za-z]{2,}")
 LATIN_ALLOWED = {"SHA", "PokerStars"}
-CODE_SPANS = re.compile(r"`[^`]*`|<[@#t][^>]*>")  # ids, digests and Discord mentions/timestamps
+# Code spans, hex digests, Discord mentions and timestamps.
+CODE_SPANS = re.compile(r"`[^`]*`|\b[0-9a-f]{8,}\b|<[@#t][^>]*>")
 
 
 def test_russian_has_no_latin_words() -> None:
