@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from engine.cards import RANK_NAMES
+
 
 @dataclass(frozen=True, slots=True)
 class RankWords:
@@ -83,12 +85,6 @@ class Words:
         return f"{amount:,}".replace(",", self.thousands)
 
 
-_ENGLISH_RANKS: Final = (
-    ("Deuce", "Deuces"), ("Three", "Threes"), ("Four", "Fours"), ("Five", "Fives"),
-    ("Six", "Sixes"), ("Seven", "Sevens"), ("Eight", "Eights"), ("Nine", "Nines"),
-    ("Ten", "Tens"), ("Jack", "Jacks"), ("Queen", "Queens"), ("King", "Kings"), ("Ace", "Aces"),
-)  # fmt: skip
-
 # The bot's English catalogue says the same (a test holds them equal). Hand names are the
 # engine's hand-history wording, so a picture says exactly what the history says.
 ENGLISH: Final = Words(
@@ -127,7 +123,7 @@ ENGLISH: Final = Words(
         four_of_a_kind="four of a kind, {ranks}",
         straight_flush="a straight flush, {low} to {rank}",
         royal_flush="a Royal Flush",
-        ranks=tuple(RankWords(one, many, one, many) for one, many in _ENGLISH_RANKS),
+        ranks=tuple(RankWords(one, many, one, many) for one, many in RANK_NAMES.values()),
     ),
 )
 
