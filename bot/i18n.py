@@ -268,10 +268,10 @@ def _store_codes() -> Sequence[str]:
     return [key.removeprefix("store_") for key in keys if key.startswith("store_")]
 
 
-# Deprecated: bot/errors.py formats these itself until it calls store_error_text; plural
-# messages give their last form here and {wait} stays the store's English.
+# Deprecated: bot/errors.py formats these itself, with numbers already turned into text, until
+# it calls store_error_text; plural messages give their last form and {wait} stays English.
 STORE_ERRORS_RU: Final[dict[str, str]] = {
-    code: catalogue(RU).forms(f"store_{code}")[-1] for code in _store_codes()
+    code: catalogue(RU).forms(f"store_{code}")[-1].replace(":d}", "}") for code in _store_codes()
 }
 
 

@@ -34,7 +34,7 @@ from bot.i18n import (
     t,
     words_for,
 )
-from bot.storage import NotEnoughChips, errors
+from bot.storage import HandNotFound, NotEnoughChips, errors
 from engine.cards import parse_cards
 from engine.stakes import Stakes
 from render import labels
@@ -322,6 +322,8 @@ def test_errors_answer_in_the_players_language() -> None:
     )
     russian = user_message(error, RU)
     assert russian is not None and russian.startswith("Недостаточно фишек: нужно 1")
+    # "1,234" while bot/errors.py still formats STORE_ERRORS_RU itself, "1234" once it doesn't.
+    assert user_message(HandNotFound(1234), RU) in ("Раздачи №1234 нет.", "Раздачи №1,234 нет.")
     assert user_message(TableError("not_your_turn"), RU) == t(RU, "not_your_turn")
     assert user_message(RuntimeError("bug"), EN) is None
 
