@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import EN, cards_text, rank_plural, t
+from bot.i18n import cards_text, rank_plural, t
 from engine import events as ev
 from engine.stakes import Stakes
 from render.describe import describe
@@ -34,7 +34,7 @@ def announce(
             key = "ann_bring_in_passed" if passed_on else "ann_bring_in_due"
             return t(lang, key, name=name_of(seat), card=card.pretty)
         case ev.FirstToAct(seat=seat, holding=holding, up_cards=up_cards):
-            holding = (describe(up_cards, lang) or holding) if lang != EN else holding
+            holding = describe(up_cards, lang) or holding
             return t(lang, "ann_first_to_act", name=name_of(seat), holding=holding)
         case ev.OpenPair(seat=seat, rank=rank):
             return t(
@@ -68,7 +68,7 @@ def announce(
         case ev.CommunityCardDealt(card=card):
             return t(lang, "ann_community", card=card.pretty)
         case ev.HandShown(seat=seat, cards=cards, description=description):
-            description = (describe(cards, lang) or description) if lang != EN else description
+            description = describe(cards, lang) or description
             return t(
                 lang,
                 "ann_shown",
@@ -82,10 +82,10 @@ def announce(
                 lang,
                 "ann_pot",
                 winners=", ".join(name_of(seat) for seat in winners),
-                s="" if len(winners) > 1 else "s",
+                count=len(winners),
                 pot=pot,
                 amount=amount,
-                # The engine names hands in English; other languages name them on the shown line.
-                description=f" — {description}" if description and lang == EN else "",
+                # The engine's English; translations leave it out and name hands on the shown line.
+                description=f" — {description}" if description else "",
             )
     return None

@@ -1,530 +1,344 @@
-# ruff: noqa: RUF001 - the Russian catalogue is Cyrillic on purpose
-"""English and Russian text for everything the bot says, and the command-tree translator.
+"""Everything the bot says, in every language it has a catalogue for, and the command translator.
 
-Messages are looked up by key and formatted with ``str.format`` keywords. A player's replies
-follow his Discord client's locale; what the table says in the channel follows the server's.
-Any locale that is not Russian gets English.
+The text lives in gettext catalogues in ``bot/locales``: ``stud.pot`` is the English source and
+``<language>.po`` (``ru.po``...) a translation, read at start-up with Babel. Each message's
+``msgctxt`` is its key, ``msgid`` the English, ``msgstr`` the translation; a message whose wording
+depends on a number has ``msgid_plural`` and one ``msgstr[n]`` per plural form of the language
+(its ``Plural-Forms`` header), and the template names the number in a ``#. count: NAME`` comment.
+A missing, fuzzy or outdated translation (its ``msgid`` no longer the template's) reads as English.
+
+Messages are ``str.format`` templates. Whole numbers are written with the language's digit
+grouping ("1,500", "1 500"), signed with ``{net:+}``, and as Python has them with any other
+format spec (``{hand_id:d}`` for ids, never grouped); stakes with the ``stakes`` message, lists
+of numbers as alternatives ("10 or 20"), and a ``{cmd_table_open}`` placeholder by
+:data:`command_mention` ("/table open" in that language).
+
+A player's replies follow his Discord client's locale; what the table says in the channel follows
+the server's. Any locale without a catalogue gets English.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import gettext
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
 
 import discord
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, get_group_symbol
+from babel.units import format_unit
 from discord import app_commands
 
-from engine.cards import Card, rank_name
+from engine.cards import Card
+from engine.stakes import Stakes
+from render.labels import HandWords, RankWords, Words, add_words
 
 EN: Final = "en"
 RU: Final = "ru"
 
+LOCALES: Final = Path(__file__).with_name("locales")
+TEMPLATE: Final = "stud.pot"
+_COUNT: Final = "count:"  # the template comment naming a plural message's number
+_COMMAND_KEYS: Final = ("cmdname_", "cmddesc_")
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One template entry: the English forms (one, or singular and plural) and its number."""
+
+    key: str
+    english: tuple[str, ...]
+    count: str | None = None
+
+
+class Catalogue:
+    """One language: its translations over the English template, plural rule and number format."""
+
+    def __init__(
+        self,
+        code: str,
+        template: Mapping[str, Message],
+        translations: Mapping[str, tuple[str, ...]],
+        plural_expr: str,
+        english_plural_expr: str,
+    ) -> None:
+        self.code = code
+        self.locale = Locale.parse(code)
+        self.template = template
+        self.translations = translations
+        self._plural = gettext.c2py(plural_expr)
+        self._english_plural = gettext.c2py(english_plural_expr)
+        self._formatter = _Formatter(self)
+        # English command and option names and descriptions -> this language's, where translated.
+        self.commands: Final[dict[str, str]] = {
+            template[key].english[0]: forms[0]
+            for key, forms in translations.items()
+            if key.startswith(_COMMAND_KEYS)
+        }
+
+    def forms(self, key: str) -> tuple[str, ...]:
+        """The message's forms in this language (English where it has no translation)."""
+        return self.translations.get(key) or self.template[key].english
+
+    def raw(self, key: str) -> str:
+        """The unformatted text of a message that has no plural (picture words, templates)."""
+        return self.forms(key)[0]
+
+    def text(self, key: str, params: Mapping[str, object]) -> str:
+        message = self.template[key]
+        text = self._choose(message, params)
+        for name in _placeholders(text):
+            if name.startswith("cmd_") and name not in params:
+                params = {**params, name: command_mention(name[4:].replace("_", " "), self.code)}
+        return self._formatter.vformat(text, (), params)
+
+    def number(self, value: int) -> str:
+        return format_decimal(value, locale=self.locale)
+
+    def _choose(self, message: Message, params: Mapping[str, object]) -> str:
+        if message.count is None:
+            return self.forms(message.key)[0]
+        count = params[message.count]
+        if not isinstance(count, int):
+            raise TypeError(f"{message.key}: {message.count} must be an int, not {count!r}")
+        translated = self.translations.get(message.key)
+        if translated is None:
+            return message.english[self._english_plural(count)]
+        # A catalogue with fewer forms than its rule asks for is a translator's slip: last form.
+        return translated[min(self._plural(count), len(translated) - 1)]
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "+" and isinstance(value, int):
+            return ("+" if value >= 0 else "") + self.catalogue.number(value)
+        if format_spec:
+            return str(super().format_field(value, format_spec))
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.catalogue.number(value)
+        if isinstance(value, Stakes):
+            return self.catalogue.text(
+                "stakes",
+                {
+                    "ante": value.ante,
+                    "bring_in": value.bring_in,
+                    "small_bet": value.small_bet,
+                    "big_bet": value.big_bet,
+                },
+            )
+        if isinstance(value, list | tuple) and value:
+            items = [self.format_field(item, "") for item in value]
+            return format_list(items, style="or", locale=self.catalogue.locale)
+        return str(value)
+
+
+@cache
+def _placeholders(text: str) -> tuple[str, ...]:
+    return tuple(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+def _read(path: Path, locale: str | None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=locale, ignore_obsolete=True)
+
+
+def _forms(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def load_catalogues(directory: Path = LOCALES) -> dict[str, Catalogue]:
+    """Every language in ``directory``: English from the template, one per ``<code>.po``."""
+    source = _read(directory / TEMPLATE, None)
+    template: dict[str, Message] = {}
+    for entry in source:
+        if not entry.id:
+            continue  # the header
+        if not entry.context:
+            raise ValueError(f"{TEMPLATE}: {entry.id!r} has no msgctxt (its key)")
+        counts = [c[len(_COUNT) :].strip() for c in entry.auto_comments if c.startswith(_COUNT)]
+        template[entry.context] = Message(entry.context, _forms(entry.id), next(iter(counts), None))
+    english = source.plural_expr
+    catalogues = {EN: Catalogue(EN, template, {}, english, english)}
+    for path in sorted(directory.glob("*.po")):
+        po = _read(path, path.stem)
+        translations = {}
+        for entry in po:
+            message = template.get(entry.context or "")
+            if message is None or entry.fuzzy or _forms(entry.id) != message.english:
+                continue
+            forms = _forms(entry.string)
+            if all(forms):
+                translations[message.key] = forms
+        catalogues[path.stem] = Catalogue(
+            path.stem, template, translations, po.plural_expr, english
+        )
+    return catalogues
+
+
+CATALOGUES: dict[str, Catalogue] = load_catalogues()
+
+
+def catalogue(lang: str) -> Catalogue:
+    return CATALOGUES.get(lang) or CATALOGUES[EN]
+
 
 def language(locale: discord.Locale | str | None) -> str:
-    """The catalogue language for a Discord locale: ``"ru"`` for Russian, else ``"en"``."""
+    """The catalogue language for a Discord locale ("pt-BR" -> "pt_BR", else "pt"), else English."""
     value = locale.value if isinstance(locale, discord.Locale) else (locale or "")
-    return RU if value.lower().startswith("ru") else EN
-
-
-MESSAGES: Final[dict[str, dict[str, str]]] = {
-    # Errors a player can cause.
-    "no_table": {
-        EN: "There is no table in this channel. Open one with /table open.",
-        RU: "В этом канале нет стола. Откройте его командой /table open.",
-    },
-    "table_exists": {
-        EN: "This channel already has a table. Join it with /sit.",
-        RU: "В этом канале уже есть стол. Садитесь командой /sit.",
-    },
-    "not_seated": {
-        EN: "You are not seated at this table. Take a seat with /sit.",
-        RU: "Вы не сидите за этим столом. Сядьте командой /sit.",
-    },
-    "already_seated": {
-        EN: "You already have a seat at this table.",
-        RU: "Вы уже сидите за этим столом.",
-    },
-    "table_full": {
-        EN: "The table is full ({seats} seats).",
-        RU: "Все места заняты ({seats}).",
-    },
-    "buy_in_range": {
-        EN: "The buy-in at this table is {min} to {max} chips.",
-        RU: "Бай-ин за этим столом: от {min} до {max} фишек.",
-    },
-    "not_your_turn": {
-        EN: "It's not your turn.",
-        RU: "Сейчас не ваш ход.",
-    },
-    "no_hand": {
-        EN: "No hand is being played right now.",
-        RU: "Сейчас раздача не идёт.",
-    },
-    "not_in_hand": {
-        EN: "You are not in this hand.",
-        RU: "Вы не участвуете в этой раздаче.",
-    },
-    "old_button": {
-        EN: "That button belongs to a hand that is over. Use the buttons on the latest table "
-        "message.",
-        RU: "Эта кнопка от уже законченной раздачи. Пользуйтесь кнопками последнего сообщения "
-        "стола.",
-    },
-    "stale_button": {
-        EN: "The betting has moved on since that button was drawn. Use the latest table message.",
-        RU: "Ставки изменились с тех пор, как появилась эта кнопка. Используйте последнее "
-        "сообщение стола.",
-    },
-    "already_leaving": {
-        EN: "You are already leaving after this hand.",
-        RU: "Вы уже уходите после этой раздачи.",
-    },
-    "already_sitting_out": {
-        EN: "You are already sitting out.",
-        RU: "Вы уже пропускаете раздачи.",
-    },
-    "not_sitting_out": {
-        EN: "You are not sitting out.",
-        RU: "Вы и так в игре.",
-    },
-    "close_not_allowed": {
-        EN: "Only the player who opened the table or someone with Manage Server can close it.",
-        RU: "Закрыть стол может только тот, кто его открыл, или человек с правом «Управлять "
-        "сервером».",
-    },
-    "close_mid_hand": {
-        EN: "A hand is being played. Close the table between hands.",
-        RU: "Идёт раздача. Закройте стол между раздачами.",
-    },
-    "missing_permission": {
-        EN: "You need the Manage Server permission for that.",
-        RU: "Для этого нужно право «Управлять сервером».",
-    },
-    "owner_only": {
-        EN: "Only the bot's owner can do that.",
-        RU: "Это может только владелец бота.",
-    },
-    "guild_only": {
-        EN: "Tables live in server channels; this command doesn't work in DMs.",
-        RU: "Столы бывают только в каналах сервера; в личных сообщениях команда не работает.",
-    },
-    "bad_stakes": {
-        EN: "Those stakes don't work: {reason}",
-        RU: "Такие ставки не подходят: {reason}",
-    },
-    "bad_buy_in_limits": {
-        EN: "The minimum buy-in must not exceed the maximum, and the minimum must cover a big bet.",
-        RU: "Минимальный бай-ин не может быть больше максимального и должен покрывать большую "
-        "ставку.",
-    },
-    "illegal_action": {
-        EN: "You can't do that now: {reason}",
-        RU: "Так сейчас нельзя: {reason}",
-    },
-    "cant_now": {
-        EN: "You can't do that now. You can: {options}",
-        RU: "Так сейчас нельзя. Можно: {options}",
-    },
-    "illegal_amount": {
-        EN: "You can't make it {amount}. Allowed now: {allowed}.",
-        RU: "Нельзя поставить {amount}. Сейчас можно: {allowed}.",
-    },
-    "no_history": {
-        EN: "You haven't played a finished hand yet.",
-        RU: "У вас ещё нет сыгранных раздач.",
-    },
-    "unexpected": {
-        EN: "Something went wrong on our side. If it keeps happening, report error id "
-        "`{error_id}`.",
-        RU: "У нас что-то сломалось. Если это повторяется, сообщите код ошибки `{error_id}`.",
-    },
-    # Replies.
-    "table_opened": {
-        EN: "Table open: stakes {stakes}, {seats} seats, buy-in {min}-{max}, {turn} s per turn. "
-        "Take a seat with /sit.",
-        RU: "Стол открыт: ставки {stakes}, мест {seats}, бай-ин {min}-{max}, {turn} с на ход. "
-        "Садитесь командой /sit.",
-    },
-    "table_closed": {
-        EN: "The table is closed. Every seated player's chips went back to his wallet.",
-        RU: "Стол закрыт. Фишки всех игроков вернулись в их кошельки.",
-    },
-    "table_info": {
-        EN: "Stakes {stakes}, {seats} seats, buy-in {min}-{max}, {turn} s per turn.\n{players}",
-        RU: "Ставки {stakes}, мест {seats}, бай-ин {min}-{max}, {turn} с на ход.\n{players}",
-    },
-    "info_player": {
-        EN: "Seat {seat}: {name} — {stack} chips{status}",
-        RU: "Место {seat}: {name} — {stack} фишек{status}",
-    },
-    "status_sitting_out": {EN: " (sitting out)", RU: " (пропускает)"},
-    "status_leaving": {EN: " (leaving after this hand)", RU: " (уходит после раздачи)"},
-    "info_empty": {EN: "No one is seated yet.", RU: "Пока никто не сел."},
-    "sat_down": {
-        EN: "You sit in seat {seat} with {stack} chips.",
-        RU: "Вы садитесь на место {seat} с {stack} фишками.",
-    },
-    "left_now": {
-        EN: "You leave the table; {stack} chips go back to your wallet.",
-        RU: "Вы уходите из-за стола; {stack} фишек вернулись в кошелёк.",
-    },
-    "leave_after_hand": {
-        EN: "You will leave after this hand; your chips then go back to your wallet.",
-        RU: "Вы уйдёте после этой раздачи; тогда фишки вернутся в кошелёк.",
-    },
-    "sat_out": {
-        EN: "You are sitting out from the next hand. Come back with /sitin.",
-        RU: "Вы пропускаете раздачи со следующей. Вернуться: /sitin.",
-    },
-    "sat_in": {
-        EN: "You are back in from the next hand.",
-        RU: "Вы снова в игре со следующей раздачи.",
-    },
-    "acted": {EN: "Done: {action}.", RU: "Сделано: {action}."},
-    "balance": {
-        EN: "Wallet: {wallet} chips. At tables: {seated} chips.",
-        RU: "Кошелёк: {wallet} фишек. За столами: {seated} фишек.",
-    },
-    "daily_granted": {
-        EN: "You get {amount} chips. Wallet: {wallet}.",
-        RU: "Вы получили {amount} фишек. В кошельке: {wallet}.",
-    },
-    "leaderboard_title": {EN: "Leaderboard", RU: "Таблица лидеров"},
-    "leaderboard_line": {EN: "{rank}. {name} — {chips}", RU: "{rank}. {name} — {chips}"},
-    "leaderboard_you": {
-        EN: "You are #{rank} with {chips} chips.",
-        RU: "Вы на {rank}-м месте: {chips} фишек.",
-    },
-    "leaderboard_empty": {EN: "No one has chips yet.", RU: "Пока ни у кого нет фишек."},
-    "chips_granted": {
-        EN: "{name} gets {amount} chips. Wallet: {wallet}.",
-        RU: "{name} получает {amount} фишек. В кошельке: {wallet}.",
-    },
-    "synced": {EN: "Synced {count} commands globally.", RU: "Синхронизировано команд: {count}."},
-    "your_cards": {
-        EN: "Your cards: down {down}; up {up}.",
-        RU: "Ваши карты: закрытые {down}; открытые {up}.",
-    },
-    "no_cards": {EN: "You have no cards in this hand.", RU: "У вас нет карт в этой раздаче."},
-    "dm_cards": {
-        EN: "Hand #{hand_id} in #{channel}: down {down}; up {up}.",
-        RU: "Раздача №{hand_id} в #{channel}: закрытые {down}; открытые {up}.",
-    },
-    "verify": {
-        EN: "Hand #{hand_id}: the reveal (attached) {verdict} the commitment `{commitment}` "
-        "published before the first card.",
-        RU: "Раздача №{hand_id}: раскрытие (во вложении) {verdict} с обязательством "
-        "`{commitment}`, опубликованным до первой карты.",
-    },
-    "verify_ok": {EN: "matches", RU: "совпадает"},
-    "verify_bad": {EN: "DOES NOT MATCH", RU: "НЕ СОВПАДАЕТ"},
-    "verify_howto": {
-        EN: "Each token is one deck position, top first: `card:salt` for a card you saw, else "
-        "that position's hash. Hash of a position: first 32 hex digits of "
-        'SHA-256("position:card:salt"); commitment: SHA-256 of all 52 hashes joined.',
-        RU: "Каждый токен — позиция в колоде сверху вниз: `карта:соль` для карты, которую вы "
-        "видели, иначе хеш позиции. Хеш позиции: первые 32 hex-цифры "
-        'SHA-256("позиция:карта:соль"); обязательство: SHA-256 всех 52 хешей подряд.',
-    },
-    "verify_live": {
-        EN: "Hand #{hand_id} is still being played; its deck is revealed when it ends.",
-        RU: "Раздача №{hand_id} ещё идёт; колода будет раскрыта в конце.",
-    },
-    "history_summary": {
-        EN: "Hand #{hand_id}: {summary}",
-        RU: "Раздача №{hand_id}: {summary}",
-    },
-    # Table announcements (channel, RULES 8).
-    "countdown": {
-        EN: "Next hand starts {when}.",
-        RU: "Следующая раздача начнётся {when}.",
-    },
-    "commitment": {
-        EN: "Hand #{hand_id}: deck commitment SHA-256 `{digest}` (revealed when the hand ends; "
-        "check with /hand verify).",
-        RU: "Раздача №{hand_id}: обязательство колоды SHA-256 `{digest}` (раскрывается в конце "
-        "раздачи; проверка: /hand verify).",
-    },
-    "street_3": {EN: "3rd street", RU: "Третья улица"},
-    "street_4": {EN: "4th street", RU: "Четвёртая улица"},
-    "street_5": {EN: "5th street", RU: "Пятая улица"},
-    "street_6": {EN: "6th street", RU: "Шестая улица"},
-    "street_7": {EN: "7th street (river)", RU: "Седьмая улица (ривер)"},
-    "table_title": {
-        EN: "Seven Card Stud {stakes} — hand #{hand_id}, {street}",
-        RU: "Семикарточный стад {stakes} — раздача №{hand_id}, {street}",
-    },
-    "table_waiting": {
-        EN: "Seven Card Stud {stakes} — waiting for players",
-        RU: "Семикарточный стад {stakes} — ждём игроков",
-    },
-    "to_act": {
-        EN: "{name} to act, time runs out {when}.",
-        RU: "Ходит {name}, время выйдет {when}.",
-    },
-    "pot": {EN: "Pot: {pot}", RU: "Банк: {pot}"},
-    "ann_ante": {
-        EN: "{name} posts the ante {amount}{all_in}",
-        RU: "{name} ставит анте {amount}{all_in}",
-    },
-    "ann_bring_in_due": {
-        EN: "{name} has the lowest door card ({card}) and must bring in",
-        RU: "У {name} младшая открытая карта ({card}): он открывает торги",
-    },
-    "ann_bring_in_passed": {
-        EN: "The lowest door card is all-in; {name} ({card}) brings in",
-        RU: "Младшая открытая карта уже ва-банк; торги открывает {name} ({card})",
-    },
-    "ann_first_to_act": {
-        EN: "{name} is high on board with {holding} and acts first",
-        RU: "{name} старший на столе ({holding}) и ходит первым",
-    },
-    "ann_open_pair": {
-        EN: "Open pair: {name} shows a pair of {rank} — bets may be {small} or {big} this street",
-        RU: "Открытая пара у {name}: {rank} — на этой улице ставки {small} или {big}",
-    },
-    "ann_bring_in": {
-        EN: "{name} brings in for {amount}{all_in}",
-        RU: "{name} открывает на {amount}{all_in}",
-    },
-    "ann_complete": {
-        EN: "{name} completes to {total}{all_in}",
-        RU: "{name} доставляет до {total}{all_in}",
-    },
-    "ann_bet": {EN: "{name} bets {total}{all_in}", RU: "{name} ставит {total}{all_in}"},
-    "ann_raise": {EN: "{name} raises to {total}{all_in}", RU: "{name} повышает до {total}{all_in}"},
-    "ann_call": {EN: "{name} calls {amount}{all_in}", RU: "{name} уравнивает {amount}{all_in}"},
-    "ann_check": {EN: "{name} checks", RU: "{name} чек"},
-    "ann_fold": {EN: "{name} folds", RU: "{name} сбрасывает"},
-    "ann_timed_out": {EN: "{name} ran out of time", RU: "У {name} вышло время"},
-    "ann_capped": {EN: "Betting is capped", RU: "Ставки достигли предела"},
-    "ann_uncalled": {
-        EN: "{amount} uncalled returned to {name}",
-        RU: "{amount} без ответа возвращено {name}",
-    },
-    "ann_community": {
-        EN: "Not enough cards: {card} is dealt face up as a community card",
-        RU: "Карт не хватает: {card} открыта как общая карта",
-    },
-    "ann_shown": {
-        EN: "{name} shows {cards} — {description}",
-        RU: "{name} показывает {cards} — {description}",
-    },
-    "ann_pot": {
-        EN: "{winners} win{s} the {pot} ({amount}){description}",
-        RU: "{winners}: {pot} ({amount}){description}",
-    },
-    "main_pot": {EN: "main pot", RU: "основной банк"},
-    "side_pot": {EN: "side pot {index}", RU: "побочный банк {index}"},
-    "all_in_suffix": {EN: " and is all-in", RU: " и идёт ва-банк"},
-    "warning": {
-        EN: "{mention}, 15 seconds left to act.",
-        RU: "{mention}, на ход осталось 15 секунд.",
-    },
-    "timed_out_sat_out": {
-        EN: "{name} timed out and sits out from the next hand (/sitin to come back).",
-        RU: "{name} не успел походить и пропускает раздачи (/sitin, чтобы вернуться).",
-    },
-    "dm_closed": {
-        EN: "{mention}, your DMs are closed: use My cards.",
-        RU: "{mention}, ваши личные сообщения закрыты: используйте «Мои карты».",
-    },
-    "reveal": {
-        EN: "Hand #{hand_id} is over. Check its deck against the commitment: "
-        "/hand verify {hand_id}.",
-        RU: "Раздача №{hand_id} окончена. Проверить колоду по обязательству: "
-        "/hand verify {hand_id}.",
-    },
-    "restored": {
-        EN: "The bot restarted; hand #{hand_id} continues.",
-        RU: "Бот перезапустился; раздача №{hand_id} продолжается.",
-    },
-    "restore_voided": {
-        EN: "Hand #{hand_id} could not be continued after the restart and was cancelled: "
-        "everyone got back the chips he had when it started (error {error_id}).",
-        RU: "Раздачу №{hand_id} не удалось продолжить после перезапуска, она отменена: "
-        "всем вернулись фишки, с которыми они начинали (ошибка {error_id}).",
-    },
-    "shutting_down": {
-        EN: "The bot is restarting; try again in a minute.",
-        RU: "Бот перезапускается; попробуйте через минуту.",
-    },
-    "old_version_button": {
-        EN: "This button is from an older version of the table. Use the buttons on the latest "
-        "table message.",
-        RU: "Эта кнопка от старой версии стола. Пользуйтесь кнопками последнего сообщения стола.",
-    },
-    "foreign_button": {
-        EN: "That button belongs to another channel's table.",
-        RU: "Эта кнопка от стола в другом канале.",
-    },
-    "missing_bot_permissions": {
-        EN: "The table can't be shown here: the bot needs these permissions in this channel: "
-        "{permissions}. Ask a server admin to grant them; play resumes when they are.",
-        RU: "Стол нельзя показать здесь: боту нужны в этом канале права: {permissions}. "
-        "Попросите администратора сервера их выдать; игра продолжится, когда права появятся.",
-    },
-    "perm_view_channel": {EN: "View Channel", RU: "Просматривать канал"},
-    "perm_send_messages": {EN: "Send Messages", RU: "Отправлять сообщения"},
-    "perm_send_messages_in_threads": {
-        EN: "Send Messages in Threads",
-        RU: "Отправлять сообщения в ветках",
-    },
-    "perm_attach_files": {EN: "Attach Files", RU: "Прикреплять файлы"},
-    "perm_embed_links": {EN: "Embed Links", RU: "Встраивать ссылки"},
-    "seat_bet": {EN: "bet {amount}", RU: "ставка {amount}"},
-    "seat_folded": {EN: "folded", RU: "пас"},
-    "seat_all_in": {EN: "all-in", RU: "ва-банк"},
-    "showdown": {EN: "showdown", RU: "вскрытие"},
-    # Buttons.
-    "btn_fold": {EN: "Fold", RU: "Пас"},
-    "btn_check": {EN: "Check", RU: "Чек"},
-    "btn_call": {EN: "Call {amount}", RU: "Колл {amount}"},
-    "btn_bring_in": {EN: "Bring in {amount}", RU: "Открыть {amount}"},
-    "btn_complete": {EN: "Complete to {amount}", RU: "Доставить до {amount}"},
-    "btn_bet": {EN: "Bet {amount}", RU: "Ставка {amount}"},
-    "btn_raise": {EN: "Raise to {amount}", RU: "Рейз до {amount}"},
-    "btn_cards": {EN: "My cards", RU: "Мои карты"},
-    # Action names for "Done: ..." replies.
-    "act_fold": {EN: "fold", RU: "пас"},
-    "act_check": {EN: "check", RU: "чек"},
-    "act_call": {EN: "call {amount}", RU: "колл {amount}"},
-    "act_bring_in": {EN: "bring in for {amount}", RU: "открытие на {amount}"},
-    "act_complete": {EN: "complete to {amount}", RU: "доставка до {amount}"},
-    "act_bet": {EN: "bet {amount}", RU: "ставка {amount}"},
-    "act_raise": {EN: "raise to {amount}", RU: "рейз до {amount}"},
-}
-
-
-# Russian for the store's errors, by their stable ``code``; English comes from the store itself.
-STORE_ERRORS_RU: Final[dict[str, str]] = {
-    "store_error": "С фишками что-то пошло не так; ничего не изменилось.",
-    "invalid_amount": "Сумма должна быть целым числом фишек от 1 до {maximum}, а не {amount}.",
-    "not_enough_chips": "Недостаточно фишек: нужно {needed}, в кошельке {available}.",
-    "daily_not_ready": "Ежедневные фишки уже получены: приходите через {wait}.",
-    "no_table": "В этом канале нет стола.",
-    "table_exists": "В этом канале уже есть стол.",
-    "invalid_table_config": "Такой стол открыть нельзя: {problem}.",
-    "table_full": "Стол заполнен: все {seats} мест заняты.",
-    "already_seated": "Вы уже сидите за этим столом.",
-    "not_seated": "Вы не сидите за этим столом.",
-    "buy_in_out_of_range": "Бай-ин за этим столом: от {minimum} до {maximum} фишек, а не {amount}.",
-    "player_in_hand": "Вы играете текущую раздачу: уйти можно, когда она закончится.",
-    "hand_in_progress": "За столом идёт раздача: дождитесь её конца.",
-    "hand_not_found": "Раздачи №{hand_id} нет.",
-    "hand_not_live": "Раздача №{hand_id} уже закончена.",
-    "seats_changed": "Места изменились до начала раздачи; ничего не роздано.",
-    "chips_not_conserved": "Раздачу №{hand_id} не удалось рассчитать: "
-    "выплачено {paid}, внесено {entered}.",
-}
+    exact = value.replace("-", "_")
+    for code in (exact, exact.split("_")[0]):
+        for known in CATALOGUES:
+            if known.lower() == code.lower():
+                return known
+    return EN
 
 
 def t(lang: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``lang`` (falling back to English), formatted with ``params``."""
-    entry = MESSAGES[key]
-    return entry.get(lang, entry[EN]).format(**params)
+    return catalogue(lang).text(key, params)
 
 
-RANK_NAMES_RU: Final = {
-    2: "двойки", 3: "тройки", 4: "четвёрки", 5: "пятёрки", 6: "шестёрки", 7: "семёрки",
-    8: "восьмёрки", 9: "девятки", 10: "десятки", 11: "валеты", 12: "дамы", 13: "короли", 14: "тузы",
-}  # fmt: skip
+def slash_command(name: str, lang: str) -> str:
+    """``"table open"`` as a player in ``lang`` types it: "/стол открыть"."""
+    words = catalogue(lang)
+    return "/" + " ".join(words.raw(f"cmdname_{word}") for word in name.split())
+
+
+# How messages name a command ({cmd_sit}). The client may replace it once the commands are
+# synced, e.g. with Discord mentions (f"</{name}:{command_id}>"), which Discord shows in the
+# reader's language.
+command_mention: Callable[[str, str], str] = slash_command
 
 
 def rank_plural(lang: str, rank: int) -> str:
-    return RANK_NAMES_RU[rank] if lang == RU else rank_name(rank, plural=True)
+    """ "Kings", "короли": a rank named as a pair shows it."""
+    return catalogue(lang).raw(f"rank_{rank}_many")
 
 
 def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
     return " ".join(card.pretty for card in cards) or "—"
 
 
-# Command names and descriptions in Russian. Names are Discord-valid (lowercase, no spaces).
-COMMAND_TEXT_RU: Final[dict[str, str]] = {
-    "table": "стол",
-    "open": "открыть",
-    "close": "закрыть",
-    "info": "инфо",
-    "sit": "сесть",
-    "leave": "уйти",
-    "sitout": "пропуск",
-    "sitin": "вернуться",
-    "fold": "пас",
-    "check": "чек",
-    "call": "колл",
-    "bet": "ставка",
-    "raise": "рейз",
-    "complete": "доставить",
-    "bringin": "открыть-торги",
-    "cards": "карты",
-    "balance": "баланс",
-    "daily": "ежедневно",
-    "leaderboard": "лидеры",
-    "chips": "фишки",
-    "grant": "выдать",
-    "hand": "раздача",
-    "verify": "проверить",
-    "history": "история",
-    "sync": "синхронизация",
-    "buy_in": "бай-ин",
-    "amount": "сумма",
-    "total": "до",
-    "member": "игрок",
-    "hand_id": "номер",
-    "ante": "анте",
-    "bring_in": "открытие",
-    "small_bet": "малая-ставка",
-    "big_bet": "большая-ставка",
-    "seats": "места",
-    "min_buy_in": "мин-бай-ин",
-    "max_buy_in": "макс-бай-ин",
-    "turn_seconds": "секунд-на-ход",
-    # Descriptions (keys are the English text).
-    "Open, close or inspect this channel's table": "Открыть, закрыть или посмотреть стол канала",
-    "Open a Seven Card Stud table in this channel": "Открыть стол семикарточного стада в канале",
-    "Close this channel's table (between hands)": "Закрыть стол канала (между раздачами)",
-    "Show the table's stakes and players": "Показать ставки и игроков",
-    "Take a seat at this channel's table": "Сесть за стол этого канала",
-    "Leave the table (after the current hand)": "Уйти из-за стола (после текущей раздачи)",
-    "Sit out from the next hand": "Пропускать раздачи со следующей",
-    "Come back in from the next hand": "Вернуться в игру со следующей раздачи",
-    "Fold your hand": "Сбросить карты",
-    "Check": "Чек",
-    "Call the current bet": "Уравнять ставку",
-    "Bet (fixed limit: the amount is optional)": "Поставить (лимит: сумму можно не указывать)",
-    "Raise (fixed limit: the total is optional)": "Повысить (лимит: сумму можно не указывать)",
-    "Complete the bring-in to the small bet": "Доставить открытие до малой ставки",
-    "Post the bring-in": "Открыть торги минимальной ставкой",
-    "See your cards (only you see the reply)": "Посмотреть свои карты (видите только вы)",
-    "Your chips": "Ваши фишки",
-    "Collect your daily chips": "Получить ежедневные фишки",
-    "Top 10 players on this server and your rank": "Топ-10 игроков сервера и ваше место",
-    "Chip administration": "Управление фишками",
-    "Give chips to a member (Manage Server)": "Выдать фишки участнику (управление сервером)",
-    "Hand tools": "Раздачи",
-    "Check a finished hand's deck against the commitment posted before it": "Проверить колоду "
-    "законченной раздачи по обязательству, опубликованному до неё",
-    "Your copy of your last hand (or a hand by id) as a PokerStars text file": "Ваша копия "
-    "последней раздачи (или по номеру) в формате PokerStars",
-    "Sync commands globally (bot owner)": "Синхронизировать команды глобально (владелец)",
-    "Chips to bring from your wallet": "Сколько фишек взять из кошелька",
-    "Chips to put in (fixed limit decides)": "Сколько поставить (решает лимит)",
-    "Your street total after the raise": "Ваша сумма на улице после рейза",
-    "Who gets the chips": "Кто получает фишки",
-    "How many chips": "Сколько фишек",
-    "The hand number": "Номер раздачи",
-    "Ante in chips": "Анте в фишках",
-    "Bring-in in chips": "Открытие в фишках",
-    "Small bet (3rd and 4th street)": "Малая ставка (3-я и 4-я улицы)",
-    "Big bet (5th street on)": "Большая ставка (с 5-й улицы)",
-    "Seats, 2 to 8": "Мест, от 2 до 8",
-    "Smallest buy-in": "Наименьший бай-ин",
-    "Largest buy-in": "Наибольший бай-ин",
-    "Seconds per turn": "Секунд на ход",
+def duration(lang: str, delta: timedelta) -> str:
+    """A wait rounded up to the minute, in the language's words: "3 hours 12 minutes"."""
+    minutes = max(1, -(-int(delta.total_seconds()) // 60))
+    hours, minutes = divmod(minutes, 60)
+    locale = catalogue(lang).locale
+    parts = [
+        format_unit(value, unit, length="long", locale=locale)
+        for value, unit in ((hours, "duration-hour"), (minutes, "duration-minute"))
+        if value
+    ]
+    return " ".join(parts)
+
+
+def store_error_text(
+    lang: str, code: str, params: Mapping[str, object], *, now: datetime | None = None
+) -> str | None:
+    """A store error (``StoreError.code`` and ``.params``) in ``lang``; ``None`` if unknown."""
+    key = f"store_{code}"
+    if key not in CATALOGUES[EN].template:
+        return None
+    values = dict(params)
+    retry_at = values.get("retry_at")
+    if isinstance(retry_at, datetime):
+        # The store's own {wait} is English; say it again in this language.
+        values["wait"] = duration(lang, retry_at - (now or datetime.now(UTC)))
+    try:
+        return t(lang, key, **values)
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _store_codes() -> Sequence[str]:
+    keys = CATALOGUES[EN].template
+    return [key.removeprefix("store_") for key in keys if key.startswith("store_")]
+
+
+# Deprecated: bot/errors.py formats these itself, with numbers already turned into text, until
+# it calls store_error_text; plural messages give their last form and {wait} stays English.
+STORE_ERRORS_RU: Final[dict[str, str]] = {
+    code: catalogue(RU).forms(f"store_{code}")[-1].replace(":d}", "}") for code in _store_codes()
 }
 
 
+def words_for(lang: str) -> Words:
+    """Every word the pictures draw in ``lang``, from the catalogue."""
+    words = catalogue(lang)
+    raw = words.raw
+    return Words(
+        code=words.code,
+        pot=raw("pic_pot"),
+        main_pot=raw("pic_main_pot"),
+        side_pot=raw("pic_side_pot"),
+        side_pots=raw("pic_side_pots"),
+        streets=tuple(raw(f"pic_street_{street}") for street in range(3, 8)),
+        ante=raw("pic_ante"),
+        bring_in=raw("pic_bring_in"),
+        all_in=raw("pic_all_in"),
+        folded=raw("pic_folded"),
+        sitting_out=raw("pic_sitting_out"),
+        next_hand=raw("pic_next_hand"),
+        empty_seat=raw("pic_empty_seat"),
+        seat=raw("pic_seat"),
+        community=raw("pic_community"),
+        seconds=raw("pic_seconds"),
+        each=raw("pic_each"),
+        showdown=raw("pic_showdown"),
+        your_cards=raw("pic_your_cards"),
+        hidden=raw("pic_hidden"),
+        best_hand=raw("pic_best_hand"),
+        folded_hand=raw("pic_folded_hand"),
+        thousands=get_group_symbol(locale=words.locale),
+        hands=HandWords(
+            high_card=raw("hand_high_card"),
+            board_high_card=raw("hand_board_high_card"),
+            pair=raw("hand_pair"),
+            two_pair=raw("hand_two_pair"),
+            three_of_a_kind=raw("hand_three_of_a_kind"),
+            straight=raw("hand_straight"),
+            flush=raw("hand_flush"),
+            full_house=raw("hand_full_house"),
+            four_of_a_kind=raw("hand_four_of_a_kind"),
+            straight_flush=raw("hand_straight_flush"),
+            royal_flush=raw("hand_royal_flush"),
+            ranks=tuple(
+                RankWords(
+                    one=raw(f"rank_{rank}"),
+                    many=raw(f"rank_{rank}_many"),
+                    of_one=raw(f"rank_{rank}_of"),
+                    of_many=raw(f"rank_{rank}_of_many"),
+                )
+                for rank in range(2, 15)
+            ),
+        ),
+    )
+
+
+def install_picture_words() -> None:
+    """Give render the words of every catalogue language (render can't read the catalogue)."""
+    for code in CATALOGUES:
+        add_words(words_for(code))
+
+
+install_picture_words()
+
+
 class CommandTranslator(app_commands.Translator):
-    """Russian names and descriptions for the slash commands; English is the source text."""
+    """Command and option names and descriptions from the catalogue; English is the source."""
 
     async def translate(
         self,
@@ -532,6 +346,4 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if language(locale) != RU:
-            return None
-        return COMMAND_TEXT_RU.get(string.message)
+        return catalogue(language(locale)).commands.get(string.message)

@@ -84,7 +84,7 @@ class Hands(commands.Cog):
             name_of=lambda user_id: self._name_of(interaction, user_id),
             channel_name=self._channel_name,
         )
-        summary = ", ".join(f"{name} {net:+d}" for name, net in found.net)
+        summary = ", ".join(t(lang, "net_result", name=name, net=net) for name, net in found.net)
         await reply(
             interaction,
             t(lang, "history_summary", hand_id=found.hand_id, summary=summary),

@@ -1,11 +1,52 @@
-# ruff: noqa: RUF001  (the Russian words are meant to be Cyrillic)
 """What the caller knows and the engine doesn't: names, clocks, who sits out, the last action,
-the deck colours and the language of the words on the pictures."""
+the deck colours and the language of the words on the pictures.
+
+Render knows only English (:data:`ENGLISH`); the bot builds every other language's words from
+its text catalogue and hands them over with :func:`add_words`, since render can't import bot.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+from engine.cards import RANK_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class RankWords:
+    """One rank's name in the forms hand names need; English uses two, Russian four cases."""
+
+    one: str  # "Ace": "high card Ace"
+    many: str  # "Aces": "two pair, Aces and Kings"
+    of_one: str  # "a straight to the Ace" (Russian genitive: "туза")
+    of_many: str  # "a pair of Aces" (Russian genitive plural: "тузов")
+
+
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    """Templates naming a hand, filled by :func:`render.describe.describe`.
+
+    Placeholders: ``{rank}``, ``{ranks}``, ``{rank_of}``, ``{ranks_of}`` for the hand's first
+    rank (as in :class:`RankWords`), the same with ``2`` (``{ranks2}``...) for the second rank of
+    two pair and full houses, and ``{low}``, ``{low_of}`` for a straight's lowest card.
+    """
+
+    high_card: str
+    board_high_card: str  # up cards only (a stud board): "Ace high"
+    pair: str
+    two_pair: str
+    three_of_a_kind: str
+    straight: str
+    flush: str
+    full_house: str
+    four_of_a_kind: str
+    straight_flush: str
+    royal_flush: str
+    ranks: tuple[RankWords, ...]  # ranks[0] is the Deuce, ranks[12] the Ace
+
+    def rank(self, rank: int) -> RankWords:
+        return self.ranks[rank - 2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +58,7 @@ class Words:
     main_pot: str
     side_pot: str
     side_pots: str
-    street: str  # "{n}" is 3..7
+    streets: tuple[str, ...]  # 3rd to 7th street
     ante: str  # "{n}"
     bring_in: str  # "{n}"
     all_in: str
@@ -35,25 +76,24 @@ class Words:
     best_hand: str
     folded_hand: str
     thousands: str  # digit group separator
+    hands: HandWords
 
     def street_name(self, street: int) -> str:
-        return self.street.format(n=street, th=_ordinal_suffix(street))
+        return self.streets[street - 3]
 
     def chips(self, amount: int) -> str:
         return f"{amount:,}".replace(",", self.thousands)
 
 
-def _ordinal_suffix(n: int) -> str:
-    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th")
-
-
+# The bot's English catalogue says the same (a test holds them equal). Hand names are the
+# engine's hand-history wording, so a picture says exactly what the history says.
 ENGLISH: Final = Words(
     code="en",
     pot="Pot",
     main_pot="Main pot",
     side_pot="Side pot",
     side_pots="Side pots",
-    street="{n}{th} street",
+    streets=("3rd street", "4th street", "5th street", "6th street", "7th street"),
     ante="ante {n}",
     bring_in="bring-in {n}",
     all_in="ALL-IN",
@@ -71,42 +111,35 @@ ENGLISH: Final = Words(
     best_hand="Best hand",
     folded_hand="You folded",
     thousands=",",
+    hands=HandWords(
+        high_card="high card {rank}",
+        board_high_card="{rank} high",
+        pair="a pair of {ranks}",
+        two_pair="two pair, {ranks} and {ranks2}",
+        three_of_a_kind="three of a kind, {ranks}",
+        straight="a straight, {low} to {rank}",
+        flush="a flush, {rank} high",
+        full_house="a full house, {ranks} full of {ranks2}",
+        four_of_a_kind="four of a kind, {ranks}",
+        straight_flush="a straight flush, {low} to {rank}",
+        royal_flush="a Royal Flush",
+        ranks=tuple(RankWords(one, many, one, many) for one, many in RANK_NAMES.values()),
+    ),
 )
 
-RUSSIAN: Final = Words(
-    code="ru",
-    pot="Банк",
-    main_pot="Основной банк",
-    side_pot="Побочный банк",
-    side_pots="Побочные банки",
-    street="Улица {n}",
-    ante="анте {n}",
-    bring_in="открытие {n}",
-    all_in="ВА-БАНК",
-    folded="Пас",
-    sitting_out="Не играет",
-    next_hand="Со следующей раздачи",
-    empty_seat="Свободно",
-    seat="Место {n}",
-    community="Общая карта",
-    seconds="{n} с",
-    each="по {n}",
-    showdown="Вскрытие",
-    your_cards="Ваши карты",
-    hidden="скрыта",
-    best_hand="Лучшая рука",
-    folded_hand="Вы сбросили карты",
-    thousands=" ",
-)
+_LANGUAGES: Final[dict[str, Words]] = {ENGLISH.code: ENGLISH}
 
-LANGUAGES: Final[dict[str, Words]] = {"en": ENGLISH, "ru": RUSSIAN}
+
+def add_words(language: Words) -> None:
+    """Make ``language`` drawable by its code (the bot adds each language of its catalogue)."""
+    _LANGUAGES[language.code] = language
 
 
 def words(language: str) -> Words:
     try:
-        return LANGUAGES[language]
+        return _LANGUAGES[language]
     except KeyError:
-        known = ", ".join(sorted(LANGUAGES))
+        known = ", ".join(sorted(_LANGUAGES))
         raise ValueError(f"no words for language {language!r}; known: {known}") from None
 
 

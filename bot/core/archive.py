@@ -36,7 +36,8 @@ def _viewer_seat(record: HandRecord, user_id: int) -> int | None:
 def _reveal_text(record: HandRecord, hand: StudHand, viewer: int | None, lang: str) -> str:
     """The fairness reveal for one viewer: what he saw in clear, every other card hashed."""
     reveal = public_reveal(hand, record.salt, viewer)
-    return f"Commitment: {record.commitment}\nReveal: {reveal}\n{t(lang, 'verify_howto')}\n"
+    head = t(lang, "verify_file", commitment=record.commitment, reveal=reveal)
+    return f"{head}{t(lang, 'verify_howto')}\n"
 
 
 class Archive:

@@ -83,7 +83,6 @@ class Outbox:
         """Deliver ``effect`` first, before anything recorded since it was taken."""
         self._items.appendleft(effect)
 
-
     def __len__(self) -> int:
         return len(self._items)
 

@@ -849,7 +849,7 @@ def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str,
             raise TableError(
                 "illegal_amount",
                 amount=total,
-                allowed=" / ".join(str(option) for option in legal.raise_to),
+                allowed=legal.raise_to,
             )
         return "raise_to", total
     raise TableError("illegal_action", reason=action)

@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.core.errors import TableError
 from bot.core.storage import StoreError
 from bot.core.tables import error_id
-from bot.i18n import RU, STORE_ERRORS_RU, language, t
+from bot.i18n import language, store_error_text, t
 from engine.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -38,11 +38,6 @@ FOLLOWUP_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 T = TypeVar("T")
 
 
-def _shown(value: object) -> object:
-    """Amounts with thousands separators, as the store's English messages show them."""
-    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
-
-
 def user_message(error: BaseException, lang: str) -> str | None:
     """The reply for an error a player caused, or ``None`` when it is our bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
@@ -52,13 +47,7 @@ def user_message(error: BaseException, lang: str) -> str | None:
     if isinstance(error, IllegalAction):
         return t(lang, "illegal_action", reason=str(error))
     if isinstance(error, StoreError):
-        template = STORE_ERRORS_RU.get(error.code) if lang == RU else None
-        if template is None:
-            return str(error)
-        try:
-            return template.format(**{k: _shown(v) for k, v in error.params.items()})
-        except (KeyError, IndexError):
-            return str(error)
+        return store_error_text(lang, error.code, error.params) or str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(lang, "guild_only")
     if isinstance(error, app_commands.MissingPermissions):

@@ -280,7 +280,17 @@ class DiscordPresenter:
             elif view.all_in:
                 extra.append(t(lang, "seat_all_in"))
             tail = f" ({', '.join(extra)})" if extra else ""
-            lines.append(f"{marker}**{name}** — {view.stack} · {cards}{tail}")
+            lines.append(
+                t(
+                    lang,
+                    "seat_line",
+                    marker=marker,
+                    name=name,
+                    stack=view.stack,
+                    cards=cards,
+                    extra=tail,
+                )
+            )
         return lines
 
     def _idle_embed(self, table: Table) -> discord.Embed:
@@ -410,9 +420,9 @@ class DiscordPresenter:
                 "table_title",
                 stakes=table.config.stakes,
                 hand_id=hand.hand_id,
-                street=t(lang, "showdown")
-                if public.is_showdown
-                else t(lang, f"street_{hand.hand.street}"),
+                street=t(
+                    lang, "street_showdown" if public.is_showdown else f"street_{hand.hand.street}"
+                ),
             ),
             description="\n".join(self._result_lines(table, hand)) or "—",
             colour=discord.Colour.gold(),
@@ -446,7 +456,7 @@ class DiscordPresenter:
                     lines.append(line)
         for seat, user_id in enumerate(hand.users):
             net = hand.hand.stacks[seat] - hand.hand.starting_stacks[seat]
-            lines.append(f"{table.name(user_id)}: {net:+d}")
+            lines.append(t(lang, "net_result", name=table.name(user_id), net=net))
         return lines
 
     # ------------------------------------------------------------------ shutdown

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
 """Dealer announcements (RULES 8) in both languages, from engine events."""
 
 from __future__ import annotations
@@ -42,3 +43,29 @@ def test_dealt_cards_are_never_announced() -> None:
     (card,) = parse_cards("As")
     assert announce(ev.CardDealt(0, 3, card, face_up=False), "en", names, DEFAULT_STAKES) is None
     assert announce(ev.CardDealt(0, 3, card, face_up=True), "en", names, DEFAULT_STAKES) is None
+
+
+def test_pot_lines_agree_with_the_number_of_winners() -> None:
+    one = ev.PotAwarded(0, 120, (0, 1), (0,), (120,), "a flush, Ace high")
+    two = ev.PotAwarded(1, 1500, (0, 1), (0, 1), (750, 750), "a flush, Ace high")
+    assert announce(one, "en", names, DEFAULT_STAKES) == (
+        "Ann wins the main pot (120) — a flush, Ace high"
+    )
+    assert announce(two, "en", names, DEFAULT_STAKES) == (
+        "Ann, Bob win the side pot 1 (1,500) — a flush, Ace high"
+    )
+    # Russian names the hand on the shown line instead of repeating the engine's English.
+    assert announce(one, "ru", names, DEFAULT_STAKES) == "Ann забирает основной банк (120)"
+    assert announce(two, "ru", names, DEFAULT_STAKES) == (
+        "Ann, Bob забирают побочный банк 1 (1\xa0500)"
+    )
+
+
+def test_russian_lines_name_hands_and_ranks_in_russian() -> None:
+    shown = ev.HandShown(0, tuple(parse_cards("KsKdKh2c2d9s8h")), (), "a full house")
+    assert announce(shown, "ru", names, DEFAULT_STAKES) == (
+        "Ann показывает K♠ K♦ K♥ 2♣ 2♦ 9♠ 8♥ — фулл-хаус: короли и двойки"
+    )
+    assert announce(ev.OpenPair(1, 13), "ru", names, DEFAULT_STAKES) == (
+        "Открытая пара — короли (Bob): на этой улице ставки 10 или 20"
+    )

@@ -64,7 +64,9 @@ async def test_sitting_with_too_few_chips_or_outside_the_limits_changes_nothing(
     ann = world.players[0]
     await ann.slash(world.channel, "table open", max_buy_in=5000)
     refused(await ann.slash(world.channel, "sit", buy_in=2000), "don't have enough chips")
-    refused(await ann.slash(world.channel, "sit", buy_in=50), "buy-in at this table is 100 to 5000")
+    refused(
+        await ann.slash(world.channel, "sit", buy_in=50), "buy-in at this table is 100 to 5,000"
+    )
     assert live_table(world).seats == {}
     assert (await world.bot.store.wallet(world.guild.id, ann.id)).balance == 1000
     await world.bot.store.audit()
@@ -308,24 +310,24 @@ async def test_wallet_commands(world: World) -> None:
     ann, bob = world.players[:2]
     result = await ann.slash(world.channel, "balance")
     assert result.ephemeral and result.response is not None
-    assert "Wallet: 1000 chips" in result.response.content
+    assert "Chips in your wallet: 1,000." in result.response.content
     result = await ann.slash(world.channel, "daily")
-    assert result.response is not None and "1200" in result.response.content
+    assert result.response is not None and "1,200" in result.response.content
     refused(await ann.slash(world.channel, "daily"), "already took your daily chips")
     await bob.slash(world.channel, "balance")
     board = await bob.slash(world.channel, "leaderboard")
     assert board.ephemeral and board.response is not None
     embed = board.response.embeds[0]
     # Names as mentions: an embed shows them as names without pinging anyone.
-    assert embed.description == f"1. {ann.mention} — 1200\n2. {bob.mention} — 1000"
-    assert embed.footer.text == "You are #2 with 1000 chips."
+    assert embed.description == f"1. {ann.mention} — 1,200\n2. {bob.mention} — 1,000"
+    assert embed.footer.text == "You are #2 with 1,000 chips."
 
 
 async def test_chips_grant_needs_manage_server(world: World) -> None:
     ann = world.players[0]
     assert "chips grant" not in ann.available_commands(world.channel)
     result = await world.admin.slash(world.channel, "chips grant", member=ann, amount=500)
-    assert result.response is not None and "Wallet: 1500" in result.response.content
+    assert result.response is not None and "Wallet: 1,500" in result.response.content
     await world.bot.store.audit()
 
 

@@ -56,9 +56,9 @@ class Harness:
         for _ in range(6000):
             live = table.live
             message = self.discord.table_message()
-            if live is not None and message is not None:
-                if any(f":{live.hand_id}:{live.seq}:" in i for i in buttons(message).values()):
-                    return message
+            due = f":{live.hand_id}:{live.seq}:" if live is not None else None
+            if due and message is not None and any(due in i for i in buttons(message).values()):
+                return message
             await asyncio.sleep(0.005)
         raise AssertionError("the buttons of the decision due were never shown")
 
@@ -139,7 +139,7 @@ async def dealt(table: Table) -> None:
 
 
 def passive(labels: dict[str, str]) -> str:
-    for prefix in ("Check", "Чек", "Call", "Колл", "Bring in", "Открыть"):
+    for prefix in ("Check", "Чек", "Call", "Колл", "Bring in", "Бринг-ин"):
         for label, custom_id in labels.items():
             if label.startswith(prefix):
                 return custom_id
@@ -283,7 +283,7 @@ async def test_errors_answer_ephemerally_in_the_players_language(english: Harnes
     actor = ann if other is bob else bob
     reply = await english.slash(actor, "check", locale="ru")
     assert reply.ephemeral
-    assert reply.content == "Так сейчас нельзя. Можно: Открыть 3, Доставить до 10", reply.content
+    assert reply.content == "Так сейчас нельзя. Можно: Бринг-ин 3, Дополнить до 10", reply.content
     for user in (ann, bob):
         await english.slash(user, "sitout")
     await play_hand(english, {int(ann["id"]): ann, int(bob["id"]): bob})

@@ -224,4 +224,3 @@ async def test_table_open_without_the_permissions_it_needs_names_them(h: Harness
     assert reply.ephemeral and "Send Messages" in reply.content
     assert h.bot.tables.tables == {}
     assert [r for r in fake.requests_to(CHANNEL_POST) if r.status == 403] == []
-

@@ -376,11 +376,13 @@ def test_rules_4_5_call_for_less_and_short_bet() -> None:
     assert legal.call == 5 and legal.raise_to == ()  # nothing left to raise with
     hand.call()
     call = hand.events[hand.events.index(next(e for e in hand.events if isinstance(e, Call)))]
-    assert any(isinstance(e, Call) and e.seat == 1 and e.amount == 5 and e.all_in
-               for e in hand.events), call
+    assert any(
+        isinstance(e, Call) and e.seat == 1 and e.amount == 5 and e.all_in for e in hand.events
+    ), call
     assert hand.is_over  # RULES 2.4: nobody else can bet, the board is run out
-    assert any(isinstance(e, UncalledBetReturned) and e == UncalledBetReturned(0, 5)
-               for e in hand.events)
+    assert any(
+        isinstance(e, UncalledBetReturned) and e == UncalledBetReturned(0, 5) for e in hand.events
+    )
 
 
 def test_rules_4_5_short_all_in_raise_does_not_reopen() -> None:
