@@ -29,8 +29,8 @@ import discord
 import yarl
 
 from bot.__main__ import open_store
+from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
-from bot.settings import GameDefaults, Settings
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
 
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")

@@ -9,8 +9,8 @@ import signal
 import sys
 from datetime import timedelta
 
+from bot.core.settings import Settings, SettingsError, load_settings
 from bot.core.storage import Store
-from bot.settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger("bot")
 

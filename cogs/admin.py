@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.i18n import language, t
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
-from bot.i18n import language, t
 
 
 async def is_bot_owner(interaction: discord.Interaction) -> bool:

@@ -11,9 +11,9 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.core.archive import Archive
+from bot.core.i18n import language, t
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
-from bot.i18n import language, t
 
 
 def guild_of(interaction: discord.Interaction) -> int:

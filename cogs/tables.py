@@ -9,11 +9,11 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
+from bot.core.i18n import language, t
 from bot.core.tables import TableConfig, opened_params
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
 from bot.edge.presenter import BotLacksPermissions, missing_permissions, seat_lines
-from bot.i18n import language, t
 
 
 def channel_id_of(interaction: discord.Interaction) -> int:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core.errors import TableError
+from bot.core.i18n import t
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import fallback_name, public_reveal
-from bot.i18n import t
 from engine.fairness import verify
 from engine.hand import StudHand
 from engine.history import write_history

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.core.i18n import t
 
 
 class TableError(Exception):

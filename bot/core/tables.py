@@ -27,13 +27,13 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.announce import announce
+from bot.core.announce import announce
 from bot.core.clock import Clock, SystemClock
 from bot.core.errors import TableError
+from bot.core.i18n import EN, t
 from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
+from bot.core.settings import GameDefaults
 from bot.core.storage import HandEnd, Seat, Store
-from bot.i18n import EN, t
-from bot.settings import GameDefaults
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.fairness import DeckCommitment, new_secret, visible_cards

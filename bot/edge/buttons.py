@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.core.errors import TableError
+from bot.core.i18n import language, t
 from bot.core.tables import ButtonSpec
 from bot.edge.funnel import acknowledge, answer_error
-from bot.i18n import language, t
 
 if TYPE_CHECKING:
     from bot.edge.client import StudBot

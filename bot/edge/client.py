@@ -13,13 +13,13 @@ import discord
 from discord.ext import commands
 
 from bot.core.clock import Clock
+from bot.core.settings import Settings
 from bot.core.storage import Store
 from bot.core.tables import TableManager
 from bot.edge.buttons import route_click
 from bot.edge.funnel import StudTree
 from bot.edge.presenter import DiscordPresenter
-from bot.i18n import CommandTranslator
-from bot.settings import Settings
+from bot.edge.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 

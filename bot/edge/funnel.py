@@ -20,9 +20,9 @@ import discord
 from discord import app_commands
 
 from bot.core.errors import TableError
+from bot.core.i18n import language, store_error_text, t
 from bot.core.storage import StoreError
 from bot.core.tables import error_id
-from bot.i18n import language, store_error_text, t
 from engine.errors import IllegalAction
 
 if TYPE_CHECKING:

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 import discord
 
-from bot.announce import announce
+from bot.core.announce import announce
 from bot.core.errors import TableError
+from bot.core.i18n import cards_text, language, t
 from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
 from bot.core.tables import LiveHand, Table, TableManager, error_id
 from bot.edge.buttons import table_view
 from bot.edge.funnel import brief, is_retryable, with_retries
-from bot.i18n import cards_text, language, t
 from engine import events as ev
 from engine.public import PrivateHand, PublicTable
 from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png

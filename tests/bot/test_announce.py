@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.announce import announce
+from bot.core.announce import announce
 from engine import events as ev
 from engine.cards import parse_cards
 from engine.stakes import DEFAULT_STAKES

@@ -20,22 +20,22 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot import i18n
+from bot.core import i18n
 from bot.core.errors import TableError
-from bot.core.storage import HandNotFound, NotEnoughChips, errors
-from bot.edge.funnel import user_message
-from bot.i18n import (
+from bot.core.i18n import (
     CATALOGUES,
     EN,
     LOCALES,
     RU,
-    CommandTranslator,
     language,
     load_catalogues,
     store_error_text,
     t,
     words_for,
 )
+from bot.core.storage import HandNotFound, NotEnoughChips, errors
+from bot.edge.funnel import user_message
+from bot.edge.translator import CommandTranslator
 from engine.cards import parse_cards
 from engine.stakes import Stakes
 from render import labels
@@ -323,8 +323,7 @@ def test_errors_answer_in_the_players_language() -> None:
     )
     russian = user_message(error, RU)
     assert russian is not None and russian.startswith("Недостаточно фишек: нужно 1")
-    # "1,234" while bot/errors.py still formats STORE_ERRORS_RU itself, "1234" once it doesn't.
-    assert user_message(HandNotFound(1234), RU) in ("Раздачи №1234 нет.", "Раздачи №1,234 нет.")
+    assert user_message(HandNotFound(1234), RU) == "Раздачи №1234 нет."
     assert user_message(TableError("not_your_turn"), RU) == t(RU, "not_your_turn")
     assert user_message(RuntimeError("bug"), EN) is None
 

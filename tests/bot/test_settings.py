@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
-from bot.settings import Settings, SettingsError, load_settings, parse_dotenv
+from bot.core.settings import Settings, SettingsError, load_settings, parse_dotenv
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,7 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
 
 def test_env_example_lists_every_setting_the_bot_reads() -> None:
     listed = set(parse_dotenv((ROOT / ".env.example").read_text()))
-    source = (ROOT / "bot" / "settings.py").read_text()
+    source = (ROOT / "bot" / "core" / "settings.py").read_text()
     read = set(re.findall(r"\"([A-Z]+_[A-Z_]+)\"", source))
     assert read == listed
     assert load_settings({"DISCORD_TOKEN": "t"}, ROOT / ".env.example").game.turn_seconds == 60

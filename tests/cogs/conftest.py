@@ -11,10 +11,10 @@ import pytest
 import simcord
 
 from bot.__main__ import open_store
+from bot.core.settings import GameDefaults, Settings
 from bot.core.tables import Table
 from bot.edge.client import StudBot
 from bot.edge.funnel import user_message
-from bot.settings import GameDefaults, Settings
 
 
 @dataclass

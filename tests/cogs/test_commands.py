@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from simcord.actors import _component_interaction
 
+from bot.core.settings import Settings
 from bot.edge.client import StudBot
-from bot.settings import Settings
 from tests.cogs.conftest import (
     World,
     labels,

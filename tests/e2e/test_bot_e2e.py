@@ -21,9 +21,9 @@ import pytest
 import yarl
 
 from bot.__main__ import keep_payloads_out_of_logs, open_store
+from bot.core.settings import GameDefaults, Settings
 from bot.core.tables import Table
 from bot.edge.client import StudBot
-from bot.settings import GameDefaults, Settings
 from engine import events as ev
 from engine.hand import StudHand
 from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import GameDefaults
+from bot.core.settings import GameDefaults
 from tests.e2e.fake_discord import ALL_PERMISSIONS, JSON, SEND_MESSAGES, FakeDiscord, buttons
 from tests.e2e.faults import Fault
 from tests.e2e.test_bot_e2e import COUNTDOWN, Harness, dealt, passive, start_bot, wallet_totals

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-import bot.i18n  # noqa: F401  (gives render the catalogue's Russian words)
+import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
 from engine import DEFAULT_STAKES, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PrivateHand, PublicTable

@@ -1,6 +1,6 @@
 """Everything the bot says, in every language it has a catalogue for, and the command translator.
 
-The text lives in gettext catalogues in ``bot/locales``: ``stud.pot`` is the English source and
+The text lives in gettext catalogues in ``bot/core/locales``: ``stud.pot`` is the English source and
 ``<language>.po`` (``ru.po``...) a translation, read at start-up with Babel. Each message's
 ``msgctxt`` is its key, ``msgid`` the English, ``msgstr`` the translation; a message whose wording
 depends on a number has ``msgid_plural`` and one ``msgstr[n]`` per plural form of the language
@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import gettext
 import string
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-import discord
 from babel import Locale
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_group_symbol
 from babel.units import format_unit
-from discord import app_commands
 
 from engine.cards import Card
 from engine.stakes import Stakes
@@ -195,9 +193,10 @@ def catalogue(lang: str) -> Catalogue:
     return CATALOGUES.get(lang) or CATALOGUES[EN]
 
 
-def language(locale: discord.Locale | str | None) -> str:
-    """The catalogue language for a Discord locale ("pt-BR" -> "pt_BR", else "pt"), else English."""
-    value = locale.value if isinstance(locale, discord.Locale) else (locale or "")
+def language(locale: object) -> str:
+    """The catalogue language for a Discord locale, given as its code or as discord.py's
+    ``Locale`` (whose ``value`` is the code): "pt-BR" -> "pt_BR", else "pt", else English."""
+    value = str(getattr(locale, "value", locale) or "")
     exact = value.replace("-", "_")
     for code in (exact, exact.split("_")[0]):
         for known in CATALOGUES:
@@ -263,18 +262,6 @@ def store_error_text(
         return None
 
 
-def _store_codes() -> Sequence[str]:
-    keys = CATALOGUES[EN].template
-    return [key.removeprefix("store_") for key in keys if key.startswith("store_")]
-
-
-# Deprecated: bot/errors.py formats these itself, with numbers already turned into text, until
-# it calls store_error_text; plural messages give their last form and {wait} stays English.
-STORE_ERRORS_RU: Final[dict[str, str]] = {
-    code: catalogue(RU).forms(f"store_{code}")[-1].replace(":d}", "}") for code in _store_codes()
-}
-
-
 def words_for(lang: str) -> Words:
     """Every word the pictures draw in ``lang``, from the catalogue."""
     words = catalogue(lang)
@@ -335,15 +322,3 @@ def install_picture_words() -> None:
 
 
 install_picture_words()
-
-
-class CommandTranslator(app_commands.Translator):
-    """Command and option names and descriptions from the catalogue; English is the source."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        return catalogue(language(locale)).commands.get(string.message)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import cards_text, rank_plural, t
+from bot.core.i18n import cards_text, rank_plural, t
 from engine import events as ev
 from engine.stakes import Stakes
 from render.describe import describe

@@ -1,0 +1,20 @@
+"""Command and option names and descriptions in each Discord client's language."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.core.i18n import catalogue, language
+
+
+class CommandTranslator(app_commands.Translator):
+    """Names and descriptions from the catalogue; English is the source."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return catalogue(language(locale)).commands.get(string.message)
