@@ -1,0 +1,86 @@
+"""The real process (issue 9 point 7): SIGTERM and SIGINT stop it cleanly mid-hand, within
+10 seconds, exit code 0, with every write finished and the hand ready to continue."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.core.storage import Store
+from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from tests.e2e.test_bot_e2e import passive
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def until(condition: object, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: int) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    database = tmp_path / "stud.db"
+    env = {
+        **os.environ,
+        "STUD_FAKE_DISCORD": f"127.0.0.1:{fake.port}",
+        "DISCORD_TOKEN": "fake-token",
+        "DATABASE_PATH": str(database),
+        "DEV_GUILD_ID": str(fake.guild_id),
+        "COUNTDOWN_SECONDS": "0",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.e2e.run_bot",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 30)
+        await until(lambda: fake.command_requests, 30)
+        players: list[JSON] = [fake.add_user(name) for name in ("ann", "bob")]
+        await fake.answer(await fake.slash(players[0], "table open"))
+        for player in players:
+            await fake.answer(await fake.slash(player, "sit", buy_in=500))
+        await until(lambda: fake.table_message() is not None, 10)
+        message = fake.table_message()
+        assert message is not None
+        # A decision is in flight when the signal comes.
+        for player in players:
+            await fake.click(player, message, passive(buttons(message)))
+        process.send_signal(signum)
+        started = time.monotonic()
+        code = await asyncio.wait_for(process.wait(), 10)
+        stopped_in = time.monotonic() - started
+        output = (await process.stdout.read()).decode() if process.stdout else ""
+        assert code == 0, output
+        assert stopped_in < 10
+        assert "Traceback" not in output, output
+        assert "stopped" in output
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        await fake.stop()
+    # Everything written is whole: the chips add up and the hand can be continued.
+    store = await Store.open(database)
+    try:
+        await store.audit()
+        (hand,) = await store.live_hands()
+        assert {p.user_id for p in hand.players} == {int(p["id"]) for p in players}
+    finally:
+        await store.close()
