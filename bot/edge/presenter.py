@@ -99,12 +99,15 @@ class DiscordPresenter:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+        self._closing = False  # set once the connection is about to close: deliver no more
 
     # ------------------------------------------------------------------ delivery
 
     def wake(self, table: Table) -> None:
         """The table has something new to show: make sure a delivery task is on it."""
         worker = self._workers.get(table.channel_id)
+        if self._closing:
+            return
         if worker is None or worker.done():
             self._workers[table.channel_id] = asyncio.get_running_loop().create_task(
                 self._deliver_all(table), name=f"deliver-{table.channel_id}"
@@ -118,7 +121,11 @@ class DiscordPresenter:
     async def _deliver_all(self, table: Table) -> None:
         state = self._states.setdefault(table.channel_id, _MessageState())
         attempt = 0
-        while table.paused is None and (effect := table.outbox.take()) is not None:
+        while (
+            not self._closing
+            and table.paused is None
+            and (effect := table.outbox.take()) is not None
+        ):
             try:
                 await self._deliver(table, state, effect)
             except discord.NotFound as error:
@@ -462,13 +469,20 @@ class DiscordPresenter:
     # ------------------------------------------------------------------ shutdown
 
     async def close(self, grace: float = 5.0) -> None:
-        """Give pending deliveries ``grace`` seconds to finish, then stop them."""
-        pending = [w for w in self._workers.values() if not w.done()] + list(self._dms)
-        if pending:
-            _, still = await asyncio.wait(pending, timeout=grace)
-            for task in still:
-                task.cancel()
-            await asyncio.gather(*still, return_exceptions=True)
+        """Give pending deliveries ``grace`` seconds to finish (what they start meanwhile
+        included), then stop them: the connection to Discord closes next."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while pending := [w for w in self._workers.values() if not w.done()] + list(self._dms):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                self._closing = True
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+                break
+            await asyncio.wait(pending, timeout=remaining)
+        self._closing = True
         self._pool.shutdown(wait=True)
 
 

@@ -743,7 +743,11 @@ class FakeDiscord:
         self, user: JSON, message: JSON, custom_id: str, locale: str = "en-US"
     ) -> Callback:
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self.interact(user, 3, data, message=message, locale=locale)
+        # A click comes from the channel of the message it is on, as on Discord.
+        channel_id = int(message["channel_id"])
+        return await self.interact(
+            user, 3, data, message=message, locale=locale, channel_id=channel_id
+        )
 
     # ------------------------------------------------------------------ reading
 
