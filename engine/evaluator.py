@@ -320,6 +320,12 @@ class LowValue(int):
     def ranks(self) -> tuple[int, ...]:
         """The five ranks as they are compared, ace as 1: ``(8, 6, 4, 2, 1)`` is the 8-6 low;
         a paired low lists its pair first, twice: ``(8, 8, 4, 3, 2)``."""
+        ranks = _LOW_RANKS.get(self)
+        if ranks is None:
+            ranks = _LOW_RANKS[self] = self._decode_ranks()
+        return ranks
+
+    def _decode_ranks(self) -> tuple[int, ...]:
         badness = _LOW_TOP - self
         groups = []
         for shift in (16, 12, 8, 4, 0):
@@ -341,6 +347,10 @@ class LowValue(int):
 
     def __repr__(self) -> str:
         return f"<LowValue {int(self):#x}: {self.describe()}>"
+
+
+# Decoded ranks of every low seen (at most 6,175): showdowns and wording read them often.
+_LOW_RANKS: dict[int, tuple[int, ...]] = {}
 
 
 def low_rank_char(rank: int) -> str:
@@ -469,13 +479,14 @@ def best_low_five(cards: Iterable[Card]) -> tuple[Card, ...]:
     """
     hand = tuple(cards)
     value = evaluate_low(hand)
-    ordered = sorted((FULL_DECK[card] for card in hand), reverse=True)  # higher suits first
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted((FULL_DECK[card] for card in hand), reverse=True):  # higher suits first
+        by_rank.setdefault(low_card_order(card)[0], []).append(card)
+    # A rank listed twice in the low (a pair) takes its two highest suits.
+    seen: dict[int, int] = {}
     chosen: list[Card] = []
-    used: set[Card] = set()
     for rank in value.ranks:
-        card = next(
-            c for c in ordered if c not in used and low_card_order(c)[0] == rank
-        )
-        used.add(card)
-        chosen.append(card)
+        nth = seen.get(rank, 0)
+        seen[rank] = nth + 1
+        chosen.append(by_rank[rank][nth])
     return tuple(chosen)

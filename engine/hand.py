@@ -124,13 +124,13 @@ class StudHand:
     ) -> None:
         if not 2 <= len(stacks) <= MAX_SEATS:
             raise ValueError(f"a table has 2 to {MAX_SEATS} seats, not {len(stacks)}")
-        if any(not _is_chips(stack) or stack < 0 for stack in stacks):
+        if not set(map(type, stacks)) <= {int} or min(stacks) < 0:
             raise ValueError("stacks must be whole numbers of chips, not negative")
         if not _is_chips(dealer) or not 0 <= dealer < len(stacks):
             raise ValueError(f"the dealer must be a seat from 0 to {len(stacks) - 1}")
-        if any(not isinstance(card, Card) for card in deck):
-            raise ValueError("the deck must hold Card objects")
         cards = list(deck)
+        if not set(map(type, cards)) <= {Card}:
+            raise ValueError("the deck must hold Card objects")
         if len(set(cards)) != len(cards):
             raise ValueError("the deck has the same card twice")
         seat_count = len(stacks)
@@ -158,6 +158,7 @@ class StudHand:
         self.street = variant.streets[0].number
         self.timed_out: list[int] = []
         self._cards: list[list[tuple[Card, bool]]] = [[] for _ in range(seat_count)]
+        self._up: list[list[Card]] = [[] for _ in range(seat_count)]  # kept for first-to-act
         self._folded = [seat not in dealt_in for seat in range(seat_count)]
         self._next_card = 0
         self._street_index = 0
@@ -171,10 +172,12 @@ class StudHand:
         self._bet_count = 0  # completions, bets and raises this round, short all-ins included
         self._cap_count = 0  # those that count towards the cap (RULES 3.5, 4.6)
         self._bring_in_due = False
+        self._big_street = False
         self._open_pair = False
         self._big_bets_only = False
         self._last_aggressor: int | None = None
         self._history: list[Decision] = []
+        self._legal: LegalActions | None = None
         self._over = False
         self._start()
 
@@ -206,7 +209,7 @@ class StudHand:
         return not self._folded[seat] and self.stacks[seat] == 0 and not self._over
 
     def up_cards(self, seat: int) -> list[Card]:
-        return [card for card, face_up in self._cards[seat] if face_up]
+        return list(self._up[seat])
 
     def down_cards(self, seat: int) -> list[Card]:
         return [card for card, face_up in self._cards[seat] if not face_up]
@@ -223,6 +226,12 @@ class StudHand:
 
     def legal(self) -> LegalActions:
         """What the actor may do now: the one answer every action is checked against."""
+        # Only a decision changes the state, and decide() forgets this answer after one.
+        if self._legal is None:
+            self._legal = self._legal_now()
+        return self._legal
+
+    def _legal_now(self) -> LegalActions:
         seat = self._actor
         if seat is None:
             return NO_ACTIONS
@@ -240,14 +249,16 @@ class StudHand:
             )
         owed = self._level - self.bets[seat]
         raise_to = () if self._why_no_raise(seat) else self._raise_targets(seat)
-        return LegalActions(
-            fold=owed > 0,
-            check=owed == 0,
-            call=min(owed, stack) if owed > 0 else None,
-            bring_in=None,
-            raise_to=raise_to,
-            raise_kind=self._raise_kind() if raise_to else None,
-        )
+        key = (owed, min(owed, stack), raise_to, self._raise_kind() if raise_to else None)
+        # The same few answers come up again and again: being immutable, each is made once.
+        legal = _LEGAL_ANSWERS.get(key)
+        if legal is None:
+            legal = LegalActions(
+                owed > 0, owed == 0, key[1] if owed > 0 else None, None, raise_to, key[3]
+            )
+            if len(_LEGAL_ANSWERS) < _LEGAL_ANSWERS_KEPT:  # chip amounts are unbounded
+                _LEGAL_ANSWERS[key] = legal
+        return legal
 
     def _raise_kind(self) -> RaiseKind:
         if self._bet_count == 0:
@@ -255,27 +266,28 @@ class StudHand:
         return "raise"
 
     def _raise_targets(self, seat: int) -> tuple[int, ...]:
-        stack = self.stacks[seat]
+        all_in = self.bets[seat] + self.stacks[seat]
         if self._street_index == 0 and self._bet_count == 0:
-            targets = [self.stakes.small_bet]  # completion (RULES 3.4)
-        else:
-            # RULES 4.5: a full unit over the current bet, even over a short all-in.
-            targets = [self._level + unit for unit in self._units()]
-        all_in = self.bets[seat] + stack
-        return tuple(sorted({min(target, all_in) for target in targets}))
+            return (min(self.stakes.small_bet, all_in),)  # completion (RULES 3.4)
+        # RULES 4.5: a full unit over the current bet, even over a short all-in.
+        units = self._units()
+        if len(units) == 1:
+            return (min(self._level + units[0], all_in),)
+        return tuple(sorted({min(self._level + unit, all_in) for unit in units}))
 
     def _units(self) -> tuple[int, ...]:
-        small, big = self.stakes.small_bet, self.stakes.big_bet
-        if self.variant.streets[self._street_index].big_bet or self._big_bets_only:
-            return (big,)
+        if self._big_street or self._big_bets_only:
+            return (self.stakes.big_bet,)
         if self._open_pair:
-            return (small, big)  # RULES 4.3
-        return (small,)
+            return (self.stakes.small_bet, self.stakes.big_bet)  # RULES 4.3
+        return (self.stakes.small_bet,)
 
     def _measure_unit(self) -> int:
         """The unit a short all-in is measured against (RULES 4.6): the street's unit, and on 4th
         street with an open pair the small bet unless the street has gone to the big bet."""
-        return min(self._units())
+        if self._big_street or self._big_bets_only:
+            return self.stakes.big_bet
+        return self.stakes.small_bet
 
     def _why_no_raise(self, seat: int) -> str:
         """Why the actor may not complete, bet or raise now; empty when he may."""
@@ -284,10 +296,11 @@ class StudHand:
         owed = self._level - self.bets[seat]
         if self.stacks[seat] <= owed:
             return "you don't have enough chips to raise"
-        if not any(
-            other != seat and self.stacks[other] + self.bets[other] > self._level
-            for other in self._live()
-        ):
+        stacks, bets, folded, level = self.stacks, self.bets, self._folded, self._level
+        for other in self.dealing_order:
+            if other != seat and not folded[other] and stacks[other] + bets[other] > level:
+                break
+        else:
             return "everyone else is all-in: there's no one to raise"
         # RULES 4.6: after he acted, only a full bet or raise (a half-bet short all-in counts as
         # one) reopens the betting for him, or short all-ins adding up to half a unit over what
@@ -363,32 +376,33 @@ class StudHand:
         legal = self.legal()
         if decision.action == "timeout":
             taken = _on_timeout(legal)
+            self._history.append(decision)
+            self.events.append(TimedOut(seat))
+            if seat not in self.timed_out:
+                self.timed_out.append(seat)
         else:
             refusal = self._refusal(legal, decision)
             if refusal:
                 raise IllegalAction(refusal)
             taken = decision
-        self._history.append(decision)
-        if decision.action == "timeout":
-            self.events.append(TimedOut(seat))
-            if seat not in self.timed_out:
-                self.timed_out.append(seat)
-        match taken.action:
-            case "fold":
-                self._folded[seat] = True
-                self.events.append(Fold(seat))
-            case "check":
-                self.events.append(Check(seat))
-            case "call":
-                assert legal.call is not None
-                self._put_in(seat, legal.call)
-                self.events.append(Call(seat, legal.call, self.stacks[seat] == 0))
-            case "bring_in":
-                assert legal.bring_in is not None
-                self._post_bring_in(seat, legal.bring_in)
-            case "raise_to":
-                assert taken.amount is not None and legal.raise_kind is not None
-                self._raise(seat, taken.amount, legal.raise_kind)
+            self._history.append(decision)
+        action = taken.action
+        if action == "call":
+            assert legal.call is not None
+            self._put_in(seat, legal.call)
+            self.events.append(Call(seat, legal.call, self.stacks[seat] == 0))
+        elif action == "check":
+            self.events.append(Check(seat))
+        elif action == "fold":
+            self._folded[seat] = True
+            self.events.append(Fold(seat))
+        elif action == "raise_to":
+            assert taken.amount is not None and legal.raise_kind is not None
+            self._raise(seat, taken.amount, legal.raise_kind)
+        else:
+            assert legal.bring_in is not None
+            self._post_bring_in(seat, legal.bring_in)
+        self._legal = None
         self._after_action(seat)
 
     def _post_bring_in(self, seat: int, amount: int) -> None:
@@ -480,16 +494,23 @@ class StudHand:
             self._next_card += 1
             self.events.append(CommunityCardDealt(self.community))
             return
+        deck, held, up, events, number = self.deck, self._cards, self._up, self.events, spec.number
+        top = self._next_card
         for face_up in spec.face_up_rounds:
             for seat in live:
-                card = self.deck[self._next_card]
-                self._next_card += 1
-                self._cards[seat].append((card, face_up))
-                self.events.append(CardDealt(seat, spec.number, card, face_up))
+                card = deck[top]
+                top += 1
+                held[seat].append((card, face_up))
+                if face_up:
+                    up[seat].append(card)
+                events.append(_card_dealt(seat, number, card, face_up))
+        self._next_card = top
 
     def _begin_street(self) -> None:
         """Deal the current street, then start its betting, or run the board out (RULES 2.4)."""
-        self.street = self.variant.streets[self._street_index].number
+        spec = self.variant.streets[self._street_index]
+        self.street = spec.number
+        self._big_street = spec.big_bet
         self._deal_street()
         self.bets = [0] * self.seats
         self._level = 0
@@ -513,7 +534,7 @@ class StudHand:
 
     def _bring_in_player(self) -> int:
         live = self._live()
-        door = {seat: self.up_cards(seat)[0] for seat in live}
+        door = {seat: self._up[seat][0] for seat in live}
         lowest = self.variant.bring_in_seat(door)
         seat = lowest
         # RULES 3.3: all-in on the ante passes the bring-in clockwise to the next one with chips.
@@ -524,7 +545,8 @@ class StudHand:
 
     def _first_to_act(self) -> int:
         live = self._live()
-        ranks = {seat: self.variant.board_rank(self.up_cards(seat)) for seat in live}
+        board_rule, up = self.variant.board_rule, self._up
+        ranks = {seat: board_rule(up[seat]) for seat in live}
         # RULES 4.1, 9.3: best board; max() keeps the first of equals, and live is in dealing
         # order.
         best = max(live, key=lambda seat: ranks[seat].key)
@@ -540,7 +562,7 @@ class StudHand:
                 self.street,
                 best,
                 board.holding,
-                tuple(self.up_cards(best)),
+                tuple(up[best]),
                 int(board.category),
                 board.ranks,
                 board.low,
@@ -552,19 +574,22 @@ class StudHand:
         return seat
 
     def _after_action(self, seat: int) -> None:
+        # Only the actor's own state changed: he is no longer pending, whatever he did.
         self._pending.discard(seat)
         self._acted.add(seat)
         self._faced[seat] = self._level
-        live = self._live()
-        if len(live) == 1:
-            self._return_uncalled()
-            self._award_uncontested(live[0])
-            return
-        self._pending &= set(self._can_act())
-        if self._pending:
-            nxt = (seat + 1) % self.seats
-            while nxt not in self._pending:
-                nxt = (nxt + 1) % self.seats
+        if self._folded[seat]:
+            live = self._live()
+            if len(live) == 1:
+                self._return_uncalled()
+                self._award_uncontested(live[0])
+                return
+        pending = self._pending
+        if pending:
+            seats = len(self.stacks)
+            nxt = (seat + 1) % seats
+            while nxt not in pending:
+                nxt = (nxt + 1) % seats
             self._actor = nxt
             return
         self._actor = None
@@ -572,9 +597,10 @@ class StudHand:
         self._next_street_or_showdown()
 
     def _return_uncalled(self) -> None:
-        top = max(range(self.seats), key=lambda s: self.bets[s])
-        second = max((self.bets[s] for s in range(self.seats) if s != top), default=0)
-        excess = self.bets[top] - second
+        bets = self.bets
+        top = bets.index(max(bets))
+        second = max(bets[:top] + bets[top + 1 :])
+        excess = bets[top] - second
         if excess > 0:
             self.bets[top] -= excess
             self.committed[top] -= excess
@@ -691,6 +717,21 @@ class StudHand:
                 raise ValueError(f"a decision is [action, amount or null], not {decision!r}")
             hand.apply(*decision)
         return hand
+
+
+_LEGAL_ANSWERS: dict[tuple[int, int, tuple[int, ...], RaiseKind | None], LegalActions] = {}
+_LEGAL_ANSWERS_KEPT = 50_000
+_CARDS_DEALT: dict[tuple[int, int, Card, bool], CardDealt] = {}
+
+
+def _card_dealt(seat: int, street: int, card: Card, face_up: bool) -> CardDealt:
+    """Events are immutable values, and a deal repeats them (8 seats, 5 streets, 52 cards):
+    each is made once."""
+    key = (seat, street, card, face_up)
+    event = _CARDS_DEALT.get(key)
+    if event is None:
+        event = _CARDS_DEALT[key] = CardDealt(seat, street, card, face_up)
+    return event
 
 
 def _on_timeout(legal: LegalActions) -> Decision:

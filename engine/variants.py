@@ -9,8 +9,7 @@ the same parts.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -57,10 +56,16 @@ class BoardRank:
     """
 
     key: tuple[int, ...]
-    holding: str
-    category: HandCategory = HandCategory.HIGH_CARD
-    ranks: tuple[int, ...] = ()
+    category: HandCategory
+    ranks: tuple[int, ...]
     low: bool = False
+
+    @property
+    def holding(self) -> str:
+        # Worded on demand: first-to-act ranks every board but names only the best one.
+        if self.low:
+            return _describe_low_board(self.category, self.ranks)
+        return _describe_high_board(self.category, self.ranks)
 
 
 class LowRule(StrEnum):
@@ -139,28 +144,45 @@ _BOARD_CATEGORIES: Final = {
 _ACE: Final = 14
 
 
-def _grouped(ranks: Sequence[int]) -> tuple[HandCategory, list[int]]:
+def _grouped(ranks: Iterable[int]) -> tuple[HandCategory, tuple[int, ...]]:
     """The holding's category and its ranks by how many there are, then by rank, high first."""
-    counts = Counter(ranks)
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
     ordered = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
-    return _BOARD_CATEGORIES[tuple(counts[rank] for rank in ordered if counts[rank] > 1)], ordered
+    shape = tuple(counts[rank] for rank in ordered if counts[rank] > 1)
+    return _BOARD_CATEGORIES[shape], tuple(ordered)
+
+
+# Boards are ranked for every live player on every street; a board's rank depends only on its
+# ranks, so each one is worked out once (at most 2,379 rank multisets of one to four cards).
+_HIGH_BOARDS: dict[tuple[int, ...], BoardRank] = {}
+_LOW_BOARDS: dict[tuple[int, ...], BoardRank] = {}
 
 
 def high_board(up_cards: Sequence[Card]) -> BoardRank:
     """RULES 4.1: quads > trips > two pair > pair > high card; straights and flushes don't count."""
-    category, ordered = _grouped([card.rank for card in up_cards])
-    return BoardRank(
-        (int(category), *ordered), _describe_high_board(category, ordered), category, tuple(ordered)
-    )
+    # A card's rank is (index >> 2) + 2; reading it inline keeps this hot path quick.
+    ranks = tuple(sorted([(card >> 2) + 2 for card in up_cards]))
+    board = _HIGH_BOARDS.get(ranks)
+    if board is None:
+        category, ordered = _grouped(ranks)
+        board = _HIGH_BOARDS[ranks] = BoardRank((category, *ordered), category, ordered)
+    return board
 
 
 def low_board(up_cards: Sequence[Card]) -> BoardRank:
     """RULES 9.3: the lowest board acts first, aces low, pairs count against it: any unpaired
     board beats any pair, then compare the highest card first."""
-    category, ordered = _grouped([1 if card.rank == _ACE else card.rank for card in up_cards])
-    # Negated, so that the greatest key is the lowest board, as first-to-act expects.
-    key = (-int(category), *(-rank for rank in ordered))
-    return BoardRank(key, _describe_low_board(category, ordered), category, tuple(ordered), True)
+    # Index >> 2 is 12 for an ace: as a low card it is 1, the others keep rank (index >> 2) + 2.
+    ranks = tuple(sorted([1 if card >> 2 == 12 else (card >> 2) + 2 for card in up_cards]))
+    board = _LOW_BOARDS.get(ranks)
+    if board is None:
+        category, ordered = _grouped(ranks)
+        # Negated, so that the greatest key is the lowest board, as first-to-act expects.
+        key = (-category, *(-rank for rank in ordered))
+        board = _LOW_BOARDS[ranks] = BoardRank(key, category, ordered, True)
+    return board
 
 
 def _describe_high_board(category: HandCategory, ordered: Sequence[int]) -> str:
