@@ -231,8 +231,8 @@ def _refusal(hand: tuple[Card, ...]) -> ValueError:
     return ValueError(f"the same card twice: {' '.join(str(FULL_DECK[c]) for c in twice)}")
 
 
-def evaluate(cards: Iterable[Card]) -> HandValue:
-    """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
+def _checked_key(cards: Iterable[Card]) -> int:
+    """The summed weights of 5, 6 or 7 distinct cards; ValueError for anything else."""
     hand = tuple(cards)
     try:
         key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
@@ -240,7 +240,12 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
         raise _refusal(hand) from None
     if not 5 <= len(hand) <= 7 or (key >> _CARD_BITS_SHIFT).bit_count() != len(hand):
         raise _refusal(hand)
-    return _value_of_key(key)
+    return key
+
+
+def evaluate(cards: Iterable[Card]) -> HandValue:
+    """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
+    return _value_of_key(_checked_key(cards))
 
 
 # How many cards of each defining rank make the five, for categories not built from a sequence.
@@ -436,27 +441,15 @@ _LOW_VALUES: Final = _LowValues()
 _EIGHT_LOW_VALUES: Final = _EightLowValues()
 
 
-def _rank_key(cards: Iterable[Card]) -> tuple[tuple[Card, ...], int]:
-    """The cards and their base-5 rank key, after the checks ``evaluate`` makes."""
-    hand = tuple(cards)
-    try:
-        key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
-    except (KeyError, TypeError):
-        raise _refusal(hand) from None
-    if not 5 <= len(hand) <= 7 or (key >> _CARD_BITS_SHIFT).bit_count() != len(hand):
-        raise _refusal(hand)
-    return hand, key >> _RANK_KEY_SHIFT & _RANK_KEY_MASK
-
-
 def evaluate_low(cards: Iterable[Card]) -> LowValue:
     """The best ace-to-five low of 5, 6 or 7 distinct cards (RULES 9.1); ValueError otherwise."""
-    return _LOW_VALUES[_rank_key(cards)[1]]
+    return _LOW_VALUES[_checked_key(cards) >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
 
 
 def evaluate_eight_low(cards: Iterable[Card]) -> LowValue | None:
     """The best eight-or-better low of 5, 6 or 7 distinct cards, or ``None`` when they hold no
     five unpaired cards of eight or lower (RULES 10.1)."""
-    return _EIGHT_LOW_VALUES[_rank_key(cards)[1]]
+    return _EIGHT_LOW_VALUES[_checked_key(cards) >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
 
 
 def _low_unchecked(hand: Iterable[int]) -> LowValue:

@@ -110,6 +110,19 @@ def passive(hand: StudHand) -> None:
         hand.call()
 
 
+def call_down(hand: StudHand) -> None:
+    """Everyone plays passively until the hand ends."""
+    while hand.actor is not None:
+        passive(hand)
+
+
+def finish_street(hand: StudHand) -> None:
+    """Everyone plays passively until the street changes or the hand ends."""
+    street = hand.street
+    while hand.actor is not None and hand.street == street:
+        passive(hand)
+
+
 def play_out(hand: StudHand, rng: random.Random, aggression: float = 0.3) -> None:
     while hand.actor is not None:
         hand.apply(*choose(hand, rng, aggression))

@@ -26,21 +26,9 @@ from engine.events import (
     UncalledBetReturned,
 )
 from engine.variants import STUD_HIGH
-from tests.engine.decks import passive, stacked_deck, stud
+from tests.engine.decks import call_down, finish_street, stacked_deck, stud
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
-
-
-def call_down(hand: StudHand) -> None:
-    """Everyone plays passively until the hand ends."""
-    while hand.actor is not None:
-        passive(hand)
-
-
-def finish_street(hand: StudHand) -> None:
-    street = hand.street
-    while hand.actor is not None and hand.street == street:
-        passive(hand)
 
 
 # --------------------------------------------------------------------------- 1. Table and stakes

@@ -6,18 +6,7 @@ from engine import RAZZ, STUD_HI_LO, Stakes, StudHand, parse_cards
 from engine.evaluator import HandCategory
 from engine.events import BringInDue, FirstToAct, HandShown, OpenPair, PotAwarded
 from engine.public import PublicTable
-from tests.engine.decks import passive, stud
-
-
-def call_down(hand: StudHand) -> None:
-    while hand.actor is not None:
-        passive(hand)
-
-
-def finish_street(hand: StudHand) -> None:
-    street = hand.street
-    while hand.actor is not None and hand.street == street:
-        passive(hand)
+from tests.engine.decks import call_down, finish_street, passive, stud
 
 
 def shown(hand: StudHand) -> dict[int, HandShown]:
