@@ -112,6 +112,7 @@ class StudHand:
 
     ``stacks`` are every seat's chips; a seat with no chips is not dealt in (RULES 1.1). ``deck``
     is the order cards leave the deck, top first. ``dealer`` fixes the dealing order (RULES 1.4).
+    ``variant`` is the game: ``STUD_HIGH`` (the default), ``RAZZ`` or ``STUD_HI_LO``.
     """
 
     def __init__(

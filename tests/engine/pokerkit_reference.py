@@ -140,6 +140,7 @@ class Settlement:
     pots: tuple[SettledPot, ...]
     odd_chip_splits: int
     low_without_contender: int = 0
+    moved_more_than_odd_chips: bool = False  # only with low_without_contender
 
 
 @contextmanager
@@ -427,7 +428,12 @@ class ReferenceHand:
         if sum(stacks) != sum(state.stacks) or (moved_more and not low_without_contender):
             raise AssertionError(f"settling moved more than odd chips: {stacks} {state.stacks}")
         return Settlement(
-            self.stacks, self._by_seat(stacks), tuple(pots), odd_chip_splits, low_without_contender
+            self.stacks,
+            self._by_seat(stacks),
+            tuple(pots),
+            odd_chip_splits,
+            low_without_contender,
+            moved_more,
         )
 
     def _highest_usable_card(self, index: int, kind: int) -> tuple[int, int]:
