@@ -16,8 +16,8 @@
    (every raise size: the engine offers two on 4th street after an open pair). Seat i of
    ``StudHand`` is PokerKit's player i: the dealer is the last seat, so both deal from seat 0
    up; PokerKit burns an unknown card ('??') before streets 4-7 so that both deal the same cards.
-   (8-handed hands out of cards on 7th street differ: StudHand deals the community card of
-   RULES 2.2, PokerKit re-deals mucked cards and warns; silenced here.)
+   (When eight players reach 7th street, StudHand deals the community card of RULES 2.2 and
+   PokerKit re-deals mucked cards and warns; the warning is silenced here.)
 """
 
 from __future__ import annotations

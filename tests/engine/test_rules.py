@@ -375,6 +375,31 @@ def test_rules_4_6_half_bet_short_all_in_reopens_the_betting() -> None:
     assert [type(e) for e in hand.events[-1:]] == [Raise]
 
 
+def test_rules_4_6_a_short_completion_is_measured_over_the_bring_in() -> None:
+    """RULES 4.6 on 3rd street: bring-in 6, S = 10. Seat 2 completes all-in to 8, 2 over the
+    bring-in (under half of S). If seat 0 just calls, the bring-in player, who already acted,
+    may only call. If seat 0 raises a unit over it (RULES 4.5), the short completion has left
+    the cap alone: four bets and raises after it, the last capping the round."""
+    stakes = Stakes(ante=0, bring_in=6, small_bet=10, big_bet=20)
+    cards = {0: "AsAdKs", 1: "KcKd2c", 2: "QhQdJs"}
+    for seat_0_raises in (False, True):
+        hand = stud(cards, stacks=[1000, 1000, 8], stakes=stakes)
+        assert hand.actor == 1  # 2c brings in
+        hand.bring_in()
+        assert hand.legal().raise_to == (8,) and hand.legal().raise_kind == "complete"
+        hand.raise_to(8)
+        assert hand.actor == 0 and hand.legal().raise_to == (18,)
+        if not seat_0_raises:
+            hand.call()
+            assert hand.actor == 1 and hand.legal().call == 2 and hand.legal().raise_to == ()
+            continue
+        for total in (18, 28, 38, 48):
+            assert hand.legal().raise_to == (total,)
+            hand.raise_to(total)
+        assert isinstance(hand.events[-1], BettingCapped)
+        assert hand.legal().raise_to == ()
+
+
 def test_rules_4_6_short_all_in_under_half_a_unit_neither_reopens_nor_counts() -> None:
     """RULES 4.6: on 5th street (L = 20) seat 0 bets 20 and seat 2 raises all-in by 8, less
     than half of 20. Seat 0, who already acted on the bet, may only call or fold; seat 1, who
