@@ -253,7 +253,8 @@ class Variant:
         )
 
     def best_so_far(self, cards: Sequence[Card]) -> ShownHand | None:
-        """A player's best hand from five or more of his cards, as ``show`` would value it."""
+        """A player's best hand from five or more of his cards, as ``show`` would value it (for
+        his own eyes, not a showdown: the result's ``seat`` is -1)."""
         return self.show(-1, cards) if len(cards) >= 5 else None
 
     def split(self, amount: int, contenders: Sequence[ShownHand]) -> PotSplit:

@@ -1,6 +1,11 @@
 """Each place where PokerKit differs from RULES on purpose (RULES 7), shown directly: the engine
 follows RULES, unpatched PokerKit does otherwise, and patched or steered PokerKit (as the
-differential test in ``test_pokerkit_diff.py`` uses it) agrees with the engine."""
+differential test in ``test_pokerkit_diff.py`` uses it) agrees with the engine.
+
+Two differences the differential tests found are not (or not fully) in the RULES 7 list: the
+half-bet rule of 4.6 (PokerKit measures a short all-in against the largest raise so far and
+counts every one towards the cap) and 10.1's pot-by-pot low (PokerKit halves every pot once
+anyone has a low). Their tests are at the end."""
 
 from __future__ import annotations
 
