@@ -474,7 +474,8 @@ def best_low_five(cards: Iterable[Card]) -> tuple[Card, ...]:
     value = evaluate_low(hand)
     by_rank: dict[int, list[Card]] = {}
     for card in sorted((FULL_DECK[card] for card in hand), reverse=True):  # higher suits first
-        by_rank.setdefault(low_card_order(card)[0], []).append(card)
+        rank = (card >> 2) + 2
+        by_rank.setdefault(_LOW_ACE if rank == _ACE else rank, []).append(card)
     # A rank listed twice in the low (a pair) takes its two highest suits.
     seen: dict[int, int] = {}
     chosen: list[Card] = []

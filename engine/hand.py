@@ -393,10 +393,10 @@ class StudHand:
             self._put_in(seat, legal.call)
             self.events.append(Call(seat, legal.call, self.stacks[seat] == 0))
         elif action == "check":
-            self.events.append(Check(seat))
+            self.events.append(_CHECKS[seat])
         elif action == "fold":
             self._folded[seat] = True
-            self.events.append(Fold(seat))
+            self.events.append(_FOLDS[seat])
         elif action == "raise_to":
             assert taken.amount is not None and legal.raise_kind is not None
             self._raise(seat, taken.amount, legal.raise_kind)
@@ -547,17 +547,19 @@ class StudHand:
     def _first_to_act(self) -> int:
         live = self._live()
         board_rule, up = self.variant.board_rule, self._up
-        ranks = {seat: board_rule(up[seat]) for seat in live}
-        # RULES 4.1, 9.3: best board; max() keeps the first of equals, and live is in dealing
-        # order.
-        best = max(live, key=lambda seat: ranks[seat].key)
+        ranks = [board_rule(up[seat]) for seat in live]
+        # RULES 4.1, 9.3: best board; on equal boards the first in live, which is dealing order.
+        at = 0
+        for index in range(1, len(live)):
+            if ranks[index].key > ranks[at].key:
+                at = index
+        best, board = live[at], ranks[at]
         if self._street_index == 1 and self.variant.open_pair:
             # RULES 4.3: fixed now for the whole round, even if the pair folds.
-            for seat in live:
-                if ranks[seat].category >= HandCategory.PAIR:
+            for seat, rank in zip(live, ranks, strict=True):
+                if rank.category >= HandCategory.PAIR:
                     self._open_pair = True
-                    self.events.append(OpenPair(seat, ranks[seat].ranks[0]))
-        board = ranks[best]
+                    self.events.append(OpenPair(seat, rank.ranks[0]))
         self.events.append(
             FirstToAct(
                 self.street,
@@ -723,6 +725,8 @@ class StudHand:
 _LEGAL_ANSWERS: dict[tuple[int, int, tuple[int, ...], RaiseKind | None], LegalActions] = {}
 _LEGAL_ANSWERS_KEPT = 50_000
 _CARDS_DEALT: dict[tuple[int, int, Card, bool], CardDealt] = {}
+_CHECKS = tuple(Check(seat) for seat in range(MAX_SEATS))
+_FOLDS = tuple(Fold(seat) for seat in range(MAX_SEATS))
 
 
 def _card_dealt(seat: int, street: int, card: Card, face_up: bool) -> CardDealt:
