@@ -165,12 +165,18 @@ class BringIn(Action):
 
 @dataclass(frozen=True, slots=True)
 class Complete(Action):
-    """Completing the bring-in to the small bet: the round's bet, not a raise (RULES 3.4)."""
+    """Completing the bring-in to the small bet: the round's bet, not a raise (RULES 3.4).
+
+    ``full`` (here and on ``Bet`` and ``Raise``): a full bet or raise, or a short all-in of at
+    least half a unit, which reopens the betting and counts towards the cap; ``False`` for a
+    short all-in of less, which does neither (RULES 4.6).
+    """
 
     kind: ClassVar[str] = "complete"
     amount: int  # chips put in by this action
     total: int  # his bet on this street after it
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +185,7 @@ class Bet(Action):
     amount: int
     total: int
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +197,7 @@ class Raise(Action):
     raised_by: int
     total: int
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)

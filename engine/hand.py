@@ -421,11 +421,11 @@ class StudHand:
         previous_level = self._level
         increment = total - previous_level
         unit = self._measure_unit()
-        # RULES 4.6: a full bet or raise (a completion to the small bet is one), or a short
-        # all-in of at least half a unit, counts towards the cap and reopens the betting for
-        # everyone; a smaller short all-in does neither.
-        full = increment >= unit or (kind == "complete" and total >= self.stakes.small_bet)
-        if full or 2 * increment >= unit:
+        # RULES 4.6: a bet or raise of at least half a unit (a full one, or a short all-in of
+        # half a unit or more), or a completion to the small bet, counts towards the cap and
+        # reopens the betting for everyone; a smaller short all-in does neither.
+        full = 2 * increment >= unit or (kind == "complete" and total >= self.stakes.small_bet)
+        if full:
             self._cap_count += 1
             self._acted = {seat}
         amount = total - self.bets[seat]
@@ -438,13 +438,13 @@ class StudHand:
         if self._street_index == 1 and increment >= self.stakes.big_bet:
             self._big_bets_only = True  # RULES 4.3: once someone bets L, it stays L
         if kind == "complete":
-            self.events.append(Complete(seat, amount, total, all_in))
+            self.events.append(Complete(seat, amount, total, all_in, full))
         elif kind == "bet":
-            self.events.append(Bet(seat, amount, total, all_in))
+            self.events.append(Bet(seat, amount, total, all_in, full))
         else:
-            self.events.append(Raise(seat, amount, increment, total, all_in))
+            self.events.append(Raise(seat, amount, increment, total, all_in, full))
         self._pending = {s for s in self._can_act() if s != seat}
-        if self._cap_count >= CAP and (full or 2 * increment >= unit):
+        if self._cap_count >= CAP and full:
             self.events.append(BettingCapped(self.street))
 
     def _require_actor(self) -> int:
