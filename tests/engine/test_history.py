@@ -4,6 +4,7 @@ PokerStars Razz and Stud Hi/Lo hands matched line by line (issue 11)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -344,6 +345,22 @@ def replay(
     return hand
 
 
+def history_of_sample(hand: StudHand, sample: str, names: dict[int, str], viewer: int) -> str:
+    """The history of ``hand`` with the sample's hand number, table and start (its header's
+    Eastern time is EST in November: UTC-5)."""
+    header = re.match(r"PokerStars Hand #(\d+):.* - (\S+ \S+) ET\nTable '([^']+)'", sample)
+    assert header is not None
+    eastern = datetime.strptime(header[2], "%Y/%m/%d %H:%M:%S")
+    return write_history(
+        hand.events,
+        viewer_seat=viewer,
+        hand_id=int(header[1]),
+        table_name=header[3],
+        names=names,
+        started_at=(eastern + timedelta(hours=5)).replace(tzinfo=UTC),
+    )
+
+
 # PokerStars Game #35874780027, fpdb-3 regression-test-files/cash/Stars/Stud/
 # Razz-USD-0.04-0.08-200911.txt, converted to play money ($0.01 = 1 chip, so no rake: the
 # winner collects the whole 156 where PokerStars kept $0.07) and with "Hand #" and "(Play Money)"
@@ -444,14 +461,7 @@ def test_razz_history_matches_a_real_pokerstars_razz_hand_line_by_line() -> None
     ]  # fmt: skip
     hand = replay(cards, [101, 0, 36, 0, 126, 124, 157, 266], 7, RAZZ, script)
     names = {0: "kobreli", 2: "manga130", 4: "meg100", 5: "HIWAII2", 6: "Hero", 7: "SilkZone"}
-    text = write_history(
-        hand.events,
-        viewer_seat=6,
-        hand_id=35874780027,
-        table_name="Gotha II",
-        names=names,
-        started_at=datetime(2009, 11, 26, 15, 30, 41, tzinfo=UTC),
-    )
+    text = history_of_sample(hand, RAZZ_SAMPLE, names, viewer=6)
     assert text.splitlines() == RAZZ_SAMPLE.splitlines()
     assert parse_history(text).game == "Razz"
 
@@ -589,14 +599,7 @@ def test_stud_hi_lo_history_matches_a_real_pokerstars_hand_line_by_line() -> Non
         ["u.pressure", "123smoothie", "gashpor", "denny501", "Hero", "TomSludge", "Soroka69",
          "rdiezchang"]
     ))  # fmt: skip
-    text = write_history(
-        hand.events,
-        viewer_seat=4,
-        hand_id=35874576282,
-        table_name="Dawn II",
-        names=names,
-        started_at=datetime(2009, 11, 26, 15, 24, 59, tzinfo=UTC),
-    )
+    text = history_of_sample(hand, HI_LO_SAMPLE, names, viewer=4)
     assert text.splitlines() == HI_LO_SAMPLE.splitlines()
     assert parse_history(text).game == "7 Card Stud Hi/Lo"
 

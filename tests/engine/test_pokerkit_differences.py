@@ -9,7 +9,7 @@ anyone has a low). Their tests are at the end."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 
@@ -219,6 +219,25 @@ def test_rules_3_2_short_bring_in_posts_all_where_pokerkit_also_offers_completin
     assert reference.finish().stacks == tuple(hand.stacks)
 
 
+def on_fifth_street(
+    cards: dict[int, str],
+    stacks: list[int],
+    first: int,
+    decisions: Sequence[tuple[str, int | None]],
+) -> tuple[StudHand, ReferenceHand]:
+    """The engine and PokerKit play 3rd and 4th street passively; on 5th street, where seat
+    ``first`` acts first, both take ``decisions``."""
+    hand = stud(cards, stacks=stacks)
+    reference = ReferenceHand.of(hand)
+    play(hand, [reference])
+    play(hand, [reference])
+    assert hand.street == 5 and hand.actor == first
+    for decision in decisions:
+        hand.apply(*decision)
+        reference.apply(*decision)
+    return hand, reference
+
+
 def test_rules_4_6_half_bet_all_in_reopens_where_pokerkit_needs_the_largest_raise() -> None:
     """RULES 4.6: on 5th street (L = 20) seat 0 bets 20 and seat 2 raises all-in by 12, at
     least half a unit: a full raise, so seat 0 may raise again. PokerKit measures it against the
@@ -226,14 +245,8 @@ def test_rules_4_6_half_bet_all_in_reopens_where_pokerkit_needs_the_largest_rais
     measures the raise over a short all-in against the largest raise so far"; the half unit of
     4.6 is not written there.)"""
     cards = {0: "AsAd2c3dKh", 1: "KcKd5s4h8c", 2: "QhQd9s9h4c"}
-    hand = stud(cards, stacks=[1000, 1000, 36])
-    reference = ReferenceHand.of(hand)
-    play(hand, [reference])
-    play(hand, [reference])
-    assert hand.street == 5 and hand.actor == 2 and hand.stacks[2] == 32
-    for decision in (("check", None), ("raise_to", 20), ("call", None), ("raise_to", 32)):
-        hand.apply(*decision)
-        reference.apply(*decision)
+    decisions = (("check", None), ("raise_to", 20), ("call", None), ("raise_to", 32))
+    hand, reference = on_fifth_street(cards, [1000, 1000, 36], 2, decisions)
     assert hand.actor == reference.actor == 0
     assert hand.legal().raise_to == (52,)
     assert reference.raise_to() == ()
@@ -245,20 +258,14 @@ def test_rules_4_6_short_all_in_under_half_leaves_the_cap_where_pokerkit_counts_
     three count towards the cap, so seat 1 may still raise to 88. PokerKit counts the short
     all-in too: four, capped."""
     cards = {0: "AsAd2c3dKh", 1: "KcKdQs5h6c", 2: "QhQd9s9h4c"}
-    hand = stud(cards, stacks=[1000, 1000, 52])
-    reference = ReferenceHand.of(hand)
-    play(hand, [reference])
-    play(hand, [reference])
-    assert hand.street == 5 and hand.actor == 2
-    for decision in (
+    decisions = (
         ("check", None),
         ("raise_to", 20),
         ("raise_to", 40),
         ("raise_to", 48),
         ("raise_to", 68),
-    ):
-        hand.apply(*decision)
-        reference.apply(*decision)
+    )
+    hand, reference = on_fifth_street(cards, [1000, 1000, 52], 2, decisions)
     assert hand.actor == reference.actor == 1
     assert hand.legal().raise_to == (88,)
     assert reference.raise_to() == ()
@@ -270,14 +277,8 @@ def test_rules_4_6_short_bet_under_half_does_not_reopen_where_pokerkit_does() ->
     seat 1 already acted and may only call. PokerKit, with no raise yet to measure against, lets
     him raise."""
     cards = {0: "AsAd2c3dKh", 1: "KcKdQs5h5c", 2: "2h2dJs9s4h"}
-    hand = stud(cards, stacks=[1000, 1000, 10])
-    reference = ReferenceHand.of(hand)
-    play(hand, [reference])
-    play(hand, [reference])
-    assert hand.street == 5 and hand.actor == 1
-    for decision in (("check", None), ("raise_to", 6), ("call", None)):
-        hand.apply(*decision)
-        reference.apply(*decision)
+    decisions = (("check", None), ("raise_to", 6), ("call", None))
+    hand, reference = on_fifth_street(cards, [1000, 1000, 10], 1, decisions)
     assert hand.actor == reference.actor == 1
     assert hand.legal().raise_to == ()
     assert reference.raise_to() == (26,)
