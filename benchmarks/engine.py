@@ -1,18 +1,23 @@
 """Engine speed next to the reference libraries, on the same random inputs.
 
-    python -m benchmarks.engine [--evaluations N] [--hands N] [--seed S]
+    python -m benchmarks.engine [--evaluations N] [--low-evaluations N] [--hands N] [--seed S]
 
-1. Seven-card evaluations per second: ``engine.evaluate`` (through its public, validating entry
-   point) and treys' ``Evaluator().evaluate``, whose cards are converted to treys' encoding before
-   the clock starts. ``evaluate`` memoises values on first sight, so its first pass over the hands
-   (memo empty) and a second pass (memo warm, as in a long-running bot) are both shown.
-2. Complete random hands per second: ``StudHand`` and PokerKit's ``FixedLimitSevenCardStud``,
-   from the same deck order and the same seeded decisions (fold / check-call / bring-in /
-   smallest complete-bet-raise). Seat i of ``StudHand`` is PokerKit's player i: the dealer is the
-   last seat, so both deal from seat 0 up. PokerKit burns a card before streets 4-7; it burns an
-   unknown card ('??') so that both engines deal the same cards to the same players. The hands
-   that end differently are 8-handed ones that run out of cards on 7th street: StudHand deals
-   the community card of RULES 2.2, PokerKit re-deals mucked cards (and warns; silenced here).
+1. Seven-card high evaluations per second: ``engine.evaluate`` (through its public, validating
+   entry point) and treys' ``Evaluator().evaluate``, whose cards are converted to treys' encoding
+   before the clock starts. ``evaluate`` memoises values on first sight, so its first pass over
+   the hands (memo empty) and a second pass (memo warm, as in a long-running bot) are both shown.
+2. Seven-card low evaluations per second, the same way: ``evaluate_low`` (Razz, ace-to-five) and
+   ``evaluate_eight_low`` (Stud Hi-Lo) next to PokerKit's ``RegularLowHand.from_game`` and
+   ``EightOrBetterLowHand.from_game_or_none`` on the same hands.
+3. Complete random hands per second for each game: ``StudHand`` with its variant and PokerKit's
+   ``FixedLimitSevenCardStud``, ``FixedLimitRazz`` and
+   ``FixedLimitSevenCardStudHighLowSplitEightOrBetter``, from the same stacks and deck order.
+   Each picks uniformly at random, from a seeded generator, among all the actions it allows
+   (every raise size: the engine offers two on 4th street after an open pair). Seat i of
+   ``StudHand`` is PokerKit's player i: the dealer is the last seat, so both deal from seat 0
+   up; PokerKit burns an unknown card ('??') before streets 4-7 so that both deal the same cards.
+   (When eight players reach 7th street, StudHand deals the community card of RULES 2.2 and
+   PokerKit re-deals mucked cards and warns; the warning is silenced here.)
 """
 
 from __future__ import annotations
@@ -26,15 +31,36 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pokerkit import Automation, FixedLimitSevenCardStud, State
+from pokerkit import (
+    Automation,
+    EightOrBetterLowHand,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
+    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    RegularLowHand,
+    State,
+)
 from pokerkit import Card as PokerKitCard
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
-from engine import DEFAULT_STAKES, Card, StudHand, evaluate
+from engine import (
+    DEFAULT_STAKES,
+    RAZZ,
+    STUD_HI_LO,
+    STUD_HIGH,
+    Card,
+    Decision,
+    StudHand,
+    Variant,
+    evaluate,
+    evaluate_eight_low,
+    evaluate_low,
+)
 from engine.cards import FULL_DECK
 
 EVALUATION_TARGET = 4.0
+LOW_EVALUATION_TARGET = 20.0
 HAND_TARGET = 10.0
 
 POKERKIT_AUTOMATIONS = (
@@ -79,6 +105,35 @@ def evaluation_rates(count: int, rng: random.Random) -> tuple[float, float, floa
     return cold, warm, per_second(count, run_treys)
 
 
+# ---------------------------------------------------------------------- low evaluations
+
+
+def low_rates(count: int, rng: random.Random) -> list[tuple[str, float, float, float]]:
+    """Per low evaluator: name, engine cold, engine warm, PokerKit, on the same hands."""
+    hands = [tuple(rng.sample(FULL_DECK, 7)) for _ in range(count)]
+    pokerkit_card = [next(PokerKitCard.parse(str(card))) for card in FULL_DECK]
+    pokerkit_hands = [[pokerkit_card[card] for card in hand] for hand in hands]
+    rates = []
+    evaluators = (
+        ("ace-to-five (Razz)", evaluate_low, RegularLowHand.from_game),
+        ("eight-or-better (Hi-Lo)", evaluate_eight_low, EightOrBetterLowHand.from_game_or_none),
+    )
+    for name, ours, theirs in evaluators:
+
+        def run_engine(evaluate_one: Callable[[Sequence[Card]], object] = ours) -> None:
+            for hand in hands:
+                evaluate_one(hand)
+
+        def run_pokerkit(evaluate_one: Callable[[Sequence[PokerKitCard]], object] = theirs) -> None:
+            for hand in pokerkit_hands:
+                evaluate_one(hand)
+
+        cold = per_second(count, run_engine)
+        warm = per_second(count, run_engine)
+        rates.append((name, cold, warm, per_second(count, run_pokerkit)))
+    return rates
+
+
 # ---------------------------------------------------------------------- complete hands
 
 
@@ -101,46 +156,56 @@ def random_deals(count: int, rng: random.Random) -> list[Deal]:
     ]
 
 
-def choose(rng: random.Random, *, bring_in: bool, can_fold: bool, can_raise: bool) -> str:
-    """The shared decision policy: one random number per decision."""
-    roll = rng.random()
-    if bring_in:
-        return "raise" if can_raise and roll < 0.3 else "bring_in"
-    if can_fold and roll < 0.15:
-        return "fold"
-    if can_raise and roll >= 0.75:
-        return "raise"
-    return "check_call"
-
-
-def play_stud_hand(deal: Deal) -> tuple[int, ...]:
+def play_stud_hand(deal: Deal, variant: Variant) -> tuple[int, ...]:
     rng = random.Random(deal.decision_seed)
-    hand = StudHand(list(deal.stacks), DEFAULT_STAKES, deal.deck, dealer=len(deal.stacks) - 1)
+    hand = StudHand(
+        list(deal.stacks), DEFAULT_STAKES, deal.deck, dealer=len(deal.stacks) - 1, variant=variant
+    )
     while not hand.is_over:
         legal = hand.legal()
-        decision = choose(
-            rng,
-            bring_in=legal.bring_in is not None,
-            can_fold=legal.fold,
-            can_raise=bool(legal.raise_to),
-        )
-        if decision == "bring_in":
-            hand.bring_in()
-        elif decision == "raise":
-            hand.raise_to(legal.raise_to[0])
-        elif decision == "fold":
-            hand.fold()
-        elif legal.check:
-            hand.check()
-        else:
-            hand.call()
+        choices = [_raise_to(total) for total in legal.raise_to]
+        if legal.fold:
+            choices.append(FOLD)
+        if legal.check:
+            choices.append(CHECK)
+        if legal.call is not None:
+            choices.append(CALL)
+        if legal.bring_in is not None:
+            choices.append(BRING_IN)
+        hand.decide(rng.choice(choices))
     return tuple(hand.stacks)
 
 
-def play_pokerkit_hand(deal: Deal, deck: Sequence[PokerKitCard]) -> tuple[int, ...]:
+FOLD, CHECK, CALL, BRING_IN = Decision("fold"), Decision("check"), Decision("call"), Decision(
+    "bring_in"
+)
+_RAISES: dict[int, Decision] = {}
+
+
+def _raise_to(total: int) -> Decision:
+    """Decisions are immutable values: the policy makes each raise total's once."""
+    decision = _RAISES.get(total)
+    if decision is None:
+        decision = _RAISES[total] = Decision("raise_to", total)
+    return decision
+POKERKIT_GAMES: dict[
+    Variant,
+    type[FixedLimitSevenCardStud]
+    | type[FixedLimitRazz]
+    | type[FixedLimitSevenCardStudHighLowSplitEightOrBetter],
+] = {
+    STUD_HIGH: FixedLimitSevenCardStud,
+    RAZZ: FixedLimitRazz,
+    STUD_HI_LO: FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+}
+
+
+def play_pokerkit_hand(
+    deal: Deal, deck: Sequence[PokerKitCard], variant: Variant
+) -> tuple[int, ...]:
     rng = random.Random(deal.decision_seed)
     stakes = DEFAULT_STAKES
-    state: State = FixedLimitSevenCardStud.create_state(
+    state: State = POKERKIT_GAMES[variant].create_state(
         POKERKIT_AUTOMATIONS,
         True,
         stakes.ante,
@@ -160,61 +225,51 @@ def play_pokerkit_hand(deal: Deal, deck: Sequence[PokerKitCard]) -> tuple[int, .
         elif state.can_deal_board():
             state.deal_board()
         else:
-            decision = choose(
-                rng,
-                bring_in=state.can_post_bring_in(),
-                can_fold=state.can_fold(),
-                can_raise=state.can_complete_bet_or_raise_to(),
-            )
-            if decision == "bring_in":
-                state.post_bring_in()
-            elif decision == "raise":
-                state.complete_bet_or_raise_to()
-            elif decision == "fold":
-                state.fold()
-            else:
-                state.check_or_call()
+            choices: list[Callable[[], object]] = []
+            if state.can_fold():
+                choices.append(state.fold)
+            if state.can_check_or_call():
+                choices.append(state.check_or_call)
+            if state.can_post_bring_in():
+                choices.append(state.post_bring_in)
+            if state.can_complete_bet_or_raise_to():
+                choices.append(state.complete_bet_or_raise_to)
+            rng.choice(choices)()
     return tuple(state.stacks)
 
 
-def hand_rates(count: int, rng: random.Random) -> tuple[float, float, int]:
-    """Hands per second for StudHand and PokerKit, and how many ended with the same stacks."""
+def hand_rates(count: int, rng: random.Random, variant: Variant) -> tuple[float, float]:
+    """Hands per second for StudHand and PokerKit, playing one game from the same deals."""
     deals = random_deals(count, rng)
     pokerkit_card = [next(PokerKitCard.parse(str(card))) for card in FULL_DECK]
     pokerkit_decks = [[pokerkit_card[card] for card in deal.deck] for deal in deals]
-    ours: list[tuple[int, ...]] = []
-    theirs: list[tuple[int, ...]] = []
 
     def run_ours() -> None:
-        ours.extend(play_stud_hand(deal) for deal in deals)
+        for deal in deals:
+            play_stud_hand(deal, variant)
 
     def run_theirs() -> None:
-        theirs.extend(
-            play_pokerkit_hand(deal, deck) for deal, deck in zip(deals, pokerkit_decks, strict=True)
-        )
+        for deal, deck in zip(deals, pokerkit_decks, strict=True):
+            play_pokerkit_hand(deal, deck, variant)
 
     ours_rate = per_second(count, run_ours)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs_rate = per_second(count, run_theirs)
-    same = sum(a == b for a, b in zip(ours, theirs, strict=True))
-    return ours_rate, theirs_rate, same
+    return ours_rate, theirs_rate
 
 
 # ---------------------------------------------------------------------- report
 
 
-def row(label: str, value: str, note: str = "") -> str:
-    return f"  {label:<44}{value:>14}  {note}".rstrip()
-
-
-def heading(title: str) -> str:
-    return f"{title:<46}{'per second':>14}"
+def row(label: str, *values: str, note: str = "") -> str:
+    return f"  {label:<36}" + "".join(f"{value:>14}" for value in values) + f"  {note}".rstrip()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--evaluations", type=int, default=200_000)
+    parser.add_argument("--low-evaluations", type=int, default=20_000)
     parser.add_argument("--hands", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20_240_501)
     args = parser.parse_args(argv)
@@ -222,26 +277,50 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     print(
         f"Engine benchmark, seed {args.seed}, {platform.python_implementation()} "
-        f"{platform.python_version()}"
+        f"{platform.python_version()}; figures are per second"
     )
     print()
     cold, warm, treys = evaluation_rates(args.evaluations, rng)
-    print(heading(f"7-card evaluations ({args.evaluations:,} random hands)"))
-    print(row("engine evaluate, first pass (memo cold)", f"{cold:,.0f}"))
-    print(row("engine evaluate, second pass (memo warm)", f"{warm:,.0f}"))
-    print(row("treys Evaluator().evaluate", f"{treys:,.0f}"))
-    print(row("ratio, cold / treys", f"{cold / treys:.1f}x"))
-    print(row("ratio, warm / treys", f"{warm / treys:.1f}x", f"(target >= {EVALUATION_TARGET:g}x)"))
-    print()
-    ours, theirs, same = hand_rates(args.hands, rng)
-    print(heading(f"Complete random hands ({args.hands:,} deals, 2-8 players)"))
-    print(row("engine StudHand", f"{ours:,.0f}"))
-    print(row("pokerkit FixedLimitSevenCardStud", f"{theirs:,.0f}"))
+    print(f"7-card high evaluations ({args.evaluations:,} random hands)")
+    print(row("", "engine cold", "engine warm", "treys", "warm / treys"))
     print(
-        row("ratio, StudHand / pokerkit", f"{ours / theirs:.1f}x", f"(target >= {HAND_TARGET:g}x)")
+        row(
+            "high (7 Card Stud)",
+            f"{cold:,.0f}",
+            f"{warm:,.0f}",
+            f"{treys:,.0f}",
+            f"{warm / treys:.1f}x",
+            note=f"(target >= {EVALUATION_TARGET:g}x)",
+        )
     )
-    print(row("hands ending with the same stacks in both", f"{same:,} / {args.hands:,}"))
-    print("  (differences: 8-handed hands out of cards on 7th street, see the module docstring)")
+    print()
+    print(f"7-card low evaluations ({args.low_evaluations:,} random hands)")
+    print(row("", "engine cold", "engine warm", "pokerkit", "warm / pk"))
+    for name, low_cold, low_warm, pokerkit in low_rates(args.low_evaluations, rng):
+        print(
+            row(
+                name,
+                f"{low_cold:,.0f}",
+                f"{low_warm:,.0f}",
+                f"{pokerkit:,.0f}",
+                f"{low_warm / pokerkit:.0f}x",
+                note=f"(target >= {LOW_EVALUATION_TARGET:g}x; high warm {warm:,.0f})",
+            )
+        )
+    print()
+    print(f"Complete random hands ({args.hands:,} deals per game, 2-8 players, random actions)")
+    print(row("", "StudHand", "pokerkit", "ratio"))
+    for variant in (STUD_HIGH, RAZZ, STUD_HI_LO):
+        ours, theirs = hand_rates(args.hands, rng, variant)
+        print(
+            row(
+                variant.name,
+                f"{ours:,.0f}",
+                f"{theirs:,.0f}",
+                f"{ours / theirs:.1f}x",
+                note=f"(target >= {HAND_TARGET:g}x)",
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""High-hand evaluation for 5, 6 or 7 cards (RULES 5.1).
+"""Hand evaluation for 5, 6 or 7 cards: high hands (RULES 5.1) and ace-to-five lows (RULES 9.1,
+10.1; at the end of this module).
 
 A hand's strength is a :class:`HandValue`, an ``int`` that encodes the category in bits 20 and up
 and the ranks that define the hand in the five nibbles below, most significant first (a straight
@@ -20,9 +21,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from itertools import combinations
 from typing import Final
 
-from engine.cards import FULL_DECK, Card, rank_name
+from engine.cards import FULL_DECK, RANK_CHARS, Card, rank_name
 
 
 class HandCategory(IntEnum):
@@ -229,8 +231,8 @@ def _refusal(hand: tuple[Card, ...]) -> ValueError:
     return ValueError(f"the same card twice: {' '.join(str(FULL_DECK[c]) for c in twice)}")
 
 
-def evaluate(cards: Iterable[Card]) -> HandValue:
-    """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
+def _checked_key(cards: Iterable[Card]) -> int:
+    """The summed weights of 5, 6 or 7 distinct cards; ValueError for anything else."""
     hand = tuple(cards)
     try:
         key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
@@ -238,7 +240,12 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
         raise _refusal(hand) from None
     if not 5 <= len(hand) <= 7 or (key >> _CARD_BITS_SHIFT).bit_count() != len(hand):
         raise _refusal(hand)
-    return _value_of_key(key)
+    return key
+
+
+def evaluate(cards: Iterable[Card]) -> HandValue:
+    """Value of the best five of 5, 6 or 7 distinct cards (RULES 5.1); ValueError otherwise."""
+    return _value_of_key(_checked_key(cards))
 
 
 # How many cards of each defining rank make the five, for categories not built from a sequence.
@@ -282,4 +289,198 @@ def best_five(cards: Iterable[Card]) -> tuple[Card, ...]:
     chosen: list[Card] = []
     for rank, count in wanted:
         chosen.extend([card for card in ordered if card.rank == rank][:count])
+    return tuple(chosen)
+
+
+# --------------------------------------------------------------------------- low hands
+#
+# Ace-to-five lows (RULES 9.1) and eight-or-better lows (RULES 10.1) ignore suits, so a low is a
+# function of the rank multiset alone: the base-5 rank key already inside every card weight. A
+# warm low evaluation is therefore the same sum and one dict lookup as a high one.
+
+# A low's "badness" is encoded like a HandValue with the ace as 1: the category above bit 20 and
+# the defining ranks in five nibbles (pair rank before kickers, each group high first). A smaller
+# badness is a better low; LowValue stores _LOW_TOP - badness so that, as for HandValue, the
+# greater value wins.
+_LOW_TOP: Final = 1 << 24
+_LOW_ACE: Final = 1
+_EIGHT: Final = 8
+
+
+class LowValue(int):
+    """The strength of an ace-to-five low: greater wins, equal values are equally strong.
+
+    ``category`` is how paired the five are (``HIGH_CARD`` for five unpaired cards, then
+    ``PAIR``, ``TWO_PAIR``, ``THREE_OF_A_KIND``, ``FULL_HOUSE``, ``FOUR_OF_A_KIND``); straights
+    and flushes never count.
+    """
+
+    __slots__ = ()
+
+    @property
+    def category(self) -> HandCategory:
+        return HandCategory((_LOW_TOP - self) >> _CATEGORY_SHIFT)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The five ranks as they are compared, ace as 1: ``(8, 6, 4, 2, 1)`` is the 8-6 low;
+        a paired low lists its pair first, twice: ``(8, 8, 4, 3, 2)``."""
+        ranks = _LOW_RANKS.get(self)
+        if ranks is None:
+            ranks = _LOW_RANKS[self] = self._decode_ranks()
+        return ranks
+
+    def _decode_ranks(self) -> tuple[int, ...]:
+        badness = _LOW_TOP - self
+        groups = []
+        for shift in (16, 12, 8, 4, 0):
+            rank = (badness >> shift) & 0xF
+            if not rank:
+                break
+            groups.append(rank)
+        shape = _SHAPES[self.category]
+        return tuple(rank for rank, count in zip(groups, shape, strict=True) for _ in range(count))
+
+    @property
+    def qualifies_for_eight(self) -> bool:
+        """Five unpaired cards, eight or lower (RULES 10.1)."""
+        return self.category is HandCategory.HIGH_CARD and self.ranks[0] <= _EIGHT
+
+    def describe(self) -> str:
+        """PokerStars' wording of a low, ranks high first: ``"8,6,4,2,A"``."""
+        return ",".join(low_rank_char(rank) for rank in self.ranks)
+
+    def __repr__(self) -> str:
+        return f"<LowValue {int(self):#x}: {self.describe()}>"
+
+
+# Decoded ranks of every low seen (at most 6,175): showdowns and wording read them often.
+_LOW_RANKS: dict[int, tuple[int, ...]] = {}
+
+
+def low_rank_char(rank: int) -> str:
+    """The character of a low rank (ace as 1 or 14): ``"A"``, ``"2"`` .. ``"K"``."""
+    return "A" if rank in (_LOW_ACE, _ACE) else RANK_CHARS[rank - 2]
+
+
+_LOW_VALUES_INTERNED: dict[int, LowValue] = {}
+
+
+def _low_value(counts: Sequence[int]) -> LowValue:
+    """The low of exactly five cards given as counts per low rank (index 1 = ace .. 13 = king)."""
+    by_count: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+    for rank in range(13, 0, -1):
+        if counts[rank]:
+            by_count[counts[rank]].append(rank)
+    quads, trips, pairs, singles = by_count[4], by_count[3], by_count[2], by_count[1]
+    if quads:
+        category, groups = HandCategory.FOUR_OF_A_KIND, quads + singles
+    elif trips and pairs:
+        category, groups = HandCategory.FULL_HOUSE, trips + pairs
+    elif trips:
+        category, groups = HandCategory.THREE_OF_A_KIND, trips + singles
+    elif len(pairs) == 2:
+        category, groups = HandCategory.TWO_PAIR, pairs + singles
+    elif pairs:
+        category, groups = HandCategory.PAIR, pairs + singles
+    else:
+        category, groups = HandCategory.HIGH_CARD, singles
+    badness = category << _CATEGORY_SHIFT
+    shift = 16
+    for rank in groups:
+        badness |= rank << shift
+        shift -= 4
+    encoded = _LOW_TOP - badness
+    value = _LOW_VALUES_INTERNED.get(encoded)
+    if value is None:
+        value = _LOW_VALUES_INTERNED[encoded] = LowValue(encoded)
+    return value
+
+
+def _low_of_rank_key(rank_key: int) -> LowValue:
+    """Best ace-to-five low of 5 to 7 cards given by their base-5 rank key."""
+    counts = [0] * 14  # index 1 = ace .. 13 = king
+    for rank in range(2, _ACE + 1):
+        rank_key, count = divmod(rank_key, 5)
+        counts[_LOW_ACE if rank == _ACE else rank] = count
+    distinct = [rank for rank in range(1, 14) if counts[rank]]
+    if len(distinct) >= 5:
+        # Five unpaired cards beat any pair: the five lowest ranks are the best low.
+        lowest = [0] * 14
+        for rank in distinct[:5]:
+            lowest[rank] = 1
+        return _low_value(lowest)
+    # Fewer than five ranks: some pairing is forced; try every five of the cards.
+    cards = [rank for rank in range(1, 14) for _ in range(counts[rank])]
+    best: LowValue | None = None
+    for five in set(combinations(cards, 5)):
+        five_counts = [0] * 14
+        for rank in five:
+            five_counts[rank] += 1
+        value = _low_value(five_counts)
+        if best is None or value > best:
+            best = value
+    assert best is not None
+    return best
+
+
+class _LowValues(dict[int, LowValue]):
+    def __missing__(self, rank_key: int) -> LowValue:
+        value = self[rank_key] = _low_of_rank_key(rank_key)
+        return value
+
+
+class _EightLowValues(dict[int, "LowValue | None"]):
+    def __missing__(self, rank_key: int) -> LowValue | None:
+        low = _LOW_VALUES[rank_key]
+        value = self[rank_key] = low if low.qualifies_for_eight else None
+        return value
+
+
+_LOW_VALUES: Final = _LowValues()
+_EIGHT_LOW_VALUES: Final = _EightLowValues()
+
+
+def evaluate_low(cards: Iterable[Card]) -> LowValue:
+    """The best ace-to-five low of 5, 6 or 7 distinct cards (RULES 9.1); ValueError otherwise."""
+    return _LOW_VALUES[_checked_key(cards) >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
+
+
+def evaluate_eight_low(cards: Iterable[Card]) -> LowValue | None:
+    """The best eight-or-better low of 5, 6 or 7 distinct cards, or ``None`` when they hold no
+    five unpaired cards of eight or lower (RULES 10.1)."""
+    return _EIGHT_LOW_VALUES[_checked_key(cards) >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
+
+
+def _low_unchecked(hand: Iterable[int]) -> LowValue:
+    """``evaluate_low`` without checks, for exhaustive loops."""
+    key = sum(map(_WEIGHT.__getitem__, hand), _SUIT_COUNTERS_START)
+    return _LOW_VALUES[key >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
+
+
+def low_card_order(card: Card) -> tuple[int, int]:
+    """A card's place when aces are low: rank (ace 1), then suit."""
+    rank = card.rank
+    return (_LOW_ACE if rank == _ACE else rank), int(card) & 3
+
+
+def best_low_five(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The five cards that make the best ace-to-five low, in the order of ``LowValue.ranks``.
+
+    When several cards could fill a place, the one of the highest suit is used, which is what the
+    odd-chip rule (RULES 5.4, 9.5, 10.2) compares.
+    """
+    hand = tuple(cards)
+    value = evaluate_low(hand)
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted((FULL_DECK[card] for card in hand), reverse=True):  # higher suits first
+        rank = (card >> 2) + 2
+        by_rank.setdefault(_LOW_ACE if rank == _ACE else rank, []).append(card)
+    # A rank listed twice in the low (a pair) takes its two highest suits.
+    seen: dict[int, int] = {}
+    chosen: list[Card] = []
+    for rank in value.ranks:
+        nth = seen.get(rank, 0)
+        seen[rank] = nth + 1
+        chosen.append(by_rank[rank][nth])
     return tuple(chosen)

@@ -11,7 +11,7 @@ events can be stored and restored with its state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from engine.cards import Card
@@ -41,13 +41,17 @@ def _encode(value: object) -> object:
 
 # Fields that hold cards, by name, so decoding needs no type introspection.
 _CARD_FIELDS = frozenset({"card"})
-_CARD_TUPLE_FIELDS = frozenset({"cards", "best_five", "up_cards"})
+_CARD_TUPLE_FIELDS = frozenset({"cards", "best_five", "up_cards", "low_five"})
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event ``Event.to_dict`` wrote; fields added since it was stored take their defaults
+    (so a Stud High hand stored before Razz and Stud Hi-Lo existed still loads)."""
     cls = EVENT_TYPES[data["kind"]]
     values: dict[str, Any] = {}
     for field in fields(cls):
+        if field.name not in data and field.default is not MISSING:
+            continue
         raw = data[field.name]
         if field.name in _CARD_FIELDS:
             values[field.name] = None if raw is None else Card.parse(raw)
@@ -64,13 +68,15 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
-    """``seats`` are the seats dealt in, in dealing order; ``stacks`` are every seat's chips."""
+    """``seats`` are the seats dealt in, in dealing order; ``stacks`` are every seat's chips;
+    ``game`` is the variant's name (``engine.variants.VARIANTS``)."""
 
     kind: ClassVar[str] = "hand_started"
     dealer: int
     seats: tuple[int, ...]
     stacks: tuple[int, ...]
     stakes: Stakes
+    game: str = "7 Card Stud"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +125,19 @@ class BringInDue(Event):
 
 @dataclass(frozen=True, slots=True)
 class FirstToAct(Event):
-    """Who is high on board from 4th street on and why: ``holding`` is "a pair of Kings" etc."""
+    """Who acts first from 4th street on and why (RULES 4.1, 9.3): ``holding`` is the English
+    wording ("a pair of Kings"); ``category`` (a ``HandCategory``) and ``ranks`` (high first,
+    pairs before kickers) are the same holding as data, and ``low`` says the lowest board acts
+    first (Razz: ranks then count the ace as 1)."""
 
     kind: ClassVar[str] = "first_to_act"
     street: int
     seat: int
     holding: str
     up_cards: tuple[Card, ...]
+    category: int = 0
+    ranks: tuple[int, ...] = ()
+    low: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,12 +165,18 @@ class BringIn(Action):
 
 @dataclass(frozen=True, slots=True)
 class Complete(Action):
-    """Completing the bring-in to the small bet: the round's bet, not a raise (RULES 3.4)."""
+    """Completing the bring-in to the small bet: the round's bet, not a raise (RULES 3.4).
+
+    ``full`` (here and on ``Bet`` and ``Raise``): a full bet or raise, or a short all-in of at
+    least half a unit, which reopens the betting and counts towards the cap; ``False`` for a
+    short all-in of less, which does neither (RULES 4.6).
+    """
 
     kind: ClassVar[str] = "complete"
     amount: int  # chips put in by this action
     total: int  # his bet on this street after it
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +185,7 @@ class Bet(Action):
     amount: int
     total: int
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +197,7 @@ class Raise(Action):
     raised_by: int
     total: int
     all_in: bool
+    full: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,20 +250,37 @@ class ShowdownStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandShown(Event):
-    """All of a player's cards at showdown (with the community card when there is one)."""
+    """All of a player's cards at showdown (with the community card when there is one).
+
+    ``best_five`` and ``description`` (PokerStars' English) are the hand that plays for the main
+    result: the high hand, or the low in Razz. The rest is the same as data, for wording in any
+    language: ``high_category`` (a ``HandCategory``) and ``high_ranks`` (``HandValue.ranks``),
+    ``None`` and empty without a high half; ``low_category`` and ``low_ranks`` (ace as 1, as
+    ``LowValue.ranks``) and ``low_five``, ``None`` and empty when the game has no low or no
+    eight-or-better low qualifies.
+    """
 
     kind: ClassVar[str] = "shown"
     seat: int
     cards: tuple[Card, ...]
     best_five: tuple[Card, ...]
     description: str
+    high_category: int | None = None
+    high_ranks: tuple[int, ...] = ()
+    low_category: int | None = None
+    low_ranks: tuple[int, ...] = ()
+    low_five: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
-    """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]``.
+    """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]`` (both halves
+    together in a split game).
 
-    ``description`` is the winning hand's, or ``None`` when everyone else folded.
+    ``description`` is the first winner's hand, or ``None`` when everyone else folded. At a
+    showdown the halves are apart: ``high_winners``/``high_shares`` (Stud High, Stud Hi-Lo) and
+    ``low_winners``/``low_shares`` (Razz, and Stud Hi-Lo when a low qualifies for this pot);
+    ``scoop`` is one player winning both halves (RULES 10.4). All empty when nobody showed.
     """
 
     kind: ClassVar[str] = "pot"
@@ -253,6 +290,11 @@ class PotAwarded(Event):
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     description: str | None
+    high_winners: tuple[int, ...] = ()
+    high_shares: tuple[int, ...] = ()
+    low_winners: tuple[int, ...] = ()
+    low_shares: tuple[int, ...] = ()
+    scoop: bool = False
 
 
 @dataclass(frozen=True, slots=True)

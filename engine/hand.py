@@ -1,8 +1,9 @@
-"""One hand of fixed-limit Seven Card Stud, as a deterministic state machine (RULES 1-6).
+"""One hand of fixed-limit stud, as a deterministic state machine (RULES 1-6, 9, 10).
 
-Every decision goes through the same three steps, as in PokerKit: ``legal()`` says what the actor
-may do, a ``_verify_*`` method raises ``IllegalAction`` without touching the state, and only then
-is the action applied. So an illegal action always leaves the hand exactly as it was.
+Every decision is a ``Decision`` and goes through ``StudHand.decide``: it is checked against
+``legal()``, the same answer the players are shown, so what is offered and what is accepted can't
+drift apart; an illegal decision raises ``IllegalAction`` before anything changes. What differs
+between Stud High, Razz and Stud Hi-Lo is the hand's ``Variant`` (``engine.variants``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Literal
 
 from engine.cards import Card
 from engine.errors import IllegalAction
+from engine.evaluator import HandCategory
 from engine.events import (
     AntePosted,
     Bet,
@@ -39,7 +41,7 @@ from engine.events import (
     UncalledBetReturned,
 )
 from engine.stakes import Stakes
-from engine.variants import STUD_HIGH, ShownHand, Variant
+from engine.variants import STUD_HIGH, VARIANTS, ShownHand, Variant
 
 MAX_SEATS = 8
 # One bet and three raises per betting round (RULES 3.5).
@@ -47,6 +49,34 @@ CAP = 4
 STATE_VERSION = 1
 
 RaiseKind = Literal["complete", "bet", "raise"]
+ActionName = Literal["fold", "check", "call", "bring_in", "raise_to", "timeout"]
+ACTION_NAMES: tuple[ActionName, ...] = ("fold", "check", "call", "bring_in", "raise_to", "timeout")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the actor: ``amount`` is the street total of a ``"raise_to"`` and
+    ``None`` for every other action. ``"timeout"`` is the clock deciding (RULES 6.1)."""
+
+    action: ActionName
+    amount: int | None = None
+
+    @classmethod
+    def of(cls, action: str, amount: object = None) -> Decision:
+        """A decision from untrusted input (a saved hand, a command); ``IllegalAction`` if it
+        is not one."""
+        for name in ACTION_NAMES:
+            if action == name:
+                break
+        else:
+            raise IllegalAction(f"unknown action {action!r}")
+        if name == "raise_to":
+            if amount is None:
+                raise IllegalAction("raise_to needs an amount")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise IllegalAction(f"you can't make it {amount!r}: a total is a whole number")
+            return cls(name, amount)
+        return cls(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +112,7 @@ class StudHand:
 
     ``stacks`` are every seat's chips; a seat with no chips is not dealt in (RULES 1.1). ``deck``
     is the order cards leave the deck, top first. ``dealer`` fixes the dealing order (RULES 1.4).
+    ``variant`` is the game: ``STUD_HIGH`` (the default), ``RAZZ`` or ``STUD_HI_LO``.
     """
 
     def __init__(
@@ -94,13 +125,13 @@ class StudHand:
     ) -> None:
         if not 2 <= len(stacks) <= MAX_SEATS:
             raise ValueError(f"a table has 2 to {MAX_SEATS} seats, not {len(stacks)}")
-        if any(not _is_chips(stack) or stack < 0 for stack in stacks):
+        if not set(map(type, stacks)) <= {int} or min(stacks) < 0:
             raise ValueError("stacks must be whole numbers of chips, not negative")
         if not _is_chips(dealer) or not 0 <= dealer < len(stacks):
             raise ValueError(f"the dealer must be a seat from 0 to {len(stacks) - 1}")
-        if any(not isinstance(card, Card) for card in deck):
-            raise ValueError("the deck must hold Card objects")
         cards = list(deck)
+        if not set(map(type, cards)) <= {Card}:
+            raise ValueError("the deck must hold Card objects")
         if len(set(cards)) != len(cards):
             raise ValueError("the deck has the same card twice")
         seat_count = len(stacks)
@@ -128,22 +159,26 @@ class StudHand:
         self.street = variant.streets[0].number
         self.timed_out: list[int] = []
         self._cards: list[list[tuple[Card, bool]]] = [[] for _ in range(seat_count)]
+        self._up: list[list[Card]] = [[] for _ in range(seat_count)]  # kept for first-to-act
         self._folded = [seat not in dealt_in for seat in range(seat_count)]
         self._next_card = 0
         self._street_index = 0
         self._actor: int | None = None
         self._pending: set[int] = set()
-        # Betting-round memory for the short all-in rule (RULES 4.5): who has acted since the
-        # last full bet or raise, and the short all-in raises made since then.
+        # Betting-round memory for the half-bet rule (RULES 4.6): who has acted since the last
+        # bet or raise that reopened the betting, and the bet each seat faced when he last acted.
         self._acted: set[int] = set()
-        self._short_all_ins: list[int] = []
+        self._faced = [0] * seat_count
         self._level = 0
-        self._bet_count = 0
+        self._bet_count = 0  # completions, bets and raises this round, short all-ins included
+        self._cap_count = 0  # those that count towards the cap (RULES 3.5, 4.6)
         self._bring_in_due = False
+        self._big_street = False
         self._open_pair = False
         self._big_bets_only = False
         self._last_aggressor: int | None = None
-        self._history: list[tuple[str, int | None]] = []
+        self._history: list[Decision] = []
+        self._legal: LegalActions | None = None
         self._over = False
         self._start()
 
@@ -175,7 +210,7 @@ class StudHand:
         return not self._folded[seat] and self.stacks[seat] == 0 and not self._over
 
     def up_cards(self, seat: int) -> list[Card]:
-        return [card for card, face_up in self._cards[seat] if face_up]
+        return list(self._up[seat])
 
     def down_cards(self, seat: int) -> list[Card]:
         return [card for card, face_up in self._cards[seat] if not face_up]
@@ -191,6 +226,13 @@ class StudHand:
     # ----------------------------------------------------------------- legal actions
 
     def legal(self) -> LegalActions:
+        """What the actor may do now: the one answer every action is checked against."""
+        # Only a decision changes the state, and decide() forgets this answer after one.
+        if self._legal is None:
+            self._legal = self._legal_now()
+        return self._legal
+
+    def _legal_now(self) -> LegalActions:
         seat = self._actor
         if seat is None:
             return NO_ACTIONS
@@ -207,15 +249,17 @@ class StudHand:
                 raise_kind="complete" if completion > posted else None,
             )
         owed = self._level - self.bets[seat]
-        raise_to = self._raise_targets(seat)
-        return LegalActions(
-            fold=owed > 0,
-            check=owed == 0,
-            call=min(owed, stack) if owed > 0 else None,
-            bring_in=None,
-            raise_to=raise_to,
-            raise_kind=self._raise_kind() if raise_to else None,
-        )
+        raise_to = () if self._why_no_raise(seat) else self._raise_targets(seat)
+        key = (owed, min(owed, stack), raise_to, self._raise_kind() if raise_to else None)
+        # The same few answers come up again and again: being immutable, each is made once.
+        legal = _LEGAL_ANSWERS.get(key)
+        if legal is None:
+            legal = LegalActions(
+                owed > 0, owed == 0, key[1] if owed > 0 else None, None, raise_to, key[3]
+            )
+            if len(_LEGAL_ANSWERS) < _LEGAL_ANSWERS_KEPT:  # chip amounts are unbounded
+                _LEGAL_ANSWERS[key] = legal
+        return legal
 
     def _raise_kind(self) -> RaiseKind:
         if self._bet_count == 0:
@@ -223,110 +267,168 @@ class StudHand:
         return "raise"
 
     def _raise_targets(self, seat: int) -> tuple[int, ...]:
-        if self._why_no_raise(seat):
-            return ()
-        stack = self.stacks[seat]
+        all_in = self.bets[seat] + self.stacks[seat]
         if self._street_index == 0 and self._bet_count == 0:
-            targets = [self.stakes.small_bet]  # completion (RULES 3.4)
-        else:
-            targets = [self._level + unit for unit in self._units()]
-        all_in = self.bets[seat] + stack
-        return tuple(sorted({min(target, all_in) for target in targets}))
+            return (min(self.stakes.small_bet, all_in),)  # completion (RULES 3.4)
+        # RULES 4.5: a full unit over the current bet, even over a short all-in.
+        units = self._units()
+        if len(units) == 1:
+            return (min(self._level + units[0], all_in),)
+        return tuple(sorted({min(self._level + unit, all_in) for unit in units}))
 
     def _units(self) -> tuple[int, ...]:
-        small, big = self.stakes.small_bet, self.stakes.big_bet
-        if self.variant.streets[self._street_index].big_bet or self._big_bets_only:
-            return (big,)
+        if self._big_street or self._big_bets_only:
+            return (self.stakes.big_bet,)
         if self._open_pair:
-            return (small, big)  # RULES 4.3
-        return (small,)
+            return (self.stakes.small_bet, self.stakes.big_bet)  # RULES 4.3
+        return (self.stakes.small_bet,)
+
+    def _measure_unit(self) -> int:
+        """The unit a short all-in is measured against (RULES 4.6): the street's unit, and on 4th
+        street with an open pair the small bet unless the street has gone to the big bet."""
+        if self._big_street or self._big_bets_only:
+            return self.stakes.big_bet
+        return self.stakes.small_bet
+
+    def _why_no_raise(self, seat: int) -> str:
+        """Why the actor may not complete, bet or raise now; empty when he may."""
+        if self._cap_count >= CAP:
+            return "betting is capped: you can only call or fold"
+        owed = self._level - self.bets[seat]
+        if self.stacks[seat] <= owed:
+            return "you don't have enough chips to raise"
+        stacks, bets, folded, level = self.stacks, self.bets, self._folded, self._level
+        for other in self.dealing_order:
+            if other != seat and not folded[other] and stacks[other] + bets[other] > level:
+                break
+        else:
+            return "everyone else is all-in: there's no one to raise"
+        # RULES 4.6: after he acted, only a full bet or raise (a half-bet short all-in counts as
+        # one) reopens the betting for him, or short all-ins adding up to half a unit over what
+        # he last faced.
+        if seat in self._acted and 2 * (self._level - self._faced[seat]) < self._measure_unit():
+            return "you can't raise: a short all-in didn't reopen the betting; call or fold"
+        return ""
+
+    def _refusal(self, legal: LegalActions, decision: Decision) -> str:
+        """Why ``decision`` is not among ``legal``; empty when it is."""
+        action = decision.action
+        bring_in_due = legal.bring_in is not None
+        if action == "fold" and not legal.fold:
+            if bring_in_due:
+                return "you can't fold: you must bring in or complete"
+            return "you can't fold when there's nothing to call: check instead"
+        if action == "check" and not legal.check:
+            if bring_in_due:
+                return "you can't check: you must bring in or complete"
+            return f"you can't check: {legal.call} to call"
+        if action == "call" and legal.call is None:
+            if bring_in_due:
+                return "you can't call: you must bring in or complete"
+            return "there's nothing to call: check or bet"
+        if action == "bring_in" and not bring_in_due:
+            return "there's no bring-in to post now"
+        if action == "raise_to":
+            if not legal.raise_to:
+                if bring_in_due:
+                    return "you don't have enough chips to complete: bring in"
+                assert self._actor is not None
+                return self._why_no_raise(self._actor)
+            if decision.amount not in legal.raise_to:
+                options = " or ".join(str(option) for option in legal.raise_to)
+                verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}[
+                    legal.raise_kind or "raise"
+                ]
+                return f"you can't make it {decision.amount}: you can {verb} {options}"
+        return ""
 
     # ----------------------------------------------------------------- actions
 
     def fold(self) -> None:
-        seat = self._require_actor()
-        if self._bring_in_due:
-            raise IllegalAction("you can't fold: you must bring in or complete")
-        if self._level == self.bets[seat]:
-            raise IllegalAction("you can't fold when there's nothing to call: check instead")
-        self._record("fold", None)
-        self._folded[seat] = True
-        self.events.append(Fold(seat))
-        self._after_action(seat)
+        self.decide(Decision("fold"))
 
     def check(self) -> None:
-        seat = self._require_actor()
-        if self._bring_in_due:
-            raise IllegalAction("you can't check: you must bring in or complete")
-        owed = self._level - self.bets[seat]
-        if owed > 0:
-            raise IllegalAction(f"you can't check: {owed} to call")
-        self._record("check", None)
-        self.events.append(Check(seat))
-        self._after_action(seat)
+        self.decide(Decision("check"))
 
     def call(self) -> None:
-        seat = self._require_actor()
-        if self._bring_in_due:
-            raise IllegalAction("you can't call: you must bring in or complete")
-        owed = self._level - self.bets[seat]
-        if owed <= 0:
-            raise IllegalAction("there's nothing to call: check or bet")
-        amount = min(owed, self.stacks[seat])
-        self._record("call", None)
-        self._put_in(seat, amount)
-        self.events.append(Call(seat, amount, self.stacks[seat] == 0))
-        self._after_action(seat)
+        self.decide(Decision("call"))
 
     def bring_in(self) -> None:
+        self.decide(Decision("bring_in"))
+
+    def raise_to(self, total: int) -> None:
+        """Complete, bet or raise so that the actor has ``total`` in front of him this street."""
+        self.decide(Decision.of("raise_to", total))
+
+    def timeout(self) -> None:
+        """The actor's clock ran out: bring in, else check, else fold (RULES 6.1)."""
+        self.decide(Decision("timeout"))
+
+    def apply(self, action: str, amount: int | None = None) -> None:
+        """Take a decision by name: ``"fold"``, ``"check"``, ``"call"``, ``"bring_in"``,
+        ``"raise_to"`` (with ``amount``) or ``"timeout"``."""
+        self.decide(Decision.of(action, amount))
+
+    def decide(self, decision: Decision) -> None:
+        """Take one decision for the actor. It is checked against ``legal()`` first: an illegal
+        one raises ``IllegalAction`` and changes nothing. The replay log records it as taken (a
+        timeout as a timeout, not as the check or fold the clock made)."""
         seat = self._require_actor()
-        if not self._bring_in_due:
-            raise IllegalAction("there's no bring-in to post now")
-        amount = min(self.stakes.bring_in, self.stacks[seat])
-        self._record("bring_in", None)
+        legal = self.legal()
+        if decision.action == "timeout":
+            taken = _on_timeout(legal)
+            self._history.append(decision)
+            self.events.append(TimedOut(seat))
+            if seat not in self.timed_out:
+                self.timed_out.append(seat)
+        else:
+            refusal = self._refusal(legal, decision)
+            if refusal:
+                raise IllegalAction(refusal)
+            taken = decision
+            self._history.append(decision)
+        action = taken.action
+        if action == "call":
+            assert legal.call is not None
+            self._put_in(seat, legal.call)
+            self.events.append(Call(seat, legal.call, self.stacks[seat] == 0))
+        elif action == "check":
+            self.events.append(_CHECKS[seat])
+        elif action == "fold":
+            self._folded[seat] = True
+            self.events.append(_FOLDS[seat])
+        elif action == "raise_to":
+            assert taken.amount is not None and legal.raise_kind is not None
+            self._raise(seat, taken.amount, legal.raise_kind)
+        else:
+            assert legal.bring_in is not None
+            self._post_bring_in(seat, legal.bring_in)
+        self._legal = None
+        self._after_action(seat)
+
+    def _post_bring_in(self, seat: int, amount: int) -> None:
         self._put_in(seat, amount)
         self._bring_in_due = False
         self._level = amount
         if amount >= self.stakes.small_bet:
             # A bring-in as large as the small bet is already the round's bet (RULES 1.2 allows
             # B == S): it counts towards the cap and makes him the one who bet.
-            self._bet_count = 1
+            self._bet_count = self._cap_count = 1
             self._last_aggressor = seat
         self.events.append(BringIn(seat, amount, self.stacks[seat] == 0))
-        self._after_action(seat)
 
-    def raise_to(self, total: int) -> None:
-        """Complete, bet or raise so that the actor has ``total`` in front of him this street."""
-        seat = self._require_actor()
-        legal = self.legal()
-        if not legal.raise_to:
-            if self._bring_in_due:
-                raise IllegalAction("you don't have enough chips to complete: bring in")
-            raise IllegalAction(self._why_no_raise(seat))
-        if isinstance(total, bool) or not isinstance(total, int) or total not in legal.raise_to:
-            options = " or ".join(str(option) for option in legal.raise_to)
-            verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}[
-                legal.raise_kind or "raise"
-            ]
-            raise IllegalAction(f"you can't make it {total}: you can {verb} {options}")
-        kind = legal.raise_kind
+    def _raise(self, seat: int, total: int, kind: RaiseKind) -> None:
         previous_level = self._level
         increment = total - previous_level
-        unit = min(self._units())
-        # RULES 4.5: the round's first bet (the completion on 3rd street) opens the betting for
-        # everyone whatever its size, as no one has acted on a bet yet; after it, a raise of less
-        # than a full unit is short. Short all-in raises that add up to a full unit count as one
-        # full raise (PokerKit's rule: the book is silent).
-        if self._bet_count == 0 or increment >= unit:
+        unit = self._measure_unit()
+        # RULES 4.6: a bet or raise of at least half a unit (a full one, or a short all-in of
+        # half a unit or more), or a completion to the small bet, counts towards the cap and
+        # reopens the betting for everyone; a smaller short all-in does neither.
+        full = 2 * increment >= unit or (kind == "complete" and total >= self.stakes.small_bet)
+        if full:
+            self._cap_count += 1
             self._acted = {seat}
-            self._short_all_ins.clear()
-        else:
-            self._short_all_ins.append(increment)
-            if sum(self._short_all_ins) >= unit:
-                self._acted = {seat}
-                self._short_all_ins.clear()
         amount = total - self.bets[seat]
-        self._record("raise_to", total)
         self._bring_in_due = False
         self._put_in(seat, amount)
         all_in = self.stacks[seat] == 0
@@ -336,55 +438,19 @@ class StudHand:
         if self._street_index == 1 and increment >= self.stakes.big_bet:
             self._big_bets_only = True  # RULES 4.3: once someone bets L, it stays L
         if kind == "complete":
-            self.events.append(Complete(seat, amount, total, all_in))
+            self.events.append(Complete(seat, amount, total, all_in, full))
         elif kind == "bet":
-            self.events.append(Bet(seat, amount, total, all_in))
+            self.events.append(Bet(seat, amount, total, all_in, full))
         else:
-            self.events.append(Raise(seat, amount, total - previous_level, total, all_in))
+            self.events.append(Raise(seat, amount, increment, total, all_in, full))
         self._pending = {s for s in self._can_act() if s != seat}
-        if self._bet_count >= CAP:
+        if self._cap_count >= CAP and full:
             self.events.append(BettingCapped(self.street))
-        self._after_action(seat)
-
-    def timeout(self) -> None:
-        """The actor's clock ran out: bring in, else check, else fold (RULES 6.1)."""
-        seat = self._require_actor()
-        self.events.append(TimedOut(seat))
-        if seat not in self.timed_out:
-            self.timed_out.append(seat)
-        if self._bring_in_due:
-            self.bring_in()
-        elif self._level == self.bets[seat]:
-            self.check()
-        else:
-            self.fold()
-        # The replay log records the single decision the clock made, not the two steps above.
-        self._history[-1] = ("timeout", None)
-
-    def _why_no_raise(self, seat: int) -> str:
-        """Why the actor may not complete, bet or raise now; empty when he may."""
-        if self._bet_count >= CAP:
-            return "betting is capped: you can only call or fold"
-        owed = self._level - self.bets[seat]
-        if self.stacks[seat] <= owed:
-            return "you don't have enough chips to raise"
-        if not any(
-            other != seat and self.stacks[other] + self.bets[other] > self._level
-            for other in self._live()
-        ):
-            return "everyone else is all-in: there's no one to raise"
-        # RULES 4.5: a short all-in doesn't reopen the betting for those who already acted.
-        if seat in self._acted:
-            return "you can't raise: a short all-in didn't reopen the betting; call or fold"
-        return ""
 
     def _require_actor(self) -> int:
         if self._actor is None:
             raise IllegalAction("the hand is over")
         return self._actor
-
-    def _record(self, action: str, amount: int | None) -> None:
-        self._history.append((action, amount))
 
     def _put_in(self, seat: int, amount: int) -> None:
         self.stacks[seat] -= amount
@@ -402,7 +468,13 @@ class StudHand:
 
     def _start(self) -> None:
         self.events.append(
-            HandStarted(self.dealer, self.dealing_order, self.starting_stacks, self.stakes)
+            HandStarted(
+                self.dealer,
+                self.dealing_order,
+                self.starting_stacks,
+                self.stakes,
+                self.variant.name,
+            )
         )
         if self.stakes.ante:
             for seat in self.dealing_order:
@@ -423,20 +495,29 @@ class StudHand:
             self._next_card += 1
             self.events.append(CommunityCardDealt(self.community))
             return
+        deck, held, up, events, number = self.deck, self._cards, self._up, self.events, spec.number
+        top = self._next_card
         for face_up in spec.face_up_rounds:
             for seat in live:
-                card = self.deck[self._next_card]
-                self._next_card += 1
-                self._cards[seat].append((card, face_up))
-                self.events.append(CardDealt(seat, spec.number, card, face_up))
+                card = deck[top]
+                top += 1
+                held[seat].append((card, face_up))
+                if face_up:
+                    up[seat].append(card)
+                events.append(_card_dealt(seat, number, card, face_up))
+        self._next_card = top
 
     def _begin_street(self) -> None:
         """Deal the current street, then start its betting, or run the board out (RULES 2.4)."""
-        self.street = self.variant.streets[self._street_index].number
+        spec = self.variant.streets[self._street_index]
+        self.street = spec.number
+        self._big_street = spec.big_bet
         self._deal_street()
         self.bets = [0] * self.seats
         self._level = 0
         self._bet_count = 0
+        self._cap_count = 0
+        self._faced = [0] * self.seats
         self._open_pair = False
         self._big_bets_only = False
         can_act = self._can_act()
@@ -446,7 +527,6 @@ class StudHand:
         self._last_aggressor = None
         self._pending = set(can_act)
         self._acted = set()
-        self._short_all_ins = []
         if self._street_index == 0:
             self._actor = self._bring_in_player()
             self._bring_in_due = True
@@ -455,7 +535,7 @@ class StudHand:
 
     def _bring_in_player(self) -> int:
         live = self._live()
-        door = {seat: self.up_cards(seat)[0] for seat in live}
+        door = {seat: self._up[seat][0] for seat in live}
         lowest = self.variant.bring_in_seat(door)
         seat = lowest
         # RULES 3.3: all-in on the ante passes the bring-in clockwise to the next one with chips.
@@ -466,16 +546,30 @@ class StudHand:
 
     def _first_to_act(self) -> int:
         live = self._live()
-        ranks = {seat: self.variant.board_rank(self.up_cards(seat)) for seat in live}
-        # RULES 4.1: best board; max() keeps the first of equals, and live is in dealing order.
-        best = max(live, key=lambda seat: ranks[seat].key)
-        if self._street_index == 1:
-            for seat in live:
-                if ranks[seat].key[0] >= 1:
+        board_rule, up = self.variant.board_rule, self._up
+        ranks = [board_rule(up[seat]) for seat in live]
+        # RULES 4.1, 9.3: best board; on equal boards the first in live, which is dealing order.
+        at = 0
+        for index in range(1, len(live)):
+            if ranks[index].key > ranks[at].key:
+                at = index
+        best, board = live[at], ranks[at]
+        if self._street_index == 1 and self.variant.open_pair:
+            # RULES 4.3: fixed now for the whole round, even if the pair folds.
+            for seat, rank in zip(live, ranks, strict=True):
+                if rank.category >= HandCategory.PAIR:
                     self._open_pair = True
-                    self.events.append(OpenPair(seat, ranks[seat].key[1]))
+                    self.events.append(OpenPair(seat, rank.ranks[0]))
         self.events.append(
-            FirstToAct(self.street, best, ranks[best].holding, tuple(self.up_cards(best)))
+            FirstToAct(
+                self.street,
+                best,
+                board.holding,
+                tuple(up[best]),
+                int(board.category),
+                board.ranks,
+                board.low,
+            )
         )
         seat = best
         while seat not in self._pending:
@@ -483,18 +577,22 @@ class StudHand:
         return seat
 
     def _after_action(self, seat: int) -> None:
+        # Only the actor's own state changed: he is no longer pending, whatever he did.
         self._pending.discard(seat)
         self._acted.add(seat)
-        live = self._live()
-        if len(live) == 1:
-            self._return_uncalled()
-            self._award_uncontested(live[0])
-            return
-        self._pending &= set(self._can_act())
-        if self._pending:
-            nxt = (seat + 1) % self.seats
-            while nxt not in self._pending:
-                nxt = (nxt + 1) % self.seats
+        self._faced[seat] = self._level
+        if self._folded[seat]:
+            live = self._live()
+            if len(live) == 1:
+                self._return_uncalled()
+                self._award_uncontested(live[0])
+                return
+        pending = self._pending
+        if pending:
+            seats = len(self.stacks)
+            nxt = (seat + 1) % seats
+            while nxt not in pending:
+                nxt = (nxt + 1) % seats
             self._actor = nxt
             return
         self._actor = None
@@ -502,9 +600,10 @@ class StudHand:
         self._next_street_or_showdown()
 
     def _return_uncalled(self) -> None:
-        top = max(range(self.seats), key=lambda s: self.bets[s])
-        second = max((self.bets[s] for s in range(self.seats) if s != top), default=0)
-        excess = self.bets[top] - second
+        bets = self.bets
+        top = bets.index(max(bets))
+        second = max(bets[:top] + bets[top + 1 :])
+        excess = bets[top] - second
         if excess > 0:
             self.bets[top] -= excess
             self.committed[top] -= excess
@@ -546,15 +645,18 @@ class StudHand:
                 cards.append(self.community)
             hand = self.variant.show(seat, cards)
             shown[seat] = hand
-            self.events.append(HandShown(seat, hand.cards, hand.best_five, hand.description))
+            self.events.append(_shown_event(hand))
         for index, pot in enumerate(self.pots()):
             # Dealing order, so that a tie the odd-chip rule can't break (both players' highest
             # card is the community card) goes to the first dealt, as PokerKit does.
             contenders = [shown[seat] for seat in self.dealing_order if seat in pot.eligible]
-            shares = self.variant.split(pot.amount, contenders)
+            split = self.variant.split(pot.amount, contenders)
+            shares = split.total
             winners = tuple(seat for seat in order if seat in shares)
             for seat in winners:
                 self.payouts[seat] += shares[seat]
+            high = tuple(seat for seat in order if seat in split.high)
+            low = tuple(seat for seat in order if seat in split.low)
             self.events.append(
                 PotAwarded(
                     index,
@@ -563,6 +665,11 @@ class StudHand:
                     winners,
                     tuple(shares[seat] for seat in winners),
                     shown[winners[0]].description,
+                    high,
+                    tuple(split.high[seat] for seat in high),
+                    low,
+                    tuple(split.low[seat] for seat in low),
+                    split.scoop,
                 )
             )
         self._finish()
@@ -590,20 +697,23 @@ class StudHand:
             "stacks": list(self.starting_stacks),
             "dealer": self.dealer,
             "deck": [str(card) for card in self.deck],
-            "actions": [[action, amount] for action, amount in self._history],
+            "actions": [[decision.action, decision.amount] for decision in self._history],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StudHand:
         if data.get("version") != STATE_VERSION:
             raise ValueError(f"unknown hand state version {data.get('version')!r}")
-        if data.get("variant") != STUD_HIGH.name:
+        # Hands saved before there were other variants may have no name: they are Stud High.
+        variant = VARIANTS.get(data.get("variant", STUD_HIGH.name))
+        if variant is None:
             raise ValueError(f"unknown variant {data.get('variant')!r}")
         hand = cls(
             stacks=data["stacks"],
             stakes=Stakes.from_dict(data["stakes"]),
             deck=[Card.parse(text) for text in data["deck"]],
             dealer=data["dealer"],
+            variant=variant,
         )
         for decision in data["actions"]:
             if not isinstance(decision, list) or len(decision) != 2:
@@ -611,17 +721,44 @@ class StudHand:
             hand.apply(*decision)
         return hand
 
-    def apply(self, action: str, amount: int | None = None) -> None:
-        """Take a decision by name: ``"fold"``, ``"check"``, ``"call"``, ``"bring_in"``,
-        ``"raise_to"`` (with ``amount``) or ``"timeout"``."""
-        if action == "raise_to":
-            if amount is None:
-                raise IllegalAction("raise_to needs an amount")
-            self.raise_to(amount)
-        elif action in ("fold", "check", "call", "bring_in", "timeout"):
-            getattr(self, action)()
-        else:
-            raise IllegalAction(f"unknown action {action!r}")
+
+_LEGAL_ANSWERS: dict[tuple[int, int, tuple[int, ...], RaiseKind | None], LegalActions] = {}
+_LEGAL_ANSWERS_KEPT = 50_000
+_CARDS_DEALT: dict[tuple[int, int, Card, bool], CardDealt] = {}
+_CHECKS = tuple(Check(seat) for seat in range(MAX_SEATS))
+_FOLDS = tuple(Fold(seat) for seat in range(MAX_SEATS))
+
+
+def _card_dealt(seat: int, street: int, card: Card, face_up: bool) -> CardDealt:
+    """Events are immutable values, and a deal repeats them (8 seats, 5 streets, 52 cards):
+    each is made once."""
+    key = (seat, street, card, face_up)
+    event = _CARDS_DEALT.get(key)
+    if event is None:
+        event = _CARDS_DEALT[key] = CardDealt(seat, street, card, face_up)
+    return event
+
+
+def _on_timeout(legal: LegalActions) -> Decision:
+    """What the clock decides (RULES 6.1): the bring-in, else a check, else a fold."""
+    if legal.bring_in is not None:
+        return Decision("bring_in")
+    return Decision("check") if legal.check else Decision("fold")
+
+
+def _shown_event(hand: ShownHand) -> HandShown:
+    high, low = hand.high, hand.low
+    return HandShown(
+        hand.seat,
+        hand.cards,
+        hand.best_five,
+        hand.description,
+        None if high is None else int(high.category),
+        () if high is None else high.ranks,
+        None if low is None else int(low.category),
+        () if low is None else low.ranks,
+        hand.low_five,
+    )
 
 
 def _is_chips(value: object) -> bool:

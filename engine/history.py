@@ -1,10 +1,13 @@
-"""A finished hand as a PokerStars "7 Card Stud Limit" hand history, for one viewer.
+"""A finished hand as a PokerStars hand history ("7 Card Stud Limit", "Razz Limit" or "7 Card
+Stud Hi/Lo Limit"), for one viewer.
 
 Trackers, replayers and converters read PokerStars' text format, so this writes it line by line as
 PokerStars does (checked against real histories): play-money amounts as plain integers, a
 completion after the bring-in as "raises X to Y", a completion by the bring-in player himself as
 "bets Y", "Pair on board - a double bet is allowed" on 4th street, and the summary's main and side
-pots.
+pots. Razz hands show as "(Lo: 8,6,4,3,2)"; Stud Hi-Lo hands as "(HI: a pair of Sevens; LO:
+8,7,5,4,2)", each half of a pot collected on its own line (high first), and "No low hand
+qualified" after a pot that had no low half.
 
 The viewer's copy holds only what he could see at the table: his own down cards in his "Dealt to"
 lines, everyone's up cards, and the cards shown at showdown. An observer's copy (``viewer_seat``
@@ -48,6 +51,7 @@ from engine.events import (
     TimedOut,
     UncalledBetReturned,
 )
+from engine.variants import VARIANTS
 
 STREET_MARKERS = {
     3: "*** 3rd STREET ***",
@@ -169,7 +173,7 @@ class _Writer:
         # PokerStars writes the hour without a leading zero: "2012/08/07 4:39:16 ET".
         when = f"{local:%Y/%m/%d} {local.hour}:{local:%M:%S} ET"
         self.lines.append(
-            f"PokerStars Hand #{hand_id}:  7 Card Stud Limit "
+            f"PokerStars Hand #{hand_id}:  {self.start.game} Limit "
             f"({stakes.small_bet}/{stakes.big_bet}) - {when}"
         )
         self.lines.append(f"Table '{table_name}' {len(self.start.stacks)}-max (Play Money)")
@@ -257,7 +261,7 @@ class _Writer:
         if not self.pending_marker:
             return
         self.pending_marker = False
-        board = f" [{self.community}]" if self.street == 7 and self.community else ""
+        board = f" [{self.community}]" if self.street == 7 and self.community is not None else ""
         self.lines.append(STREET_MARKERS[self.street] + board)
         for dealt_seat in dict.fromkeys(card.seat for card in self.pending):
             line = self.dealt_line(dealt_seat)
@@ -297,10 +301,22 @@ class _Writer:
 
     def award(self, event: PotAwarded) -> None:
         self.pots[event.index] = event.amount
-        for seat, share in zip(event.winners, event.shares, strict=True):
+        pot = self.pot_name(event.index)
+        variant = VARIANTS[self.start.game]
+        split_game = variant.high and variant.low is not None
+        if split_game and event.description is not None:
+            # A showdown in Stud Hi-Lo: each half on its own line, the high half first.
+            halves = [
+                *zip(event.high_winners, event.high_shares, strict=True),
+                *zip(event.low_winners, event.low_shares, strict=True),
+            ]
+        else:
+            halves = list(zip(event.winners, event.shares, strict=True))
+        for seat, share in halves:
             self.collected[seat] = self.collected.get(seat, 0) + share
-            pot = self.pot_name(event.index)
             self.lines.append(f"{self.names[seat]} collected {share} from {pot}")
+        if split_game and event.description is not None and not event.low_winners:
+            self.lines.append("No low hand qualified")
 
     def summary(self) -> None:
         self.lines.append("*** SUMMARY ***")

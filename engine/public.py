@@ -1,5 +1,7 @@
 """What everyone at the table may see of a hand, and what one player may see of his own cards.
 
+Both work for every variant without knowing which it is: high and low results are data here.
+
 ``PublicTable.from_hand`` is the only way the table and showdown pictures get at a hand. It has no
 field for a down card: a live seat shows its up cards and only the *number* of its down cards.
 Cards a player was dealt face down enter the view only through ``HandShown`` events, which exist
@@ -13,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.evaluator import best_five, evaluate
+from engine.evaluator import HandCategory, HandValue, LowValue
 from engine.events import HandShown, PotAwarded
 from engine.hand import Pot, StudHand
 from engine.stakes import Stakes
@@ -21,11 +23,35 @@ from engine.stakes import Stakes
 
 @dataclass(frozen=True, slots=True)
 class ShownCards:
-    """A hand shown at showdown: every card he used (the community card included)."""
+    """A hand shown at showdown: every card he used (the community card included).
+
+    ``best_five`` and ``description`` are the hand that plays for the main result (the low in
+    Razz). The halves as data, for any game: ``high_category``/``high_ranks`` (``None``/empty
+    without a high half) and ``low_category``/``low_ranks``/``low_five`` (ace as 1; ``None``/
+    empty without a low, or when no eight-or-better low qualifies).
+    """
 
     cards: tuple[Card, ...]
     best_five: tuple[Card, ...]
     description: str
+    high_category: HandCategory | None = None
+    high_ranks: tuple[int, ...] = ()
+    low_category: HandCategory | None = None
+    low_ranks: tuple[int, ...] = ()
+    low_five: tuple[Card, ...] = ()
+
+    @classmethod
+    def from_event(cls, event: HandShown) -> ShownCards:
+        return cls(
+            event.cards,
+            event.best_five,
+            event.description,
+            None if event.high_category is None else HandCategory(event.high_category),
+            event.high_ranks,
+            None if event.low_category is None else HandCategory(event.low_category),
+            event.low_ranks,
+            event.low_five,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +78,29 @@ class PublicSeat:
 
 @dataclass(frozen=True, slots=True)
 class PotResult:
-    """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]``."""
+    """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]``, both halves
+    together.
+
+    At a showdown the halves are apart, whatever the game: ``high_winners``/``high_shares``
+    and ``low_winners``/``low_shares`` (Razz has only a low half, Stud High only a high one,
+    Stud Hi-Lo a low half only when a low qualifies for this pot). ``scoop``: one player won
+    both halves. All empty when everyone else folded.
+    """
 
     index: int
     amount: int
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     description: str | None
+    high_winners: tuple[int, ...] = ()
+    high_shares: tuple[int, ...] = ()
+    low_winners: tuple[int, ...] = ()
+    low_shares: tuple[int, ...] = ()
+    scoop: bool = False
+
+    @property
+    def low_qualified(self) -> bool:
+        return bool(self.low_winners)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +136,21 @@ class PublicTable:
         awarded: list[Pot] = []
         for event in hand.events:
             if isinstance(event, HandShown):
-                shown[event.seat] = ShownCards(event.cards, event.best_five, event.description)
+                shown[event.seat] = ShownCards.from_event(event)
             elif isinstance(event, PotAwarded):
                 awarded.append(Pot(event.amount, event.eligible))
                 results.append(
                     PotResult(
-                        event.index, event.amount, event.winners, event.shares, event.description
+                        event.index,
+                        event.amount,
+                        event.winners,
+                        event.shares,
+                        event.description,
+                        event.high_winners,
+                        event.high_shares,
+                        event.low_winners,
+                        event.low_shares,
+                        event.scoop,
                     )
                 )
         won = [0] * hand.seats
@@ -179,8 +230,12 @@ class PrivateCard:
 class PrivateHand:
     """One player's own cards in the order dealt, and the best hand they make so far.
 
-    With five or more cards ``best_five`` is the hand that counts (RULES 5.1); with three or four
-    it is empty and ``description`` names the holding ("a pair of Kings", "Ace high").
+    With five or more cards ``best_five`` is the hand that counts for the game's main result
+    (the high hand, RULES 5.1; the low in Razz, 9.1); with three or four it is empty and
+    ``description`` names the holding ("a pair of Kings", "Ace high", "Seven-Four-Ace low").
+    With five or more cards, ``high``/``high_five`` and ``low``/``low_five`` are the best high
+    and the best low so far in the game's terms (``None``/empty where the game has no such half,
+    or no eight-or-better low yet).
     """
 
     seat: int
@@ -189,6 +244,10 @@ class PrivateHand:
     best_five: tuple[Card, ...]
     description: str | None
     folded: bool
+    high: HandValue | None = None
+    high_five: tuple[Card, ...] = ()
+    low: LowValue | None = None
+    low_five: tuple[Card, ...] = ()
 
     @classmethod
     def for_seat(cls, hand: StudHand, seat: int) -> PrivateHand:
@@ -198,18 +257,21 @@ class PrivateHand:
         usable = [item.card for item in cards]
         if hand.community is not None and usable:
             usable.append(hand.community)
-        five: tuple[Card, ...] = ()
+        best = hand.variant.best_so_far(usable)
         description: str | None = None
-        if len(usable) >= 5:
-            five = best_five(usable)
-            description = evaluate(usable).describe()
+        if best is not None:
+            description = best.description
         elif usable:
             description = hand.variant.board_rank(usable).holding
         return cls(
             seat=seat,
             cards=cards,
             community=hand.community,
-            best_five=five,
+            best_five=best.best_five if best is not None else (),
             description=description,
             folded=seat in hand.dealing_order and hand.folded(seat),
+            high=best.high if best is not None else None,
+            high_five=best.high_five if best is not None else (),
+            low=best.low if best is not None else None,
+            low_five=best.low_five if best is not None else (),
         )

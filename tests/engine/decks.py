@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from engine import Card, Stakes, StudHand, parse_cards
+from engine import STUD_HIGH, Card, Stakes, StudHand, Variant, parse_cards
 from engine.cards import FULL_DECK
 
 # Cards each player gets per street, in order: 3rd street is three rounds, then one per street.
@@ -46,13 +46,14 @@ def stud(
     stacks: Sequence[int] | None = None,
     stakes: Stakes | None = None,
     dealer: int | None = None,
+    variant: Variant = STUD_HIGH,
 ) -> StudHand:
     """A hand whose seats 0..n-1 get the given cards (see ``stacked_deck``)."""
     seats = len(stacks) if stacks is not None else len(cards)
     dealer = seats - 1 if dealer is None else dealer
     stakes = stakes or Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
     stacks = list(stacks) if stacks is not None else [1000] * seats
-    return StudHand(stacks, stakes, stacked_deck(cards, dealer, seats), dealer)
+    return StudHand(stacks, stakes, stacked_deck(cards, dealer, seats), dealer, variant=variant)
 
 
 def options(hand: StudHand) -> list[tuple[str, int | None]]:
@@ -107,6 +108,19 @@ def passive(hand: StudHand) -> None:
         hand.check()
     else:
         hand.call()
+
+
+def call_down(hand: StudHand) -> None:
+    """Everyone plays passively until the hand ends."""
+    while hand.actor is not None:
+        passive(hand)
+
+
+def finish_street(hand: StudHand) -> None:
+    """Everyone plays passively until the street changes or the hand ends."""
+    street = hand.street
+    while hand.actor is not None and hand.street == street:
+        passive(hand)
 
 
 def play_out(hand: StudHand, rng: random.Random, aggression: float = 0.3) -> None:

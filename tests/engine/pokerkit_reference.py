@@ -1,5 +1,6 @@
-"""PokerKit's ``FixedLimitSevenCardStud`` driven from a ``StudHand``'s inputs: the reference of
-the differential test (RULES 7).
+"""PokerKit's ``FixedLimitSevenCardStud``, ``FixedLimitRazz`` and
+``FixedLimitSevenCardStudHighLowSplitEightOrBetter`` driven from a ``StudHand``'s inputs: the
+reference of the differential tests (RULES 7).
 
 Seats and indexes: PokerKit's player ``k`` is the ``k``-th seat dealt in, in the engine's dealing
 order (RULES 1.4). So PokerKit deals the engine's deck to the same players, and its tie-break of
@@ -12,8 +13,9 @@ and the patches can be switched off so that a direct test shows each difference:
 - ``burns=False`` turns card burning off on every street (RULES 1.3);
 - ``reshuffle=False`` empties PokerKit's reserve of burned and mucked cards, so when the deck runs
   short on 7th street it deals the one community card instead of re-dealing mucks (RULES 2.2);
-- ``finish()`` settles split pots by RULES 5.3-5.4 from PokerKit's own contributions and hands:
-  PokerKit gives odd chips to its lowest index, and merges side pots after showdown mucks;
+- ``finish()`` settles split pots by RULES 5.3-5.4 (9.5, 10.1-10.2) from PokerKit's own
+  contributions and hands: PokerKit gives odd chips to its lowest index, and merges side pots
+  after showdown mucks;
 - ``view()`` drops the completion PokerKit offers a bring-in player whose stack is at most the
   bring-in: it would put in exactly the bring-in, which RULES 3.2 counts as posting it.
 
@@ -24,17 +26,27 @@ street): callers steer around it by comparing and choosing only the small option
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from itertools import combinations
 from unittest import mock
 
 import pokerkit.state as pokerkit_state
-from pokerkit import Automation, FixedLimitSevenCardStud, StandardHighHand, State
+from pokerkit import (
+    Automation,
+    EightOrBetterLowHand,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
+    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    RegularLowHand,
+    StandardHighHand,
+    State,
+)
 from pokerkit import Card as PokerKitCard
 from pokerkit.hands import Hand
 
-from engine import Card, Stakes, StudHand
+from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Card, Stakes, StudHand, Variant
 
 # Everything but pushing chips runs by itself; ``finish()`` pushes the pots one by one.
 AUTOMATIONS = (
@@ -51,7 +63,19 @@ AUTOMATIONS = (
 )
 
 _RANKS = "23456789TJQKA"
+_LOW_RANKS = "A23456789TJQK"  # a low's top card counts the ace as one (RULES 9.5, 10.2)
 _SUITS = "cdhs"  # RULES 5.4: spades > hearts > diamonds > clubs
+
+GAMES: dict[
+    Variant,
+    type[FixedLimitSevenCardStud]
+    | type[FixedLimitRazz]
+    | type[FixedLimitSevenCardStudHighLowSplitEightOrBetter],
+] = {
+    STUD_HIGH: FixedLimitSevenCardStud,
+    RAZZ: FixedLimitRazz,
+    STUD_HI_LO: FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +139,54 @@ class Settlement:
     stacks: tuple[int, ...]
     pots: tuple[SettledPot, ...]
     odd_chip_splits: int
+    low_without_contender: int = 0
+    moved_more_than_odd_chips: bool = False  # only with low_without_contender
 
 
-def card_strength(card: PokerKitCard) -> tuple[int, int]:
-    """Rank, then suit: the order in which RULES 5.4 finds the highest card."""
+@contextmanager
+def memoised_hands() -> Iterator[None]:
+    """PokerKit evaluates the same cards over and over (every board at every decision, every
+    hand at showdown), and that is most of its time. ``from_game`` is a pure function of the
+    cards it is given, so remembering its answer per cards (in order) changes no result and
+    makes the reference several times faster."""
+    with ExitStack() as patches:
+        for hand_type in (StandardHighHand, RegularLowHand, EightOrBetterLowHand):
+            patches.enter_context(
+                mock.patch.object(hand_type, "from_game", classmethod(_memoised(hand_type)))
+            )
+        yield
+
+
+def _memoised(hand_type: type[Hand]) -> Callable[..., Hand]:
+    original = hand_type.from_game  # bound to hand_type
+    answers: dict[tuple[tuple[PokerKitCard, ...], tuple[PokerKitCard, ...]], object] = {}
+
+    def from_game(
+        cls: type[Hand],
+        hole_cards: Iterable[PokerKitCard],
+        board_cards: Iterable[PokerKitCard] = (),
+    ) -> Hand:
+        key = (tuple(PokerKitCard.clean(hole_cards)), tuple(PokerKitCard.clean(board_cards)))
+        answer = answers.get(key)
+        if answer is None:
+            try:
+                answer = original(*key)
+            except ValueError as error:  # no hand of this kind (no qualifying low)
+                answer = error
+            answers[key] = answer
+        if isinstance(answer, ValueError):
+            raise answer
+        assert isinstance(answer, Hand)
+        return answer
+
+    return from_game
+
+
+def card_strength(card: PokerKitCard, low: bool = False) -> tuple[int, int]:
+    """Rank, then suit: the order in which RULES 5.4 finds the highest card (with the ace low
+    for the top card of a low, RULES 9.5 and 10.2)."""
     text = repr(card)
-    return _RANKS.index(text[0]), _SUITS.index(text[1])
+    return (_LOW_RANKS if low else _RANKS).index(text[0]), _SUITS.index(text[1])
 
 
 def _no_reserve(_: State) -> Iterator[PokerKitCard]:
@@ -144,6 +210,7 @@ class ReferenceHand:
         deck: Sequence[Card],
         seats: Sequence[int],
         *,
+        variant: Variant = STUD_HIGH,
         burns: bool = False,
         reshuffle: bool = False,
     ) -> None:
@@ -151,9 +218,10 @@ class ReferenceHand:
             raise ValueError("PokerKit only takes seats with chips")
         self.seat_count = len(stacks)
         self.seats = tuple(seats)
+        self.variant = variant
         self.short_bring_in_completions_dropped = 0
         self._folded: set[int] = set()
-        game = FixedLimitSevenCardStud(
+        game = GAMES[variant](
             AUTOMATIONS,
             True,  # ante trimming: a short ante makes a side pot, as RULES 2.1 and 5.3 say
             stakes.ante,
@@ -182,12 +250,14 @@ class ReferenceHand:
 
     @classmethod
     def of(cls, hand: StudHand, *, burns: bool = False, reshuffle: bool = False) -> ReferenceHand:
-        """The PokerKit twin of a fresh ``StudHand``: same stacks, stakes, deck, dealing order."""
+        """The PokerKit twin of a fresh ``StudHand``: same game, stacks, stakes, deck, dealing
+        order."""
         return cls(
             hand.starting_stacks,
             hand.stakes,
             hand.deck,
             hand.dealing_order,
+            variant=hand.variant,
             burns=burns,
             reshuffle=reshuffle,
         )
@@ -280,18 +350,25 @@ class ReferenceHand:
         return seat
 
     def finish(self) -> Settlement:
-        """Let PokerKit push its pots, then settle the same hand by RULES 5.3 and 5.4.
+        """Let PokerKit push its pots, then settle the same hand by RULES 5.3-5.4, 9.5 and
+        10.1-10.2.
 
         PokerKit gives a split pot's odd chips to its lowest index (RULES 7). It also builds its
         pots after the showdown mucks, so side pots that end with the same contenders are merged
         and split as one, and odd chips arise differently. So the pots are rebuilt from what each
         player put in (RULES 5.3: each live player's total caps a pot; folded chips stay in), each
-        goes to the best of PokerKit's own hands among its eligible players, and odd chips go one
-        each to the tied players by highest card of their five, rank then suit (RULES 5.4). When
-        two or more fives make a player's best hand, the one with his highest card counts (he
-        shows the five he likes). Equal highest cards (both using the community card) keep
-        PokerKit's order, its index: the first dealt. A guard checks that this moved nothing but
-        odd chips.
+        goes to the best of PokerKit's own hands among its eligible players (in Stud Hi-Lo, half
+        to the best high and half to the best qualifying low among them, the odd chip to the
+        high; all to the high without one), and odd chips go one each to the tied players by
+        highest card of their five, rank then suit (RULES 5.4; a low's top card counts the ace
+        low). When two or more fives make a player's best hand, the one with his highest card
+        counts (he shows the five he likes). Equal highest cards (both using the community card)
+        keep PokerKit's order, its index: the first dealt.
+
+        A guard checks that this moved nothing but odd chips, unless PokerKit halved a pot for
+        a low none of its contenders has (``low_without_contender``): it halves every pot once
+        any player has a qualifying low, and shares such a low half among that pot's players
+        still holding cards, where RULES 10.1 gives the whole pot to its best high.
         """
         state = self.state
         if state.actor_index is not None:
@@ -299,49 +376,78 @@ class ReferenceHand:
         players = range(len(self.seats))
         put_in = [state.starting_stacks[i] - state.stacks[i] for i in players]
         left = list(state.stacks)
-        hands = tuple(state.get_up_hands(0, 0))
+        hands = [tuple(state.get_up_hands(0, k)) for k in range(len(state.hand_types))]
         pokerkit_odd = 0
+        halves_pushed: dict[int, set[int]] = {}
         while state.can_push_chips():
-            shares = {amount for amount in state.push_chips().amounts if amount}
+            pushed = state.push_chips()
+            shares = {amount for amount in pushed.amounts if amount}
             pokerkit_odd += len(shares) > 1  # unequal shares: the odd chips went to one player
+            halves_pushed.setdefault(pushed.pot_index, set()).add(sum(pushed.amounts))
+        # Unequal high and low halves of one pot: its odd chip went to the high half.
+        pokerkit_odd += sum(len(amounts) > 1 for amounts in halves_pushed.values())
         live = [i for i in players if i not in self._folded]
         payouts = [0] * len(self.seats)
         pots: list[SettledPot] = []
         rules_odd = 0
+        low_without_contender = 0
+        any_low = len(hands) > 1 and any(hand is not None for hand in hands[1])
         for amount, eligible in _rules_pots(put_in, live):
-            tied = _best(eligible, hands)
-            share, odd = divmod(amount, len(tied))
-            rules_odd += odd > 0
-            if odd:
-                tied.sort(key=lambda i: self._highest_usable_card(i), reverse=True)
-            for order, i in enumerate(tied):
-                payouts[i] += share + (order < odd)
+            halves = [(amount, 0)]
+            if len(hands) > 1 and len(eligible) > 1:
+                if any(hands[1][i] is not None for i in eligible):
+                    halves = [(amount - amount // 2, 0), (amount // 2, 1)]
+                    rules_odd += amount % 2
+                elif any_low:
+                    low_without_contender += 1
+            won: dict[int, int] = {}
+            for half, kind in halves:
+                tied = _best(eligible, hands[kind])
+                share, odd = divmod(half, len(tied))
+                rules_odd += odd > 0
+                if odd:
+                    tied.sort(key=lambda i: self._highest_usable_card(i, kind), reverse=True)
+                for order, i in enumerate(tied):
+                    won[i] = won.get(i, 0) + share + (order < odd)
+            for i, chips in won.items():
+                payouts[i] += chips
             pots.append(
                 SettledPot(
                     amount,
                     tuple(self.seats[i] for i in eligible),
-                    tuple(self.seats[i] for i in tied),
-                    tuple(share + (order < odd) for order in range(len(tied))),
+                    tuple(self.seats[i] for i in won),
+                    tuple(won.values()),
                 )
             )
         stacks = [left[i] + payouts[i] for i in players]
         odd_chip_splits = pokerkit_odd + rules_odd
-        if sum(stacks) != sum(state.stacks) or any(
+        moved_more = any(
             abs(ours - theirs) > odd_chip_splits
             for ours, theirs in zip(stacks, state.stacks, strict=True)
-        ):
+        )
+        if sum(stacks) != sum(state.stacks) or (moved_more and not low_without_contender):
             raise AssertionError(f"settling moved more than odd chips: {stacks} {state.stacks}")
-        return Settlement(self.stacks, self._by_seat(stacks), tuple(pots), odd_chip_splits)
+        return Settlement(
+            self.stacks,
+            self._by_seat(stacks),
+            tuple(pots),
+            odd_chip_splits,
+            low_without_contender,
+            moved_more,
+        )
 
-    def _highest_usable_card(self, index: int) -> tuple[int, int]:
-        """The highest card (rank, then suit) in any of the player's fives that make his best
-        hand: PokerKit's own five is one of them, picked without regard to suits."""
+    def _highest_usable_card(self, index: int, kind: int) -> tuple[int, int]:
+        """The highest card (rank, then suit; the ace low in a low) in any of the player's fives
+        that make his best hand of this kind: PokerKit's own five is one of them, picked without
+        regard to suits."""
+        hand_type = self.state.hand_types[kind]
         cards = [*self.state.hole_cards[index], *(c for cs in self.state.board_cards for c in cs)]
-        best = StandardHighHand.from_game(cards)
+        best = hand_type.from_game(cards)
+        low = hand_type is not StandardHighHand
         return max(
-            max(map(card_strength, five))
+            max(card_strength(card, low) for card in five)
             for five in combinations(cards, 5)
-            if StandardHighHand(five) == best
+            if hand_type.from_game_or_none(five) == best
         )
 
 
@@ -360,7 +466,8 @@ def _rules_pots(put_in: Sequence[int], live: Sequence[int]) -> list[tuple[int, l
 
 
 def _best(eligible: list[int], hands: Sequence[Hand | None]) -> list[int]:
-    """The eligible players with the best shown hand; a lone player wins without showing."""
+    """The eligible players with the best shown hand of one kind; a lone player wins without
+    showing."""
     if len(eligible) == 1:
         return eligible
     # PokerKit mucks a hand at showdown only when a shown one beats it in every pot it is in.

@@ -1,4 +1,5 @@
-"""A strict reader of PokerStars "7 Card Stud Limit" hand histories, for round-trip tests.
+"""A strict reader of PokerStars stud hand histories ("7 Card Stud Limit", "Razz Limit",
+"7 Card Stud Hi/Lo Limit"), for round-trip tests.
 
 It is written from the format (real PokerStars stud histories), not from ``engine.history``: it
 reads a history back into seats, antes, actions, cards seen, pots and collections, recomputing
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 from engine.cards import Card, parse_cards
 
 HEADER = re.compile(
-    r"^PokerStars Hand #(?P<id>\d+):  7 Card Stud Limit \((?P<small>\d+)/(?P<big>\d+)\)"
+    r"^PokerStars Hand #(?P<id>\d+):  (?P<game>7 Card Stud|Razz|7 Card Stud Hi/Lo) Limit"
+    r" \((?P<small>\d+)/(?P<big>\d+)\)"
     r" - (?P<when>\d{4}/\d{2}/\d{2} \d{1,2}:\d{2}:\d{2}) ET$"
 )
 TABLE = re.compile(r"^Table '(?P<name>[^']+)' (?P<max>\d+)-max \(Play Money\)$")
@@ -54,6 +56,14 @@ SHOWED = re.compile(
     r"^showed \[(?P<cards>[^\]]+)\] and (?:won \((?P<won>\d+)\)|lost) with (?P<description>.+)$"
 )
 COLLECTED_SUMMARY = re.compile(r"^collected \((?P<won>\d+)\)$")
+# How each game names a shown hand: Razz a low only; Stud Hi-Lo the high, then a qualifying low.
+LOW = r"[A2-9TJQK](?:,[A2-9TJQK]){4}"
+DESCRIPTIONS = {
+    "7 Card Stud": re.compile(r"^(?!HI: |Lo: )[^;]+$"),
+    "Razz": re.compile(rf"^Lo: {LOW}$"),
+    "7 Card Stud Hi/Lo": re.compile(rf"^HI: [^;]+(?:; LO: {LOW})?$"),
+}
+NO_LOW = "No low hand qualified"
 STREET_BY_NAME = {"3rd Street": 3, "4th Street": 4, "5th Street": 5, "6th Street": 6, "River": 7}
 
 
@@ -84,6 +94,7 @@ class SummarySeat:
 
 @dataclass(slots=True)
 class ParsedHand:
+    game: str
     hand_id: str
     small_bet: int
     big_bet: int
@@ -107,6 +118,8 @@ class ParsedHand:
     collected: list[tuple[int, int, int]] = field(default_factory=list)
     total_pot: int = 0
     pot_amounts: list[int] = field(default_factory=list)
+    # Pots after which a Stud Hi-Lo history says no low qualified (indexes as in ``collected``).
+    no_low: list[int] = field(default_factory=list)
     board: Card | None = None
     summary: dict[int, SummarySeat] = field(default_factory=dict)
     trailer: str = ""
@@ -155,12 +168,13 @@ class _Reader:
         line = self.next()
         header = HEADER.match(line)
         if not header:
-            raise self.fail(line, "not a 7 Card Stud Limit header")
+            raise self.fail(line, "not a stud Limit header")
         line = self.next()
         table = TABLE.match(line)
         if not table:
             raise self.fail(line, "not a play-money table line")
         hand = ParsedHand(
+            game=header["game"],
             hand_id=header["id"],
             small_bet=int(header["small"]),
             big_bet=int(header["big"]),
@@ -219,6 +233,11 @@ class _Reader:
         if line == "*** SHOW DOWN ***":
             hand.showdown = True
             return
+        if line == NO_LOW:
+            if hand.game != "7 Card Stud Hi/Lo" or not hand.collected:
+                raise self.fail(line, "only a Stud Hi/Lo pot can have no low")
+            hand.no_low.append(hand.collected[-1][0])
+            return
         if line.endswith(" has timed out"):
             hand.timed_out.append(self.seat_of(line[: -len(" has timed out")]))
             return
@@ -270,6 +289,8 @@ class _Reader:
         hand = self.hand
         shows = SHOWS.match(text)
         if shows:
+            if not DESCRIPTIONS[hand.game].match(shows["description"]):
+                raise self.fail(line, f"not how {hand.game} names a hand")
             hand.shown[seat] = (tuple(parse_cards(shows["cards"])), shows["description"])
             return
         all_in = text.endswith(ALL_IN)

@@ -1,16 +1,19 @@
 """PokerStars hand histories (issue 6): a golden hand line by line, what each viewer sees, and
-the corners of the format (community card, bring-in completions, names, time zone)."""
+the corners of the format (community card, bring-in completions, names, time zone); and real
+PokerStars Razz and Stud Hi/Lo hands matched line by line (issue 11)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from engine import Card, Stakes, StudHand
+from engine import RAZZ, STUD_HI_LO, Card, Stakes, StudHand, Variant
 from engine.cards import FULL_DECK, parse_cards
 from engine.events import Event, HandStarted
 from engine.history import eastern_time, write_history
+from tests.engine.decks import passive, stacked_deck, stud
 from tests.engine.pokerstars_parser import parse_history
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
@@ -321,3 +324,328 @@ def test_split_pot_writes_one_collection_per_winner() -> None:
     )
     assert "Seat 3: Cid folded on the 3rd Street (didn't bet)" in text
     assert parse_history(text).collected == [(0, 0, 4), (0, 1, 5)]
+
+
+# --------------------------------------------------------------------------- Razz and Stud Hi-Lo
+
+
+def replay(
+    cards: dict[int, str],
+    stacks: list[int],
+    dealer: int,
+    variant: Variant,
+    script: list[tuple[str, int | None]],
+) -> StudHand:
+    stakes = Stakes(ante=1, bring_in=2, small_bet=4, big_bet=8)  # $0.01 = 1 chip
+    deck = stacked_deck(cards, dealer=dealer, seats=len(stacks))
+    hand = StudHand(stacks, stakes, deck, dealer, variant=variant)
+    for action, amount in script:
+        hand.apply(action, amount)
+    assert hand.is_over
+    return hand
+
+
+def history_of_sample(hand: StudHand, sample: str, names: dict[int, str], viewer: int) -> str:
+    """The history of ``hand`` with the sample's hand number, table and start (its header's
+    Eastern time is EST in November: UTC-5)."""
+    header = re.match(r"PokerStars Hand #(\d+):.* - (\S+ \S+) ET\nTable '([^']+)'", sample)
+    assert header is not None
+    eastern = datetime.strptime(header[2], "%Y/%m/%d %H:%M:%S")
+    return write_history(
+        hand.events,
+        viewer_seat=viewer,
+        hand_id=int(header[1]),
+        table_name=header[3],
+        names=names,
+        started_at=(eastern + timedelta(hours=5)).replace(tzinfo=UTC),
+    )
+
+
+# PokerStars Game #35874780027, fpdb-3 regression-test-files/cash/Stars/Stud/
+# Razz-USD-0.04-0.08-200911.txt, converted to play money ($0.01 = 1 chip, so no rake: the
+# winner collects the whole 156 where PokerStars kept $0.07) and with "Hand #" and "(Play Money)"
+# as this writer always has them. Every other line is the sample's.
+RAZZ_SAMPLE = """\
+PokerStars Hand #35874780027:  Razz Limit (4/8) - 2009/11/26 10:30:41 ET
+Table 'Gotha II' 8-max (Play Money)
+Seat 1: kobreli (101 in chips)
+Seat 3: manga130 (36 in chips)
+Seat 5: meg100 (126 in chips)
+Seat 6: HIWAII2 (124 in chips)
+Seat 7: Hero (157 in chips)
+Seat 8: SilkZone (266 in chips)
+kobreli: posts the ante 1
+manga130: posts the ante 1
+meg100: posts the ante 1
+HIWAII2: posts the ante 1
+Hero: posts the ante 1
+SilkZone: posts the ante 1
+*** 3rd STREET ***
+Dealt to kobreli [6s]
+Dealt to manga130 [9d]
+Dealt to meg100 [5c]
+Dealt to HIWAII2 [Qs]
+Dealt to Hero [6d 9c 3d]
+Dealt to SilkZone [Qc]
+HIWAII2: brings in for 2
+Hero: raises 2 to 4
+SilkZone: calls 4
+kobreli: calls 4
+manga130: folds
+meg100: calls 4
+HIWAII2: folds
+*** 4th STREET ***
+Dealt to kobreli [6s] [7h]
+Dealt to meg100 [5c] [5h]
+Dealt to Hero [6d 9c 3d] [8s]
+Dealt to SilkZone [Qc] [2c]
+kobreli: bets 4
+meg100: folds
+Hero: raises 4 to 8
+SilkZone: raises 4 to 12
+kobreli: calls 8
+Hero: calls 4
+*** 5th STREET ***
+Dealt to kobreli [6s 7h] [2h]
+Dealt to Hero [6d 9c 3d 8s] [Jh]
+Dealt to SilkZone [Qc 2c] [7c]
+kobreli: bets 8
+Hero: folds
+SilkZone: calls 8
+*** 6th STREET ***
+Dealt to kobreli [6s 7h 2h] [3h]
+Dealt to SilkZone [Qc 2c 7c] [Kd]
+kobreli: bets 8
+SilkZone: calls 8
+*** RIVER ***
+kobreli: bets 8
+SilkZone: raises 8 to 16
+kobreli: raises 8 to 24
+SilkZone: raises 8 to 32
+Betting is capped
+kobreli: calls 8
+*** SHOW DOWN ***
+SilkZone: shows [3s 5d Qc 2c 7c Kd As] (Lo: 7,5,3,2,A)
+kobreli: shows [Ac Qd 6s 7h 2h 3h 4c] (Lo: 6,4,3,2,A)
+kobreli collected 156 from pot
+*** SUMMARY ***
+Total pot 156 | Rake 0
+Seat 1: kobreli showed [Ac Qd 6s 7h 2h 3h 4c] and won (156) with Lo: 6,4,3,2,A
+Seat 3: manga130 folded on the 3rd Street (didn't bet)
+Seat 5: meg100 folded on the 4th Street
+Seat 6: HIWAII2 folded on the 3rd Street
+Seat 7: Hero folded on the 5th Street
+Seat 8: SilkZone showed [3s 5d Qc 2c 7c Kd As] and lost with Lo: 7,5,3,2,A
+"""
+
+
+def test_razz_history_matches_a_real_pokerstars_razz_hand_line_by_line() -> None:
+    """RULES 9 through the format: the Razz sample above (see its comment for the source),
+    replayed with the same cards and decisions; the down cards nobody showed are made up."""
+    cards = {
+        0: "AcQd6s7h2h3h4c",  # kobreli
+        2: "TcTs9d",  # manga130
+        4: "ThKc5c5h",  # meg100
+        5: "JcJsQs",  # HIWAII2
+        6: "6d9c3d8sJh",  # Hero
+        7: "3s5dQc2c7cKdAs",  # SilkZone
+    }
+    script: list[tuple[str, int | None]] = [
+        ("bring_in", None), ("raise_to", 4), ("call", None), ("call", None), ("fold", None),
+        ("call", None), ("fold", None),
+        ("raise_to", 4), ("fold", None), ("raise_to", 8), ("raise_to", 12), ("call", None),
+        ("call", None),
+        ("raise_to", 8), ("fold", None), ("call", None),
+        ("raise_to", 8), ("call", None),
+        ("raise_to", 8), ("raise_to", 16), ("raise_to", 24), ("raise_to", 32), ("call", None),
+    ]  # fmt: skip
+    hand = replay(cards, [101, 0, 36, 0, 126, 124, 157, 266], 7, RAZZ, script)
+    names = {0: "kobreli", 2: "manga130", 4: "meg100", 5: "HIWAII2", 6: "Hero", 7: "SilkZone"}
+    text = history_of_sample(hand, RAZZ_SAMPLE, names, viewer=6)
+    assert text.splitlines() == RAZZ_SAMPLE.splitlines()
+    assert parse_history(text).game == "Razz"
+
+
+# PokerStars Game #35874576282, fpdb-3 regression-test-files/cash/Stars/Stud/
+# 7-StudHL-USD-0.04-0.08-200911.txt, converted as the Razz sample (no rake: each half is 38
+# where PokerStars paid $0.37 and $0.36 of $0.76 after a $0.03 rake).
+HI_LO_SAMPLE = """\
+PokerStars Hand #35874576282:  7 Card Stud Hi/Lo Limit (4/8) - 2009/11/26 10:24:59 ET
+Table 'Dawn II' 8-max (Play Money)
+Seat 1: u.pressure (1100 in chips)
+Seat 2: 123smoothie (133 in chips)
+Seat 3: gashpor (124 in chips)
+Seat 4: denny501 (87 in chips)
+Seat 5: Hero (156 in chips)
+Seat 6: TomSludge (160 in chips)
+Seat 7: Soroka69 (97 in chips)
+Seat 8: rdiezchang (175 in chips)
+u.pressure: posts the ante 1
+123smoothie: posts the ante 1
+gashpor: posts the ante 1
+denny501: posts the ante 1
+Hero: posts the ante 1
+TomSludge: posts the ante 1
+Soroka69: posts the ante 1
+rdiezchang: posts the ante 1
+*** 3rd STREET ***
+Dealt to u.pressure [Qs]
+Dealt to 123smoothie [4h]
+Dealt to gashpor [4c]
+Dealt to denny501 [8s]
+Dealt to Hero [Ah Kd 8d]
+Dealt to TomSludge [Ks]
+Dealt to Soroka69 [3h]
+Dealt to rdiezchang [5s]
+Soroka69: brings in for 2
+rdiezchang: calls 2
+u.pressure: calls 2
+123smoothie: calls 2
+gashpor: calls 2
+denny501: folds
+Hero: calls 2
+TomSludge: folds
+*** 4th STREET ***
+Dealt to u.pressure [Qs] [Td]
+Dealt to 123smoothie [4h] [9d]
+Dealt to gashpor [4c] [Jc]
+Dealt to Hero [Ah Kd 8d] [Kc]
+Dealt to Soroka69 [3h] [Ad]
+Dealt to rdiezchang [5s] [7c]
+Soroka69: checks
+rdiezchang: checks
+u.pressure: checks
+123smoothie: checks
+gashpor: checks
+Hero: checks
+*** 5th STREET ***
+Dealt to u.pressure [Qs Td] [Jh]
+Dealt to 123smoothie [4h 9d] [2c]
+Dealt to gashpor [4c Jc] [5h]
+Dealt to Hero [Ah Kd 8d Kc] [2d]
+Dealt to Soroka69 [3h Ad] [Qd]
+Dealt to rdiezchang [5s 7c] [4d]
+Soroka69: checks
+rdiezchang: checks
+u.pressure: checks
+123smoothie: checks
+gashpor: bets 8
+Hero: folds
+Soroka69: calls 8
+rdiezchang: calls 8
+u.pressure: calls 8
+123smoothie: folds
+*** 6th STREET ***
+Dealt to u.pressure [Qs Td Jh] [6d]
+Dealt to gashpor [4c Jc 5h] [7s]
+Dealt to Soroka69 [3h Ad Qd] [9s]
+Dealt to rdiezchang [5s 7c 4d] [Th]
+Soroka69: checks
+rdiezchang: checks
+u.pressure: checks
+gashpor: checks
+*** RIVER ***
+Soroka69: checks
+rdiezchang: checks
+u.pressure: checks
+gashpor: bets 8
+Soroka69: folds
+rdiezchang: calls 8
+u.pressure: calls 8
+*** SHOW DOWN ***
+gashpor: shows [7h 2h 4c Jc 5h 7s 8c] (HI: a pair of Sevens; LO: 8,7,5,4,2)
+rdiezchang: shows [As Qh 5s 7c 4d Th Ac] (HI: a pair of Aces)
+u.pressure: shows [Qc Kh Qs Td Jh 6d 6s] (HI: two pair, Queens and Sixes)
+u.pressure collected 38 from pot
+gashpor collected 38 from pot
+*** SUMMARY ***
+Total pot 76 | Rake 0
+Seat 1: u.pressure showed [Qc Kh Qs Td Jh 6d 6s] and won (38) with HI: two pair, Queens and Sixes
+Seat 2: 123smoothie folded on the 5th Street
+Seat 3: gashpor showed [7h 2h 4c Jc 5h 7s 8c] and won (38) with HI: a pair of Sevens; LO: 8,7,5,4,2
+Seat 4: denny501 folded on the 3rd Street (didn't bet)
+Seat 5: Hero folded on the 5th Street
+Seat 6: TomSludge folded on the 3rd Street (didn't bet)
+Seat 7: Soroka69 folded on the River
+Seat 8: rdiezchang showed [As Qh 5s 7c 4d Th Ac] and lost with HI: a pair of Aces
+"""
+
+
+def test_stud_hi_lo_history_matches_a_real_pokerstars_hand_line_by_line() -> None:
+    """RULES 10 through the format: the Stud Hi/Lo sample above (see its comment), replayed
+    with the same cards and decisions; the high half is collected first, then the low."""
+    cards = {
+        0: "QcKhQsTdJh6d6s",  # u.pressure
+        1: "9c9h4h9d2c",  # 123smoothie
+        2: "7h2h4cJc5h7s8c",  # gashpor
+        3: "TcTs8s",  # denny501
+        4: "AhKd8dKc2d",  # Hero
+        5: "JdJsKs",  # TomSludge
+        6: "5c5d3hAdQd9s3c",  # Soroka69
+        7: "AsQh5s7c4dThAc",  # rdiezchang
+    }
+    script: list[tuple[str, int | None]] = [
+        ("bring_in", None), ("call", None), ("call", None), ("call", None), ("call", None),
+        ("fold", None), ("call", None), ("fold", None),
+        *[("check", None)] * 6,
+        *[("check", None)] * 4, ("raise_to", 8), ("fold", None), ("call", None),
+        ("call", None), ("call", None), ("fold", None),
+        *[("check", None)] * 4,
+        *[("check", None)] * 3, ("raise_to", 8), ("fold", None), ("call", None),
+        ("call", None),
+    ]  # fmt: skip
+    hand = replay(cards, [1100, 133, 124, 87, 156, 160, 97, 175], 7, STUD_HI_LO, script)
+    names = dict(enumerate(
+        ["u.pressure", "123smoothie", "gashpor", "denny501", "Hero", "TomSludge", "Soroka69",
+         "rdiezchang"]
+    ))  # fmt: skip
+    text = history_of_sample(hand, HI_LO_SAMPLE, names, viewer=4)
+    assert text.splitlines() == HI_LO_SAMPLE.splitlines()
+    assert parse_history(text).game == "7 Card Stud Hi/Lo"
+
+
+def test_stud_hi_lo_history_says_no_low_qualified_and_writes_each_half_of_a_scoop() -> None:
+    """As the sample's hand #35874523510 writes it: "No low hand qualified" after the pot when
+    no low qualified; a scoop collects the high half and the low half on two lines."""
+    no_low = stud({0: "AhKhQhJh9h2c2d", 1: "9c9dTsJcQsKsKd"}, variant=STUD_HI_LO)
+    scoop = stud({0: "AhAdKcQs9h8c8d", 1: "2c3d4h5s6cKsKd"}, variant=STUD_HI_LO)
+    texts = []
+    for hand in (no_low, scoop):
+        while hand.actor is not None:
+            passive(hand)
+        texts.append(
+            write_history(
+                hand.events,
+                viewer_seat=None,
+                hand_id=1,
+                table_name="Split",
+                names={0: "A", 1: "B"},
+                started_at=NOON_ET,
+            ).splitlines()
+        )
+    at = texts[0].index("A collected 8 from pot")
+    assert texts[0][at + 1 : at + 3] == ["No low hand qualified", "*** SUMMARY ***"]
+    at = texts[1].index("B collected 4 from pot")
+    assert texts[1][at + 1 : at + 3] == ["B collected 4 from pot", "*** SUMMARY ***"]
+    assert "Seat 2: B showed [2c 3d 4h 5s 6c Ks Kd] and won (8) with HI: a straight, Deuce to " \
+        "Six; LO: 6,5,4,3,2" in texts[1]
+
+
+def test_a_community_deuce_of_clubs_is_written_on_the_river_line() -> None:
+    """The 2 of clubs is card 0, a falsy int: the river line once dropped it (RULES 2.2). Eight
+    players see 6th street without folding: 48 cards are out, the 49th is shared."""
+    deck = list(FULL_DECK)
+    deck[0], deck[48] = deck[48], deck[0]
+    hand = StudHand([200] * 8, STAKES, deck, 7)
+    while hand.actor is not None:
+        passive(hand)
+    assert hand.community == Card.parse("2c")
+    lines = write_history(
+        hand.events,
+        viewer_seat=None,
+        hand_id=2,
+        table_name="Eight",
+        names={seat: f"P{seat}" for seat in range(8)},
+        started_at=NOON_ET,
+    ).splitlines()
+    assert "*** RIVER *** [2c]" in lines and "Board [2c]" in lines

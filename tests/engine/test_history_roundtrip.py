@@ -1,6 +1,7 @@
-"""Issue 6 round trip: 1,000 random engine hands are written as PokerStars histories and read
-back by an independent parser, which must rebuild the same actions, pots and chips; and no copy
-shows a card its viewer could not have seen at the table."""
+"""Issue 6 round trip: random engine hands of every game (1,000 of Stud High, 600 each of Razz and
+Stud Hi-Lo) are written as PokerStars histories and read back by an independent parser, which
+must rebuild the same game, actions, pots, halves and chips; and no copy shows a card its viewer
+could not have seen at the table."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from engine import Card, Stakes, StudHand
+import pytest
+
+from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Card, Stakes, StudHand, Variant
 from engine.cards import FULL_DECK
 from engine.events import (
     AntePosted,
@@ -35,7 +38,7 @@ from engine.events import Bet as BetEvent
 from engine.history import write_history
 from tests.engine.pokerstars_parser import ParsedAction, ParsedHand, parse_history
 
-HANDS = 1000
+HANDS = {STUD_HIGH: 1000, RAZZ: 600, STUD_HI_LO: 600}
 SEED = 20261130
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
 CARD_IN_BRACKETS = re.compile(r"\[([^\]]+)\]")
@@ -57,7 +60,7 @@ POLICIES = (
 )
 
 
-def random_hand(rng: random.Random) -> StudHand:
+def random_hand(rng: random.Random, variant: Variant = STUD_HIGH) -> StudHand:
     seats = rng.randint(2, 8)
     # Short stacks so that all-ins, including on the ante, and side pots are common.
     stacks = [rng.choice((0, 1, 2, 5, 14, 30, 45, 80, 150, 400)) for _ in range(seats)]
@@ -65,7 +68,9 @@ def random_hand(rng: random.Random) -> StudHand:
         stacks[rng.randrange(seats)] = rng.randint(1, 200)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    hand = StudHand(stacks=stacks, stakes=STAKES, deck=deck, dealer=rng.randrange(seats))
+    hand = StudHand(
+        stacks=stacks, stakes=STAKES, deck=deck, dealer=rng.randrange(seats), variant=variant
+    )
     # A few tables of eight calling stations reach the river and need the community card.
     passive_table = seats == 8 and rng.random() < 0.3
     policies = [POLICIES[0] if passive_table else rng.choice(POLICIES) for _ in range(seats)]
@@ -115,6 +120,7 @@ def check_round_trip(hand: StudHand, parsed: ParsedHand, viewer: int | None) -> 
     assert isinstance(start, HandStarted)
     ended = events[-1]
     assert isinstance(ended, HandEnded)
+    assert parsed.game == hand.variant.name
     assert parsed.small_bet == STAKES.small_bet and parsed.big_bet == STAKES.big_bet
     assert parsed.max_seats == len(start.stacks)
     assert parsed.stacks == {seat: start.stacks[seat] for seat in start.seats}
@@ -133,9 +139,13 @@ def check_round_trip(hand: StudHand, parsed: ParsedHand, viewer: int | None) -> 
     assert parsed.pot_amounts == [pot.amount for pot in pots]
     assert parsed.total_pot == sum(pot.amount for pot in pots)
     assert parsed.collected == [
-        (pot.index, seat, share)
+        (pot.index, seat, share) for pot in pots for seat, share in collections(hand, pot)
+    ]
+    split_game = hand.variant is STUD_HI_LO
+    assert parsed.no_low == [
+        pot.index
         for pot in pots
-        for seat, share in zip(pot.winners, pot.shares, strict=True)
+        if split_game and pot.description is not None and not pot.low_winners
     ]
     assert parsed.final_stacks() == {seat: ended.stacks[seat] for seat in start.seats}
 
@@ -160,6 +170,17 @@ def check_round_trip(hand: StudHand, parsed: ParsedHand, viewer: int | None) -> 
             assert parsed.seen[seat] == hand.up_cards(seat)
 
 
+def collections(hand: StudHand, pot: PotAwarded) -> list[tuple[int, int]]:
+    """The "collected" lines a pot should have: in Stud Hi-Lo at a showdown, one per half, the
+    high half first (as PokerStars writes them); else one per winner."""
+    if hand.variant is STUD_HI_LO and pot.description is not None:
+        return [
+            *zip(pot.high_winners, pot.high_shares, strict=True),
+            *zip(pot.low_winners, pot.low_shares, strict=True),
+        ]
+    return list(zip(pot.winners, pot.shares, strict=True))
+
+
 def visible_cards(hand: StudHand, viewer: int | None) -> set[Card]:
     """What the viewer saw at the table: his own cards, all up cards, shown hands, the board."""
     seen: set[Card] = set()
@@ -181,12 +202,14 @@ def cards_in(text: str) -> set[Card]:
     }
 
 
-def test_one_thousand_random_hands_read_back_to_the_same_actions_and_pots() -> None:
-    """RULES 5.3 and 5.5 through the text: every pot, share and chip survives the round trip."""
-    rng = random.Random(SEED)
+@pytest.mark.parametrize("variant", list(HANDS), ids=lambda variant: variant.name)
+def test_random_hands_read_back_to_the_same_actions_and_pots(variant: Variant) -> None:
+    """RULES 5.3 and 5.5 (and 10.1-10.2 for the halves) through the text: every pot, share and
+    chip survives the round trip, in every game."""
+    rng = random.Random(SEED + len(variant.name))
     seen_features: Counter[str] = Counter()
-    for number in range(HANDS):
-        hand = random_hand(rng)
+    for number in range(HANDS[variant]):
+        hand = random_hand(rng, variant)
         seats = [seat for seat in range(hand.seats) if hand.starting_stacks[seat]]
         viewer = rng.choice([None, *seats])
         names = {seat: f"Player {seat + 1}" for seat in seats}
@@ -219,31 +242,38 @@ def test_one_thousand_random_hands_read_back_to_the_same_actions_and_pots() -> N
                     "split pot",
                     len({(i, s) for i, s, _ in parsed.collected}) > len(parsed.pot_amounts),
                 ),
+                ("no low qualified", bool(parsed.no_low)),
+                ("low half", any(e.low_winners for e in hand.events if isinstance(e, PotAwarded))),
             )
             if present
         )
     # The random hands must actually reach the corners the format has to get right; split pots
-    # are rare in random play and have their own test in test_history.py.
-    least = {"split pot": 1}
-    for feature in (
+    # are rare in Stud High and Razz random play and have their own tests in test_history.py.
+    least = {"split pot": 0 if variant is not STUD_HI_LO else 3}
+    features = [
         "side pots",
         "several side pots",
         "community card",
         "showdown",
         "capped",
         "timeout",
-        "open pair",
         "all-in on the ante",
         "split pot",
-    ):
+    ]
+    features += {
+        STUD_HIGH: ["open pair"],
+        RAZZ: ["low half"],
+        STUD_HI_LO: ["low half", "no low qualified"],
+    }[variant]
+    for feature in features:
         assert seen_features[feature] >= least.get(feature, 3), (feature, seen_features)
 
 
 def test_no_copy_shows_a_card_its_viewer_could_not_see() -> None:
     """A player's copy has his own down cards; nobody else's unless shown at showdown."""
     rng = random.Random(SEED + 1)
-    for _ in range(200):
-        hand = random_hand(rng)
+    for number in range(300):
+        hand = random_hand(rng, (STUD_HIGH, RAZZ, STUD_HI_LO)[number % 3])
         seats = [seat for seat in range(hand.seats) if hand.starting_stacks[seat]]
         names = {seat: f"P{seat}" for seat in seats}
         for viewer in [None, *seats]:

@@ -1,4 +1,5 @@
-"""Properties that hold for every hand (issue 2, points 4 and 5), checked with hypothesis."""
+"""Properties that hold for every hand of every game (issue 2, points 4 and 5; issue 11 points 1
+and 2), checked with hypothesis."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import IllegalAction, Stakes, StudHand
+from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, IllegalAction, Stakes, StudHand
 from engine.cards import FULL_DECK
 from tests.engine.decks import choose, options
 
@@ -31,7 +32,8 @@ def hands(draw: st.DrawFn) -> tuple[StudHand, random.Random]:
     deck = draw(st.permutations(FULL_DECK))
     dealer = draw(st.integers(0, len(stacks) - 1))
     rng = random.Random(draw(st.integers(0, 2**32)))
-    return StudHand(stacks, draw(stakes_strategy), deck, dealer), rng
+    variant = draw(st.sampled_from([STUD_HIGH, RAZZ, STUD_HI_LO]))
+    return StudHand(stacks, draw(stakes_strategy), deck, dealer, variant=variant), rng
 
 
 def snapshot(hand: StudHand) -> tuple[object, ...]:
@@ -117,10 +119,36 @@ def test_illegal_actions_raise_and_change_nothing(case: tuple[StudHand, random.R
         hand.apply(*choose(hand, rng))
 
 
+@SETTINGS
+@given(hands())
+def test_every_offered_decision_is_accepted_and_nearby_amounts_are_not(
+    case: tuple[StudHand, random.Random],
+) -> None:
+    """Issue 11 point 1: actions are checked against legal() itself, so everything it offers is
+    taken and a total next to an offered one is refused."""
+    hand, rng = case
+    while hand.actor is not None:
+        saved = hand.to_dict()
+        offered = options(hand)
+        for decision in offered:
+            StudHand.from_dict(saved).decide(Decision.of(*decision))
+        for total in {total + step for total in hand.legal().raise_to for step in (-1, 1)}:
+            if ("raise_to", total) not in offered:
+                copy = StudHand.from_dict(saved)
+                try:
+                    copy.raise_to(total)
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"raise_to {total} accepted, offered {offered}")
+        hand.apply(*choose(hand, rng, 0.5))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_state_round_trips_at_every_decision(case: tuple[StudHand, random.Random]) -> None:
-    """Issue 2 point 5: from_dict(to_dict()) through JSON continues identically."""
+    """Issue 2 point 5: from_dict(to_dict()) through JSON continues identically, timeouts
+    included (each saved as the timeout it was, RULES 6.1)."""
     hand, rng = case
     while True:
         restored = StudHand.from_dict(json.loads(json.dumps(hand.to_dict())))
@@ -130,9 +158,10 @@ def test_state_round_trips_at_every_decision(case: tuple[StudHand, random.Random
         ]
         if hand.actor is None:
             break
-        decision = choose(hand, rng)
+        decision = ("timeout", None) if rng.random() < 0.1 else choose(hand, rng)
         hand.apply(*decision)
         restored.apply(*decision)
+        assert hand.to_dict()["actions"][-1] == list(decision)
         assert snapshot(restored) == snapshot(hand)
 
 
@@ -143,8 +172,43 @@ def test_events_round_trip_through_json() -> None:
     for _ in range(50):
         deck = list(FULL_DECK)
         rng.shuffle(deck)
-        hand = StudHand([rng.choice([3, 30, 300]) for _ in range(8)], Stakes(1, 3, 10, 20), deck, 0)
+        variant = (STUD_HIGH, RAZZ, STUD_HI_LO)[rng.randrange(3)]
+        stacks = [rng.choice([3, 30, 300]) for _ in range(8)]
+        hand = StudHand(stacks, Stakes(1, 3, 10, 20), deck, 0, variant=variant)
         while hand.actor is not None:
             hand.apply(*choose(hand, rng, 0.5))
         encoded = json.loads(json.dumps([event.to_dict() for event in hand.events]))
         assert [event_from_dict(data) for data in encoded] == hand.events
+
+
+def test_events_stored_before_the_new_fields_still_load() -> None:
+    """Events saved before Razz and Stud Hi-Lo lack the structured fields: they take defaults."""
+    from engine.events import FirstToAct, HandShown, HandStarted, PotAwarded, event_from_dict
+
+    old_start = {
+        "kind": "hand_started",
+        "dealer": 1,
+        "seats": [0, 1],
+        "stacks": [100, 100],
+        "stakes": {"ante": 1, "bring_in": 3, "small_bet": 10, "big_bet": 20},
+    }
+    old_first = {
+        "kind": "first_to_act", "street": 4, "seat": 1, "holding": "a pair of Kings",
+        "up_cards": ["Ks", "Kd"],
+    }  # fmt: skip
+    old_shown = {
+        "kind": "shown", "seat": 0, "cards": ["As", "Ks", "Qs", "Js", "Ts", "2c", "3d"],
+        "best_five": ["As", "Ks", "Qs", "Js", "Ts"], "description": "a Royal Flush",
+    }  # fmt: skip
+    old_pot = {
+        "kind": "pot", "index": 0, "amount": 8, "eligible": [0, 1], "winners": [0],
+        "shares": [8], "description": "a Royal Flush",
+    }  # fmt: skip
+    start = event_from_dict(old_start)
+    assert isinstance(start, HandStarted) and start.game == "7 Card Stud"
+    first = event_from_dict(old_first)
+    assert isinstance(first, FirstToAct) and first.ranks == () and not first.low
+    shown = event_from_dict(old_shown)
+    assert isinstance(shown, HandShown) and shown.low_five == () and shown.high_category is None
+    pot = event_from_dict(old_pot)
+    assert isinstance(pot, PotAwarded) and pot.high_winners == () and not pot.scoop

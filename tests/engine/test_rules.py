@@ -1,4 +1,5 @@
-"""Every section of RULES.md 1-6, each test citing the section it checks."""
+"""Every section of RULES.md 1-6, each test citing the section it checks (Razz, RULES 9, and
+Stud Hi-Lo, RULES 10, are in test_rules_razz_hi_lo.py)."""
 
 from __future__ import annotations
 
@@ -19,26 +20,15 @@ from engine.events import (
     HandShown,
     OpenPair,
     PotAwarded,
+    Raise,
     ShowdownStarted,
     TimedOut,
     UncalledBetReturned,
 )
 from engine.variants import STUD_HIGH
-from tests.engine.decks import passive, stacked_deck, stud
+from tests.engine.decks import call_down, finish_street, stacked_deck, stud
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
-
-
-def call_down(hand: StudHand) -> None:
-    """Everyone plays passively until the hand ends."""
-    while hand.actor is not None:
-        passive(hand)
-
-
-def finish_street(hand: StudHand) -> None:
-    street = hand.street
-    while hand.actor is not None and hand.street == street:
-        passive(hand)
 
 
 # --------------------------------------------------------------------------- 1. Table and stakes
@@ -354,6 +344,147 @@ def test_rules_4_3_pair_in_the_hole_is_not_an_open_pair() -> None:
     assert hand.legal().raise_to == (10,)
 
 
+def test_rules_4_3_open_pair_option_stays_when_the_pair_folds() -> None:
+    """RULES 4.3: the option is fixed when 4th street is dealt. Seat 0 shows 2-2, the board is
+    checked to seat 2, who bets 10; seat 0 folds his pair; seat 1 may still raise by S or L."""
+    hand = stud({0: "AsAd2c2d", 1: "KcKdQs5h", 2: "QhQdJs9s"})
+    finish_street(hand)
+    assert hand.actor == 0
+    hand.check()
+    hand.check()
+    hand.raise_to(10)
+    hand.fold()  # the only open pair leaves
+    assert hand.actor == 1 and hand.up_cards(1) and hand.folded(0)
+    assert hand.legal().raise_to == (20, 30)
+
+
+def test_rules_4_6_half_bet_short_all_in_reopens_the_betting() -> None:
+    """RULES 4.6 (the issue's example): bring-in 2, seat 1 completes to 5, seat 2 raises all-in
+    to 8, 3 over 5: at least half of S = 5, so it counts as a full raise and the completer may
+    raise again, by a full unit over it (RULES 4.5)."""
+    stakes = Stakes(ante=0, bring_in=2, small_bet=5, big_bet=10)
+    hand = stud({0: "2c9d8c", 1: "KcKdQs", 2: "QhQdJs"}, stacks=[100, 100, 8], stakes=stakes)
+    hand.bring_in()
+    hand.raise_to(5)
+    assert hand.legal().raise_to == (8,)
+    hand.raise_to(8)
+    hand.call()  # the bring-in player
+    assert hand.actor == 1
+    assert hand.legal().raise_to == (13,)
+    hand.raise_to(13)
+    raises = [e for e in hand.events if isinstance(e, Raise)]
+    assert [(e.total, e.all_in, e.full) for e in raises] == [(8, True, True), (13, False, True)]
+
+
+def test_rules_4_6_a_short_completion_is_measured_over_the_bring_in() -> None:
+    """RULES 4.6 on 3rd street: bring-in 6, S = 10. Seat 2 completes all-in to 8, 2 over the
+    bring-in (under half of S). If seat 0 just calls, the bring-in player, who already acted,
+    may only call. If seat 0 raises a unit over it (RULES 4.5), the short completion has left
+    the cap alone: four bets and raises after it, the last capping the round."""
+    stakes = Stakes(ante=0, bring_in=6, small_bet=10, big_bet=20)
+    cards = {0: "AsAdKs", 1: "KcKd2c", 2: "QhQdJs"}
+    for seat_0_raises in (False, True):
+        hand = stud(cards, stacks=[1000, 1000, 8], stakes=stakes)
+        assert hand.actor == 1  # 2c brings in
+        hand.bring_in()
+        assert hand.legal().raise_to == (8,) and hand.legal().raise_kind == "complete"
+        hand.raise_to(8)
+        assert hand.actor == 0 and hand.legal().raise_to == (18,)
+        if not seat_0_raises:
+            hand.call()
+            assert hand.actor == 1 and hand.legal().call == 2 and hand.legal().raise_to == ()
+            continue
+        for total in (18, 28, 38, 48):
+            assert hand.legal().raise_to == (total,)
+            hand.raise_to(total)
+        assert isinstance(hand.events[-1], BettingCapped)
+        assert hand.legal().raise_to == ()
+
+
+def test_rules_4_6_short_all_in_under_half_a_unit_neither_reopens_nor_counts() -> None:
+    """RULES 4.6: on 5th street (L = 20) seat 0 bets 20 and seat 2 raises all-in by 8, less
+    than half of 20. Seat 0, who already acted on the bet, may only call or fold; seat 1, who
+    hasn't, may raise a unit over it; and the short raise leaves the cap alone: after it come
+    a bet and three raises, four in all."""
+    hand = stud(
+        {0: "AsAd2c3dKh", 1: "KcKdQs5h6c", 2: "QhQd9s9h4c"}, stacks=[1000, 1000, 52]
+    )
+    finish_street(hand)
+    finish_street(hand)
+    assert hand.street == 5 and hand.actor == 2  # a pair of nines shows
+    hand.check()  # seat 2 has 48 left
+    hand.raise_to(20)  # seat 0 bets
+    hand.raise_to(40)  # seat 1 raises
+    hand.raise_to(48)  # seat 2 all-in: 8 over 40
+    assert hand.events[-1] == Raise(2, 48, 8, 48, all_in=True, full=False)
+    assert hand.actor == 0 and hand.legal().raise_to == (68,)  # he still faces seat 1's raise
+    hand.raise_to(68)
+    assert hand.actor == 1 and hand.legal().raise_to == (88,)
+    hand.raise_to(88)  # bet, raise, raise, raise: the short all-in did not count
+    assert isinstance(hand.events[-1], BettingCapped)
+    assert hand.actor == 0 and hand.legal().raise_to == ()
+
+
+def test_rules_4_6_checked_player_facing_a_short_bet_under_half_may_only_call() -> None:
+    """RULES 4.6: seat 1 (a pair of Fives on board) checks on 5th street, seat 2 bets all-in 6,
+    under half of L = 20: seat 0, yet to act, may raise to 26 (RULES 4.5); seat 1, who already
+    acted, may only call or fold."""
+    hand = stud(
+        {0: "AsAd2c3dKh", 1: "KcKdQs5h5c", 2: "2h2dJs9s4h"}, stacks=[1000, 1000, 10]
+    )
+    finish_street(hand)
+    finish_street(hand)
+    assert hand.street == 5 and hand.actor == 1
+    hand.check()
+    hand.raise_to(6)
+    assert isinstance(hand.events[-1], Bet) and hand.events[-1].all_in
+    assert hand.actor == 0 and hand.legal().raise_to == (26,)
+    hand.call()
+    assert hand.actor == 1
+    assert hand.legal().call == 6 and hand.legal().raise_to == ()
+    with pytest.raises(IllegalAction, match="short all-in"):
+        hand.raise_to(26)
+
+
+def test_rules_4_6_short_all_ins_adding_up_to_half_a_unit_reopen() -> None:
+    """RULES 4.6: seat 0 bets 20 on 5th street; seats 1 and 2 raise all-in by 6 and by 4: each
+    under half of 20, but together 10 more than seat 0 last faced, so he may raise again."""
+    cards = {0: "AsAd2c3dKh", 1: "KcKd9s5h6c", 2: "QhQdJs8h4c", 3: "JhJdTs7h3h"}
+    hand = stud(cards, stacks=[1000, 30, 34, 1000], dealer=3)
+    finish_street(hand)
+    finish_street(hand)
+    assert hand.street == 5 and hand.stacks[1] == 26 and hand.stacks[2] == 30
+    while hand.actor != 0:
+        hand.check()
+    hand.raise_to(20)
+    seen = []
+    while hand.actor != 0:
+        seat = hand.actor
+        assert seat is not None
+        legal = hand.legal()
+        seen.append((seat, legal.raise_to))
+        if seat == 3:
+            hand.call()
+        else:
+            hand.raise_to(legal.raise_to[-1])  # all-in
+    assert seen == [(1, (26,)), (2, (30,)), (3, (50,))]  # all-in totals, then a unit over 30
+    assert hand.bets[1] == 26 and hand.bets[2] == 30
+    assert hand.legal().call == 10 and hand.legal().raise_to == (50,)
+
+
+def test_rules_4_6_on_fourth_with_an_open_pair_a_short_all_in_is_measured_by_the_small_bet(
+) -> None:
+    """RULES 4.6: with an open pair on 4th street the unit is S = 10 until someone bets L.
+    Seat 0 bets 10, seat 2 raises all-in to 15 (5, half of S): it reopens for seat 0."""
+    hand = stud({0: "AsAd2c2d", 1: "KcKdQs5h", 2: "QhQdJs9s"}, stacks=[1000, 1000, 19])
+    finish_street(hand)  # seat 2 has 15 left
+    assert hand.legal().raise_to == (10, 20)
+    hand.raise_to(10)
+    hand.call()
+    hand.raise_to(15)
+    assert hand.actor == 0 and hand.legal().raise_to == (25, 35)
+
+
 def test_rules_4_4_big_bets_from_fifth_street() -> None:
     hand = stud({0: "AsAd2c3d4h", 1: "KcKdQs5h6c"})
     finish_street(hand)
@@ -490,8 +621,8 @@ def test_rules_5_4_split_odd_chips_by_highest_card_then_suit() -> None:
     nine_spades = STUD_HIGH.show(0, parse_cards("5d6h7c8d9s2c3d"))
     nine_hearts = STUD_HIGH.show(1, parse_cards("5c6d7h8c9h2d3c"))
     nine_clubs = STUD_HIGH.show(2, parse_cards("5h6s7d8h9c2h3h"))
-    assert STUD_HIGH.split(5, [nine_hearts, nine_spades]) == {0: 3, 1: 2}
-    assert STUD_HIGH.split(8, [nine_clubs, nine_hearts, nine_spades]) == {0: 3, 1: 3, 2: 2}
+    assert STUD_HIGH.split(5, [nine_hearts, nine_spades]).high == {0: 3, 1: 2}
+    assert STUD_HIGH.split(8, [nine_clubs, nine_hearts, nine_spades]).high == {0: 3, 1: 3, 2: 2}
 
 
 def test_rules_5_4_odd_chip_in_a_played_hand() -> None:
@@ -603,20 +734,6 @@ def test_rules_1_2_and_3_4_bring_in_equal_to_small_bet_is_the_bet() -> None:
     hand.raise_to(14)  # seat 2 is all-in, 4 short of a full raise
     legal = hand.legal()
     assert hand.actor == 0 and legal.call == 4 and legal.raise_to == ()
-
-
-def test_rules_4_5_all_in_raise_below_a_unit_after_completion_is_short() -> None:
-    """A completion from 3 to 10 is a raise of 7; an all-in raise of 8 after it is still less
-    than the unit of 10, so it doesn't reopen the betting for those who acted on the completion."""
-    hand = stud({0: "2c9d8c", 1: "KcKdQs", 2: "QhQdJs", 3: "JhJdTs"}, stacks=[1000] * 3 + [19])
-    hand.bring_in()
-    hand.raise_to(10)  # seat 1 completes
-    hand.call()
-    assert hand.legal().raise_to == (18,)  # seat 3 has 18 after the ante
-    hand.raise_to(18)
-    assert hand.actor == 0 and hand.legal().raise_to == (28,)  # the bring-in never acted on 10
-    hand.call()
-    assert hand.actor == 1 and hand.legal().raise_to == () and hand.legal().call == 8
 
 
 def test_bad_hand_inputs_are_refused_with_a_reason() -> None:
