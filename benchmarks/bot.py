@@ -140,7 +140,17 @@ def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> Non
 # ---------------------------------------------------------------------- parent: the bot
 
 
-async def bot_side(conn: Connection) -> tuple[list[tuple[float, float, float]], float]:
+def drawing_process_peak_mb(bot: StudBot) -> float:
+    """Peak RSS of the process the pictures are drawn in (the pool's one worker)."""
+    peak = 0.0
+    for pid in bot.presenter._pool._processes or {}:  # the benchmark may peek: no public API
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peak = max(peak, int(line.split()[1]) / 1024)
+    return peak
+
+
+async def bot_side(conn: Connection) -> tuple[list[tuple[float, float, float]], float, float]:
     port, guild_id = await asyncio.to_thread(conn.recv)
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
@@ -156,11 +166,12 @@ async def bot_side(conn: Connection) -> tuple[list[tuple[float, float, float]], 
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
         samples, elapsed = await asyncio.to_thread(conn.recv)
+        drawing = drawing_process_peak_mb(bot)
         await bot.close()
         await runner
         await store.close()
     conn.send("closed")
-    return samples, elapsed
+    return samples, elapsed, drawing
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +195,7 @@ def run(tables: int, clicks: int, think: float) -> None:
         target=run_discord, args=(tables, clicks, think, child), daemon=True
     )
     discord_process.start()
-    samples, elapsed = asyncio.run(bot_side(parent))
+    samples, elapsed, drawing = asyncio.run(bot_side(parent))
     discord_process.join(30)
     steady = [s for s in samples if s[0] >= STEADY_AFTER]
     print(
@@ -194,6 +205,7 @@ def run(tables: int, clicks: int, think: float) -> None:
     for name, part in (("whole run", samples), (f"after {STEADY_AFTER:g} s", steady)):
         print(f"  {name:>11}: acknowledgement {figures([s[1] for s in part])}")
         print(f"  {'':>11}  table update    {figures([s[2] for s in part])}")
+    print(f"  drawing process peak RSS: {drawing:.0f} MB")
 
 
 def main() -> None:

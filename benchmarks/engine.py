@@ -176,8 +176,11 @@ def play_stud_hand(deal: Deal, variant: Variant) -> tuple[int, ...]:
     return tuple(hand.stacks)
 
 
-FOLD, CHECK, CALL, BRING_IN = Decision("fold"), Decision("check"), Decision("call"), Decision(
-    "bring_in"
+FOLD, CHECK, CALL, BRING_IN = (
+    Decision("fold"),
+    Decision("check"),
+    Decision("call"),
+    Decision("bring_in"),
 )
 _RAISES: dict[int, Decision] = {}
 
@@ -188,6 +191,8 @@ def _raise_to(total: int) -> Decision:
     if decision is None:
         decision = _RAISES[total] = Decision("raise_to", total)
     return decision
+
+
 POKERKIT_GAMES: dict[
     Variant,
     type[FixedLimitSevenCardStud]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -63,16 +63,15 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
 ) -> None:
     """A folded player's down cards never reach the channel; live players' only at showdown."""
     drawn: list[object] = []
+    real_draw = presenter.DiscordPresenter._draw
 
-    def spy(real: Callable[..., bytes]) -> Callable[..., bytes]:
-        def draw(view: object, labels: object) -> bytes:
-            drawn.append(view)
-            return real(view, labels)
+    async def spy(self: presenter.DiscordPresenter, draw: Any, *args: Any, **kwargs: Any) -> Any:
+        # What the channel pictures are drawn from (the drawing itself is another process).
+        if draw in (render.table_png, render.showdown_png):
+            drawn.append(args[0])
+        return await real_draw(self, draw, *args, **kwargs)
 
-        return draw
-
-    monkeypatch.setattr(presenter, "table_png", spy(render.table_png))
-    monkeypatch.setattr(presenter, "showdown_png", spy(render.showdown_png))
+    monkeypatch.setattr(presenter.DiscordPresenter, "_draw", spy)
     await open_and_seat(world, 4)
     table = live_table(world)
     assert table.live is not None
