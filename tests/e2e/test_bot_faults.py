@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.settings import GameDefaults
+from bot.core.tables import LiveHand
 from tests.e2e.fake_discord import ALL_PERMISSIONS, JSON, SEND_MESSAGES, FakeDiscord, buttons
 from tests.e2e.faults import Fault
 from tests.e2e.test_bot_e2e import COUNTDOWN, Harness, dealt, passive, start_bot, wallet_totals
@@ -91,6 +92,16 @@ def assert_unharmed(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     assert tracebacks == [], [r.getMessage() for r in tracebacks]
 
 
+async def finish_unharmed(
+    h: Harness, players: dict[int, JSON], hand: LiveHand, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Play the rest of the hand without a refusal; it ends with nobody timed out, unharmed."""
+    assert await play_out(h, players) == []
+    assert hand.hand.is_over and not hand.hand.timed_out
+    await h.bot.store.audit()
+    assert_unharmed(h, caplog)
+
+
 FAULTS: dict[str, Callable[[], list[Fault]]] = {
     "429 on posts and edits": lambda: [
         Fault(CHANNEL_POST, 429, retry_after=0.5, times=3),
@@ -154,10 +165,7 @@ async def test_missing_permissions_pause_the_table_and_the_next_player_is_told(
     await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS)
     done = await h.slash(players[actor], "bringin")
     assert "Done" in done.content and hand.seq != seq and table.paused is None
-    assert await play_out(h, players) == []
-    assert hand.hand.is_over and not hand.hand.timed_out
-    await h.bot.store.audit()
-    assert_unharmed(h, caplog)
+    await finish_unharmed(h, players, hand, caplog)
 
 
 async def test_a_refused_post_pauses_the_table_until_a_player_shows_it_can_post(
@@ -184,10 +192,7 @@ async def test_a_refused_post_pauses_the_table_until_a_player_shows_it_can_post(
     assert other is not None and other != actor
     done = await h.slash(players[other], "call")
     assert "Done" in done.content and table.paused is None
-    assert await play_out(h, players) == []
-    assert hand.hand.is_over and not hand.hand.timed_out
-    await h.bot.store.audit()
-    assert_unharmed(h, caplog)
+    await finish_unharmed(h, players, hand, caplog)
 
 
 async def test_the_bot_resumes_after_a_dropped_gateway_and_plays_on(
