@@ -33,7 +33,7 @@ from bot.core.errors import TableError
 from bot.core.i18n import EN, t
 from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
 from bot.core.settings import GameDefaults
-from bot.core.storage import HandEnd, Seat, Store
+from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.fairness import DeckCommitment, new_secret, visible_cards
@@ -732,17 +732,23 @@ class TableManager:
         player gets his chips back), the channel is told, the log has the details under an id,
         and every other table goes on.
         """
+        live_hands = await self.store.live_hands()
         for record in await self.store.tables():
-            config = TableConfig.from_settings(
-                record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
-            )
+            try:
+                config = TableConfig.from_settings(
+                    record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
+                )
+            except Exception as error:
+                hand = next((h for h in live_hands if h.channel_id == record.channel_id), None)
+                await self._close_unreadable(record.channel_id, hand, error)
+                continue
             table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
                 table.outbox.put(ClearButtons(record.message_id))
         restored: list[int] = []
-        for hand_record in await self.store.live_hands():
+        for hand_record in live_hands:
             table_or_none = self.tables.get(hand_record.channel_id)
             if table_or_none is None:
                 continue
@@ -768,6 +774,26 @@ class TableManager:
                 table.outbox.put(Picture())
                 self._maybe_schedule_hand(table)
         return restored
+
+    async def _close_unreadable(
+        self, channel_id: int, hand: HandRecord | None, error: Exception
+    ) -> None:
+        """A table whose settings can't be read can't be played: give every chip back."""
+        ident = error_id()
+        log.error(
+            "table in channel %s can't be loaded (error %s: %r); closing it, chips returned",
+            channel_id,
+            ident,
+            error,
+        )
+        try:
+            if hand is not None:
+                await self.store.void_hand(hand.hand_id, reason=f"table unreadable ({ident})")
+            await self.store.close_table(channel_id)
+        except Exception:
+            log.exception(
+                "the table in channel %s could not be closed (error %s)", channel_id, ident
+            )
 
     async def _void_unrestorable(self, table: Table, hand_id: int, error: Exception) -> None:
         ident = error_id()

@@ -345,3 +345,53 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
     await store.audit()
     await fresh.shutdown()
     await store.close()
+
+
+async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_returned(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    manager = TableManager(store, clock=clock)
+    Screen(manager)
+    for channel in (CHANNEL, CHANNEL + 1):
+        await manager.open(GUILD, channel, 1, config())
+        for user_id in (1, 2):
+            await manager.sit(channel, user_id, f"p{user_id}", 500)
+    await clock.advance(0, manager)
+    await manager.shutdown()
+    await store.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE tables SET settings = '{}' WHERE channel_id = ?", (CHANNEL,))
+
+    store = await Store.open(path)
+    fresh = TableManager(store, clock=clock)
+    Screen(fresh)
+    await fresh.restore()
+    assert CHANNEL not in fresh.tables and fresh.get(CHANNEL + 1).live is not None
+    assert await store.get_table(CHANNEL) is None
+    # Each player's chips: all back in the wallet but the 500 still at the other table.
+    for user_id in (1, 2):
+        wallet = await store.wallet(GUILD, user_id)
+        assert (wallet.balance, wallet.seated) == (500, 500)
+    await store.audit()
+    await fresh.shutdown()
+    await store.close()
+
+
+async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_returned(
+    store: Store, clock: ManualClock
+) -> None:
+    manager, _ = await seated(store, clock)
+    table = manager.get(CHANNEL)
+    assert table.live is not None
+    await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
+    hand_id = table.live.hand_id
+    await manager.abandon(CHANNEL)
+    assert CHANNEL not in manager.tables and table.closed
+    assert (await store.get_hand(hand_id)).outcome == "voided"
+    for user_id in (1, 2):
+        wallet = await store.wallet(GUILD, user_id)
+        assert (wallet.balance, wallet.seated) == (1000, 0)
+    await store.audit()
+    await manager.shutdown()
