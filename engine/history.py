@@ -166,6 +166,10 @@ class _Writer:
     shown: dict[int, HandShown] = field(default_factory=dict)
     collected: dict[int, int] = field(default_factory=dict)
     pots: dict[int, int] = field(default_factory=dict)
+    # PokerStars lists the antes by seat and the pots side pots first, whatever the order they
+    # happened in: these wait for the first event of another kind.
+    antes: list[AntePosted] = field(default_factory=list)
+    awards: list[PotAwarded] = field(default_factory=list)
 
     def header(self, hand_id: int | str, table_name: str, started_at: datetime) -> None:
         stakes = self.start.stakes
@@ -192,13 +196,19 @@ class _Writer:
         if isinstance(event, CommunityCardDealt):
             self.community = event.card
             return
+        if isinstance(event, AntePosted):
+            self.antes.append(event)
+            return
+        if isinstance(event, PotAwarded):
+            self.awards.append(event)
+            return
+        self.flush_antes()
+        self.flush_awards()
         self.flush_street()
         if isinstance(event, StreetStarted):
             self.street = event.street
             self.pending_marker = True
             self.street_bet = 0
-        elif isinstance(event, AntePosted):
-            self.say(event.seat, f"posts the ante {event.amount}", event.all_in)
         elif isinstance(event, OpenPair):
             if not self.pair_announced:
                 self.lines.append("Pair on board - a double bet is allowed")
@@ -217,11 +227,19 @@ class _Writer:
             self.shown[event.seat] = event
             own = self.own_cards(event.seat, event.cards)
             self.say(event.seat, f"shows [{format_cards(own)}] ({event.description})")
-        elif isinstance(event, PotAwarded):
-            self.award(event)
         elif isinstance(event, HandEnded):
             self.summary()
         # BringInDue and FirstToAct have no line: PokerStars shows who acts by the action itself.
+
+    def flush_antes(self) -> None:
+        for ante in sorted(self.antes, key=lambda event: event.seat):
+            self.say(ante.seat, f"posts the ante {ante.amount}", ante.all_in)
+        self.antes = []
+
+    def flush_awards(self) -> None:
+        for award in sorted(self.awards, key=lambda event: event.index, reverse=True):
+            self.award(award)
+        self.awards = []
 
     def say(self, seat: int, text: str, all_in: bool = False) -> None:
         self.lines.append(f"{self.names[seat]}: {text}" + (" and is all-in" if all_in else ""))
@@ -263,7 +281,7 @@ class _Writer:
         self.pending_marker = False
         board = f" [{self.community}]" if self.street == 7 and self.community is not None else ""
         self.lines.append(STREET_MARKERS[self.street] + board)
-        for dealt_seat in dict.fromkeys(card.seat for card in self.pending):
+        for dealt_seat in sorted({card.seat for card in self.pending}):
             line = self.dealt_line(dealt_seat)
             if line:
                 self.lines.append(line)

@@ -11,7 +11,7 @@ import pytest
 
 from engine import RAZZ, STUD_HI_LO, Card, Stakes, StudHand, Variant
 from engine.cards import FULL_DECK, parse_cards
-from engine.events import Event, HandStarted
+from engine.events import AntePosted, Event, HandStarted
 from engine.history import eastern_time, write_history
 from tests.engine.decks import passive, stacked_deck, stud
 from tests.engine.pokerstars_parser import parse_history
@@ -62,6 +62,10 @@ def golden_hand() -> StudHand:
     return hand
 
 
+# Side pots are collected before the main pot, antes and "Dealt to" lines go by seat, as in
+# PokerStars' own histories (fpdb-3 regression-test-files/cash/Stars/Stud/"HH20110417 Salm IX -
+# $0.04-$0.08 Ante $0.01 - USD Limit Stud.txt": "ranchim collected $0.61 from side pot" before
+# "... from main pot").
 GOLDEN_HERO = """\
 PokerStars Hand #42:  7 Card Stud Limit (10/20) - 2026/11/30 12:00:00 ET
 Table 'Main Street' 3-max (Play Money)
@@ -113,8 +117,8 @@ Dealt to Hero [Ah Ac 9h 8h 7h 2s] [3d]
 *** SHOW DOWN ***
 Hero: shows [Ah Ac 9h 8h 7h 2s 3d] (a pair of Aces)
 Shorty: shows [5c 5d 2c 6d 5h Js Qc] (three of a kind, Fives)
-Shorty collected 135 from main pot
 Hero collected 112 from side pot
+Shorty collected 135 from main pot
 *** SUMMARY ***
 Total pot 247 Main pot 135. Side pot 112. | Rake 0
 Seat 1: Hero showed [Ah Ac 9h 8h 7h 2s 3d] and won (112) with a pair of Aces
@@ -185,7 +189,7 @@ def test_golden_hand_reads_back_to_the_same_actions_and_pots() -> None:
         (1, "raise", 20),
     ]
     assert parsed.pot_amounts == [135, 112]
-    assert parsed.collected == [(0, 2, 135), (1, 0, 112)]
+    assert parsed.collected == [(1, 0, 112), (0, 2, 135)]  # side pot first, as PokerStars
     assert parsed.final_stacks() == dict(enumerate(hand.stacks))
     assert parsed.summary[1].folded_on == 6
 
@@ -627,8 +631,10 @@ def test_stud_hi_lo_history_says_no_low_qualified_and_writes_each_half_of_a_scoo
     assert texts[0][at + 1 : at + 3] == ["No low hand qualified", "*** SUMMARY ***"]
     at = texts[1].index("B collected 4 from pot")
     assert texts[1][at + 1 : at + 3] == ["B collected 4 from pot", "*** SUMMARY ***"]
-    assert "Seat 2: B showed [2c 3d 4h 5s 6c Ks Kd] and won (8) with HI: a straight, Deuce to " \
+    assert (
+        "Seat 2: B showed [2c 3d 4h 5s 6c Ks Kd] and won (8) with HI: a straight, Deuce to "
         "Six; LO: 6,5,4,3,2" in texts[1]
+    )
 
 
 def test_a_community_deuce_of_clubs_is_written_on_the_river_line() -> None:
@@ -649,3 +655,21 @@ def test_a_community_deuce_of_clubs_is_written_on_the_river_line() -> None:
         started_at=NOON_ET,
     ).splitlines()
     assert "*** RIVER *** [2c]" in lines and "Board [2c]" in lines
+
+
+def test_antes_and_dealt_lines_go_by_seat_whatever_the_dealing_order() -> None:
+    """PokerStars lists antes and "Dealt to" lines from seat 1 (fpdb-3's Stars Stud samples),
+    while the cards go out from the dealer's left (RULES 1.4)."""
+    hand = StudHand(
+        stacks=[500, 500, 500], stakes=Stakes(1, 3, 10, 20), deck=list(FULL_DECK), dealer=0
+    )
+    first_dealt = next(e.seat for e in hand.events if isinstance(e, AntePosted))
+    assert first_dealt == 1  # the dealer's left, not seat 1 of the history
+    while not hand.is_over:
+        passive(hand)
+    lines = history(hand.events, viewer=None).splitlines()
+    antes = [line.split(":")[0] for line in lines if "posts the ante" in line]
+    assert antes == [NAMES[0], NAMES[1], NAMES[2]]
+    fourth = lines.index("*** 4th STREET ***")
+    dealt = [line.split()[2] for line in lines[fourth + 1 : fourth + 4]]
+    assert dealt == [NAMES[0], NAMES[1], NAMES[2]]
