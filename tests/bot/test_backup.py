@@ -1,4 +1,4 @@
-"""Issue 10, point 3: the store copies its database while the bot runs and writes.
+"""Issue 10, point 3: ``stud-bot backup PATH`` copies the database while the bot runs and writes.
 
 The bot's store keeps writing (tables opened, chips granted, seats taken and left) while another
 connection, as ``stud-bot backup`` opens one, copies the file; the copy must open on its own and
@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import EXIT_SETTINGS
 from bot.core.storage import Store
+from tests.bot.test_startup import shell, stud_bot  # noqa: F401 - the fixture is used by name
 
 GUILD = 1
 ROUNDS = 150
@@ -98,3 +100,27 @@ async def test_a_failed_backup_leaves_no_file_behind(tmp_path: Path) -> None:
     finally:
         await store.close()
     assert not (tmp_path / "missing-folder").exists()
+
+
+def test_stud_bot_backup_copies_the_database(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],  # noqa: F811 - the fixture
+    tmp_path: Path,
+) -> None:
+    async def a_bot_that_played() -> None:
+        store = await Store.open(shell["DATABASE_PATH"])
+        await write_for_a_while(store, asyncio.Event())
+        await store.close()
+
+    asyncio.run(a_bot_that_played())
+    copy = tmp_path / "stud-backup.db"
+    code, out, err = stud_bot(monkeypatch, capsys, shell, "backup", str(copy))
+    assert (code, err) == (0, "")
+    assert out.startswith(f"backed up {shell['DATABASE_PATH']} to {copy}; its audit passed")
+    assert ledger_rows(copy) == ledger_rows(Path(shell["DATABASE_PATH"]))
+    asyncio.run(check_copy(copy))
+    # Not over the database itself.
+    code, _, err = stud_bot(monkeypatch, capsys, shell, "backup", shell["DATABASE_PATH"])
+    assert code == EXIT_SETTINGS
+    assert err.startswith("stud-bot: ") and "is DATABASE_PATH itself" in err
