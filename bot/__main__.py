@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+import discord
+
 from bot import cli
 from bot.cli import EXIT_SETTINGS
 from bot.cli import open_store as open_store  # tests and benchmarks open the store as we do
@@ -114,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         return fail(EXIT_SETTINGS, str(error))
     configure_logging(settings)
+    # The bot has no voice: discord.py's warning that voice libraries are missing is noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     try:
         # Ctrl+C is how an operator stops the bot: no traceback for it.
         with contextlib.suppress(KeyboardInterrupt):

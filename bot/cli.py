@@ -17,12 +17,12 @@ import discord
 
 from bot.core.settings import Settings
 from bot.core.storage import SchemaTooNew, Store
-from bot.edge.client import StudBot
+from bot.edge.client import GuildRefused, StudBot
 
 # Exit codes (README.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
-EXIT_SETTINGS = 2  # a setting is missing or malformed (argparse also uses 2 for bad usage)
+EXIT_SETTINGS = 2  # a setting or argument is missing, malformed or names a server we can't use
 EXIT_TOKEN = 3  # Discord rejected DISCORD_TOKEN
-EXIT_DATABASE = 4  # DATABASE_PATH cannot be opened, written or is too new for this version
+EXIT_DATABASE = 4  # DATABASE_PATH (or a backup's PATH) cannot be opened or written, or is too new
 EXIT_NETWORK = 5  # Discord cannot be reached (worth a retry: systemd restarts on it)
 
 
@@ -44,6 +44,8 @@ def explain(error: BaseException) -> StartupFailure | None:
             "Discord rejected DISCORD_TOKEN: copy a fresh one from the Developer Portal "
             "(your application -> Bot -> Reset Token) into .env",
         )
+    if isinstance(error, GuildRefused):
+        return StartupFailure(EXIT_SETTINGS, f"{error} (DEV_GUILD_ID or --guild names it)")
     if isinstance(error, aiohttp.ClientConnectorError):
         # str(error) names the host and the OS error, never the token (it is in a header).
         return StartupFailure(EXIT_NETWORK, f"cannot reach Discord: {error}")
@@ -146,6 +148,8 @@ async def backup(settings: Settings, args: argparse.Namespace) -> None:
     store = await open_store(settings)
     try:
         await store.backup(target)
+    except (sqlite3.Error, OSError) as error:
+        raise StartupFailure(EXIT_DATABASE, f"cannot write the backup {target}: {error}") from None
     finally:
         await store.close()
     # A backup is only as good as its copy: open that and check its chips add up.

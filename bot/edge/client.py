@@ -44,6 +44,17 @@ EXTENSIONS = (
 )
 
 
+class GuildRefused(Exception):
+    """Discord refused to take commands for a server (403)."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(
+            f"Discord refused the commands for server {guild_id}: the bot is not in it, or was "
+            "invited without the applications.commands scope"
+        )
+        self.guild_id = guild_id
+
+
 def _scope(guild_id: int | None) -> str:
     return "global" if guild_id is None else f"guild {guild_id}"
 
@@ -139,18 +150,26 @@ class StudBot(commands.Bot):
                     "commands unchanged since the last sync (%s): not syncing", _scope(guild_id)
                 )
                 return {name: int(command_id) for name, command_id in last["ids"].items()}
-        synced = await self.tree.sync(guild=guild)
+        synced = await self._put(guild)
         ids = {command.name: command.id for command in synced}
         await self.store.set_meta(key, json.dumps({"digest": digest, "ids": ids}))
         log.info("synced %d commands (%s)", len(synced), _scope(guild_id))
         return ids
+
+    async def _put(self, guild: discord.Object | None) -> list[discord.app_commands.AppCommand]:
+        try:
+            return await self.tree.sync(guild=guild)
+        except discord.Forbidden:
+            if guild is None:
+                raise
+            raise GuildRefused(guild.id) from None
 
     async def clear_commands(self, guild_id: int) -> None:
         """Remove every command of this application from one guild (e.g. the copies a
         development start put there, once the global ones are out)."""
         guild = discord.Object(guild_id)
         self.tree.clear_commands(guild=guild)
-        await self.tree.sync(guild=guild)
+        await self._put(guild)
         digest = payload_digest(await command_payload(self.tree, guild_id))
         await self.store.set_meta(
             self._sync_key(guild_id), json.dumps({"digest": digest, "ids": {}})

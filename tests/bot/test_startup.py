@@ -25,6 +25,7 @@ from aiohttp import web
 from bot.__main__ import PAYLOAD_LOGGERS, main
 from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN
 from tests.e2e.fake_discord import FakeDiscord, error
+from tests.e2e.faults import Fault
 
 # A thread's traceback (aiosqlite's worker, say) would reach the operator's stderr too.
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
@@ -37,9 +38,6 @@ def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
     monkeypatch.chdir(tmp_path)
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
-    # discord.py warns once per process that voice is unsupported, at the first client made.
-    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", False)
-    monkeypatch.setattr(discord.VoiceClient, "warn_dave", False)
     # main() sets up the root logger for the process: put pytest's back after.
     root = logging.getLogger()
     saved = root.handlers[:], root.level
@@ -178,6 +176,37 @@ def test_the_token_check_applies_to_sync_too(
     assert "Discord rejected DISCORD_TOKEN" in one_line(err)
 
 
+@pytest.mark.parametrize(
+    "argv", [(), ("sync", "--guild", "{guild}"), ("sync", "--clear-guild", "{guild}")]
+)
+def test_a_server_that_refuses_the_commands_is_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    argv: tuple[str, ...],
+) -> None:
+    """DEV_GUILD_ID (or --guild) names a server the bot is not in: Discord answers 403."""
+    fake = FakeDiscord()
+    fake.faults.add(
+        Fault("PUT /applications/{app}/guilds/{guild}/commands", 403, times=None, code=50001)
+    )
+    with ThreadedDiscord(fake):
+        point_at(monkeypatch, fake)
+        if not argv:
+            shell["DEV_GUILD_ID"] = str(fake.guild_id)
+        code, _, err = stud_bot(
+            monkeypatch, capsys, shell, *(a.format(guild=fake.guild_id) for a in argv)
+        )
+        steps = fake.gateway_steps
+    assert code == EXIT_SETTINGS
+    assert one_line(err) == (
+        f"stud-bot: Discord refused the commands for server {fake.guild_id}: the bot is not in "
+        "it, or was invited without the applications.commands scope (DEV_GUILD_ID or --guild "
+        "names it)"
+    )
+    assert steps == []  # stopped before the gateway
+
+
 def test_no_connection_to_discord_is_exit_code_5(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
 ) -> None:
@@ -219,6 +248,20 @@ def test_a_database_from_a_newer_bot_is_exit_code_4(
     code, _, err = stud_bot(monkeypatch, capsys, shell)
     assert code == EXIT_DATABASE
     assert "the database is at schema 999" in one_line(err)
+
+
+def test_a_backup_that_cannot_be_written_is_exit_code_4(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "no-such-folder" / "copy.db"
+    code, out, err = stud_bot(monkeypatch, capsys, shell, "backup", str(target))
+    assert (code, out) == (EXIT_DATABASE, "")
+    assert one_line(err) == (
+        f"stud-bot: cannot write the backup {target}: unable to open database file"
+    )
 
 
 def test_bad_usage_is_exit_code_2(
