@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 import sqlite3
 import threading
@@ -23,7 +24,7 @@ import yarl
 from aiohttp import web
 
 from bot.__main__ import PAYLOAD_LOGGERS, main
-from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN
+from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN, parse
 from tests.e2e.fake_discord import FakeDiscord, error
 from tests.e2e.faults import Fault
 
@@ -271,3 +272,18 @@ def test_bad_usage_is_exit_code_2(
         stud_bot(monkeypatch, capsys, shell, "sync", "--guild", "1", "--clear-guild", "1")
     assert exited.value.code == 2
     assert "--guild and --clear-guild name the same server: 1" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.ru.md"])
+def test_every_stud_bot_command_the_readme_shows_is_one_the_bot_takes(readme: str) -> None:
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    shown = re.findall(r"\.venv/bin/stud-bot( [^`\n#]*)?", text)
+    assert len(shown) >= 2, "the README shows no stud-bot command"
+    for line in shown:
+        line = re.sub(r"\$\([^)]*\)", "date", line)  # a shell substitution is one word
+        words = ["1" if w == "ID" or w.isdigit() else w for w in line.split()]
+        args = parse(words)
+        assert args.command in (None, "sync", "backup"), line
