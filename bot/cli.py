@@ -46,9 +46,12 @@ def explain(error: BaseException) -> StartupFailure | None:
         )
     if isinstance(error, GuildRefused):
         return StartupFailure(EXIT_SETTINGS, f"{error} (DEV_GUILD_ID or --guild names it)")
-    if isinstance(error, aiohttp.ClientConnectorError):
+    if isinstance(error, aiohttp.ClientError | TimeoutError):
+        # Refused, no DNS, a firewall that drops packets (a timeout), a dropped connection.
         # str(error) names the host and the OS error, never the token (it is in a header).
-        return StartupFailure(EXIT_NETWORK, f"cannot reach Discord: {error}")
+        return StartupFailure(
+            EXIT_NETWORK, f"cannot reach Discord: {str(error) or 'no answer in time'}"
+        )
     return None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import yarl
@@ -216,6 +217,21 @@ def test_no_connection_to_discord_is_exit_code_5(
     assert code == EXIT_NETWORK == 5
     line = one_line(err)
     assert line.startswith("stud-bot: cannot reach Discord: Cannot connect to host 127.0.0.1")
+
+
+def test_discord_not_answering_is_exit_code_5(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    """As behind a firewall that drops packets: nothing comes back before aiohttp gives up
+    (after 5 minutes by default; half a second here)."""
+    monkeypatch.setattr(aiohttp.client, "DEFAULT_TIMEOUT", aiohttp.ClientTimeout(total=0.5))
+    fake = FakeDiscord()
+    fake.faults.add(Fault("GET /users/@me", "slow", times=None, delay=(2.0, 2.0)))
+    with ThreadedDiscord(fake):
+        point_at(monkeypatch, fake)
+        code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_NETWORK
+    assert one_line(err) == "stud-bot: cannot reach Discord: no answer in time"
 
 
 def test_an_unusable_database_path_is_exit_code_4(
