@@ -94,12 +94,17 @@ async def test_a_backup_taken_while_the_store_writes_opens_and_passes_the_audit(
 
 async def test_a_failed_backup_leaves_no_file_behind(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "stud.db")
+    (tmp_path / "a-folder").mkdir()
     try:
         with pytest.raises(sqlite3.OperationalError):
             await store.backup(tmp_path / "missing-folder" / "copy.db")
+        with pytest.raises(IsADirectoryError):
+            await store.backup(tmp_path / "a-folder")
     finally:
         await store.close()
-    assert not (tmp_path / "missing-folder").exists()
+    # No copy.db.partial, no a-folder.partial: only the database (its WAL gone with the close).
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a-folder", "stud.db"]
+    assert list((tmp_path / "a-folder").iterdir()) == []
 
 
 def test_stud_bot_backup_copies_the_database(

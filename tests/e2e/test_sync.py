@@ -15,16 +15,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import discord
 import pytest
-import yarl
 
 from bot.cli import open_store
 from bot.core import i18n
 from bot.core.settings import GameDefaults, Settings
 from bot.edge import client
 from bot.edge.client import StudBot
-from tests.bot.test_startup import ThreadedDiscord, shell, stud_bot  # noqa: F401 - fixture
+from tests.bot.test_startup import (  # noqa: F401 - shell is a fixture
+    ThreadedDiscord,
+    point_at,
+    shell,
+    stud_bot,
+)
 from tests.e2e.fake_discord import JSON, CommandSync, FakeDiscord
 
 EVERY_COMMAND = {
@@ -37,13 +40,6 @@ EVERY_COMMAND = {
 def mentions_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever a test leaves in the mention hook goes back to how the process started."""
     monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
-
-
-def point_at(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord) -> None:
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
-    )
 
 
 @asynccontextmanager

@@ -655,12 +655,12 @@ class Store:
         try:
             async with self._lock:
                 await self._db.backup(copy)
-        except BaseException:
             copy.close()
+            partial.replace(target)
+        except BaseException:
+            copy.close()  # a second close does nothing
             partial.unlink(missing_ok=True)
             raise
-        copy.close()
-        partial.replace(target)
 
     # ----------------------------------------------------------------- internals
 
