@@ -52,7 +52,6 @@ class GuildRefused(Exception):
             f"Discord refused the commands for server {guild_id}: the bot is not in it, or was "
             "invited without the applications.commands scope"
         )
-        self.guild_id = guild_id
 
 
 def _scope(guild_id: int | None) -> str:

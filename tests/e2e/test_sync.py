@@ -77,6 +77,19 @@ def ids(commands: list[JSON]) -> dict[str, str]:
     return {command["name"]: command["id"] for command in commands}
 
 
+def test_the_digest_follows_the_payload_not_the_order_commands_were_added_in() -> None:
+    sit = {"type": 1, "name": "sit", "description": "Take a seat", "options": []}
+    fold = {"name": "fold", "description": "Fold", "type": 1}
+    digest = client.payload_digest([sit, fold])
+    assert client.payload_digest([fold, {**sit}]) == digest
+    assert client.payload_digest([fold, {**sit, "description": "Sit down"}]) != digest
+    # Options are shown in the order sent, so their order is part of the command.
+    a, b = {"name": "a", "type": 4}, {"name": "b", "type": 4}
+    assert client.payload_digest([{**sit, "options": [a, b]}]) != client.payload_digest(
+        [{**sit, "options": [b, a]}]
+    )
+
+
 DIGEST = """
 import asyncio, sys
 from bot.cli import open_store
