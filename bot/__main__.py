@@ -1,16 +1,24 @@
-"""``python -m bot`` / ``stud-bot``: read settings, set up logging, run the bot until stopped."""
+"""``python -m bot`` / ``stud-bot``: read settings, set up logging, run the bot until stopped
+(or run one of the maintenance commands of :mod:`bot.cli`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
 import sys
-from datetime import timedelta
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
+import discord
+
+from bot import cli
+from bot.cli import EXIT_SETTINGS
+from bot.cli import open_store as open_store  # tests and benchmarks open the store as we do
 from bot.core.settings import Settings, SettingsError, load_settings
-from bot.core.storage import Store
+from bot.edge.client import StudBot
 
 log = logging.getLogger("bot")
 
@@ -62,15 +70,6 @@ def configure_logging(settings: Settings) -> None:
     keep_payloads_out_of_logs(settings.log_level)
 
 
-async def open_store(settings: Settings) -> Store:
-    return await Store.open(
-        settings.database_path,
-        starting_balance=settings.starting_chips,
-        daily_amount=settings.daily_chips,
-        daily_cooldown=timedelta(hours=settings.daily_cooldown_hours),
-    )
-
-
 async def run(settings: Settings) -> None:
     """Run until Discord closes the connection for good, or SIGTERM/SIGINT asks us to stop.
 
@@ -78,8 +77,6 @@ async def run(settings: Settings) -> None:
     lets the writes in flight finish and the pending posts go out (a few seconds at most), and
     closes the database, so the process exits 0 well inside their usual 10-second grace.
     """
-    from bot.edge.client import StudBot
-
     store = await open_store(settings)
     try:
         async with StudBot(settings, store) as bot:
@@ -100,16 +97,36 @@ async def run(settings: Settings) -> None:
     log.info("stopped")
 
 
-def main() -> int:
+COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], Coroutine[Any, Any, None]]] = {
+    "run": lambda settings, _: run(settings),
+    "sync": cli.sync,
+    "backup": cli.backup,
+}
+
+
+def fail(code: int, message: str) -> int:
+    print(f"stud-bot: {message}", file=sys.stderr)
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = cli.parse(argv)
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"stud-bot: {error}", file=sys.stderr)
-        return 2
+        return fail(EXIT_SETTINGS, str(error))
     configure_logging(settings)
-    # Ctrl+C is how an operator stops the bot: no traceback for it.
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+    # The bot has no voice: discord.py's warning that voice libraries are missing is noise.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+    try:
+        # Ctrl+C is how an operator stops the bot: no traceback for it.
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(COMMANDS[args.command or "run"](settings, args))
+    except Exception as error:
+        failure = cli.explain(error)
+        if failure is None:
+            raise
+        return fail(failure.code, str(failure))
     return 0
 
 

@@ -3,15 +3,27 @@
 Resources are made by the caller and handed in (discord.py's ``advanced_startup`` pattern): the
 store is opened before the bot exists and closed after it has stopped, so nothing here needs
 to ask what was set up.
+
+Commands are synced at startup only when they changed: Discord allows 200 command creations a
+day per server and rate-limits syncs, and a sync sending what Discord already has spends that
+for nothing.
+The store keeps, per application and scope, a digest of the payload last sent (the exact JSON
+``CommandTree.sync`` would PUT, translations included) and the ids Discord gave the commands;
+the ids make the mentions (``</sit:ID>``) that messages name commands with.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.core import i18n
 from bot.core.clock import Clock
 from bot.core.settings import Settings
 from bot.core.storage import Store
@@ -29,8 +41,54 @@ EXTENSIONS = (
     "cogs.play",
     "cogs.chips",
     "cogs.hands",
-    "cogs.admin",
 )
+
+
+class GuildRefused(Exception):
+    """Discord refused to take commands for a server (403)."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(
+            f"Discord refused the commands for server {guild_id}: the bot is not in it, or was "
+            "invited without the applications.commands scope"
+        )
+
+
+def _scope(guild_id: int | None) -> str:
+    return "global" if guild_id is None else f"guild {guild_id}"
+
+
+async def command_payload(
+    tree: discord.app_commands.CommandTree, guild_id: int | None
+) -> list[dict[str, Any]]:
+    """What ``tree.sync(guild=...)`` would PUT for this scope, translations included (built as
+    ``sync`` builds it, from the same private list of the tree's commands)."""
+    guild = None if guild_id is None else discord.Object(guild_id)
+    translator = tree.translator
+    assert translator is not None, "load_commands() sets the translator first"
+    return [
+        await command.get_translated_payload(tree, translator)
+        for command in tree._get_all_commands(guild=guild)
+    ]
+
+
+def payload_digest(payload: list[dict[str, Any]]) -> str:
+    """The same for the same commands, whatever order they were added in (Discord keys
+    commands by type and name; the list order means nothing to it)."""
+    ordered = sorted(payload, key=lambda command: (command.get("type", 1), command["name"]))
+    text = json.dumps(ordered, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def mentions(ids: Mapping[str, int]) -> Callable[[str, str], str]:
+    """:data:`bot.core.i18n.command_mention` for synced commands: ``</table open:ID>``, which
+    each reader's client shows in his language; other names as typed (``/name``)."""
+
+    def mention(name: str, lang: str) -> str:
+        command_id = ids.get(name.split()[0])
+        return i18n.slash_command(name, lang) if command_id is None else f"</{name}:{command_id}>"
+
+    return mention
 
 
 class StudBot(commands.Bot):
@@ -56,18 +114,66 @@ class StudBot(commands.Bot):
         self.accepting = True
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(CommandTranslator())
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        await self.load_commands()
         self.add_listener(route_click, "on_interaction")
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the dev guild %s", len(synced), guild.id)
+        # With DEV_GUILD_ID the commands go to that server only (instantly); without it,
+        # globally. Never both from a start, so no server sees each command twice.
+        ids = await self.sync_commands(self.settings.dev_guild_id)
+        i18n.command_mention = mentions(ids)
         restored = await self.tables.restore()
         if restored:
             log.info("restored hands in progress: %s", ", ".join(map(str, restored)))
+
+    async def load_commands(self) -> None:
+        await self.tree.set_translator(CommandTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+
+    def _sync_key(self, guild_id: int | None) -> str:
+        # Per application too: a new token for another application starts with no commands.
+        return f"commands:{self.application_id}:{'global' if guild_id is None else guild_id}"
+
+    async def sync_commands(self, guild_id: int | None, *, force: bool = False) -> dict[str, int]:
+        """Sync the commands to one scope (a guild gets a copy of the global ones) unless the
+        last sync there sent the same payload, or ``force``; return their ids by name."""
+        guild = None if guild_id is None else discord.Object(guild_id)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = payload_digest(await command_payload(self.tree, guild_id))
+        key = self._sync_key(guild_id)
+        stored = await self.store.get_meta(key)
+        if stored is not None and not force:
+            last = json.loads(stored)
+            if last["digest"] == digest:
+                log.info(
+                    "commands unchanged since the last sync (%s): not syncing", _scope(guild_id)
+                )
+                return {name: int(command_id) for name, command_id in last["ids"].items()}
+        synced = await self._put(guild)
+        ids = {command.name: command.id for command in synced}
+        await self.store.set_meta(key, json.dumps({"digest": digest, "ids": ids}))
+        log.info("synced %d commands (%s)", len(synced), _scope(guild_id))
+        return ids
+
+    async def _put(self, guild: discord.Object | None) -> list[discord.app_commands.AppCommand]:
+        try:
+            return await self.tree.sync(guild=guild)
+        except discord.Forbidden:
+            if guild is None:
+                raise
+            raise GuildRefused(guild.id) from None
+
+    async def clear_commands(self, guild_id: int) -> None:
+        """Remove every command of this application from one guild (e.g. the copies a
+        development start put there, once the global ones are out)."""
+        guild = discord.Object(guild_id)
+        self.tree.clear_commands(guild=guild)
+        await self._put(guild)
+        digest = payload_digest(await command_payload(self.tree, guild_id))
+        await self.store.set_meta(
+            self._sync_key(guild_id), json.dumps({"digest": digest, "ids": {}})
+        )
+        log.info("removed the commands of %s", _scope(guild_id))
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
@@ -77,4 +183,6 @@ class StudBot(commands.Bot):
         self.accepting = False
         await self.tables.shutdown()
         await self.presenter.close()
+        # The mentions carry this session's command ids.
+        i18n.command_mention = i18n.slash_command
         await super().close()

@@ -292,23 +292,6 @@ async def test_errors_answer_ephemerally_in_the_players_language(english: Harnes
     assert reply.ephemeral and "hand that is over" in reply.content
 
 
-async def test_only_the_owner_can_sync_commands_globally(english: Harness) -> None:
-    fake = english.discord
-    stranger = fake.add_user("stranger")
-    reply = await english.slash(stranger, "sync")
-    assert reply.ephemeral and reply.content == "Only the bot's owner can do that."
-    owner = {**fake.add_user("owner"), "id": str(fake.owner_id)}
-    fake.users[fake.owner_id] = owner
-    fake.synced = []
-    reply = await english.slash(owner, "sync")
-    assert reply.ephemeral
-    for _ in range(200):
-        if fake.synced:
-            break
-        await asyncio.sleep(0.01)
-    assert {command["name"] for command in fake.synced} >= {"table", "sit", "history"}
-
-
 async def test_debug_logging_never_shows_a_down_card(
     english: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:

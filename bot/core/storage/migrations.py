@@ -173,7 +173,10 @@ _LEADERBOARD: Final = (
 # Migration 3: the message that shows each table, so a restart can take its buttons away.
 _TABLE_MESSAGE: Final = ("ALTER TABLE tables ADD COLUMN message_id INTEGER",)
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD, _TABLE_MESSAGE)
+# Migration 4: small facts about the process, by key (e.g. the digest of the last command sync).
+_META: Final = ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",)
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD, _TABLE_MESSAGE, _META)
 LATEST: Final = len(MIGRATIONS)
 
 

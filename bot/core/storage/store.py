@@ -625,6 +625,45 @@ class Store:
                     raise AuditFailed(f"{description}: {dict(bad)}")
         return result
 
+    # ----------------------------------------------------------------- process facts
+
+    async def get_meta(self, key: str) -> str | None:
+        """The value last stored under ``key`` with :meth:`set_meta`, or ``None``."""
+        async with self._read():
+            row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._write():
+            await self._run(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def backup(self, path: str | Path) -> None:
+        """Copy the database to ``path`` with SQLite's online backup, while the bot runs.
+
+        The copy is one consistent snapshot (all pages in one step, under this connection's
+        lock so no transaction of ours is half done; other processes' commits wait or come
+        after). It is written beside ``path`` and renamed into place, so an interrupted backup
+        never leaves a partial file where a good one is expected.
+        """
+        target = Path(path)
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        # check_same_thread: aiosqlite runs the backup on this connection's own thread.
+        copy = sqlite3.connect(partial, check_same_thread=False)
+        try:
+            async with self._lock:
+                await self._db.backup(copy)
+            copy.close()
+            partial.replace(target)
+        except BaseException:
+            copy.close()  # a second close does nothing
+            partial.unlink(missing_ok=True)
+            raise
+
     # ----------------------------------------------------------------- internals
 
     @asynccontextmanager

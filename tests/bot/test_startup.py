@@ -1,0 +1,305 @@
+"""Issue 10, point 2: every way starting can fail is one line on stderr and its own exit code.
+
+``main()`` runs in-process with the environment and argv it would get from a shell; Discord is
+the fake on 127.0.0.1 (in a thread of its own, since ``main()`` runs its own event loop) or a
+closed port. ``LOG_LEVEL=WARNING`` keeps the bot's INFO lines out, so stderr must be exactly
+the one line: any warning, log record or traceback on the way would show up there too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import socket
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+import yarl
+from aiohttp import web
+
+from bot.__main__ import PAYLOAD_LOGGERS, main
+from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN, parse
+from tests.e2e.fake_discord import FakeDiscord, error
+from tests.e2e.faults import Fault
+
+# A thread's traceback (aiosqlite's worker, say) would reach the operator's stderr too.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
+
+@pytest.fixture
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """A clean environment as an operator's shell would pass it, in an empty folder (no .env).
+    Tests change the returned dict; it is applied when :func:`stud_bot` runs."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    # main() sets up the root logger for the process: put pytest's back after.
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    levels = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
+    yield {
+        "DISCORD_TOKEN": "fake-token",
+        "DATABASE_PATH": str(tmp_path / "stud.db"),
+        "LOG_LEVEL": "WARNING",
+    }
+    root.handlers[:], level = saved
+    root.setLevel(level)
+    for name, payload_level in levels.items():
+        logging.getLogger(name).setLevel(payload_level)
+
+
+def stud_bot(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    env: dict[str, str],
+    *argv: str,
+) -> tuple[int, str, str]:
+    """``stud-bot ARGV...``: its exit code, stdout and stderr."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class ThreadedDiscord:
+    """The fake Discord served from its own thread and event loop, for an in-process ``main()``
+    (which runs ``asyncio.run`` in the test's thread)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> FakeDiscord:
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(self.fake.start(), self.loop).result(10)
+        return self.fake
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.fake.stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+def point_at(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
+    )
+
+
+class RejectsTokens(FakeDiscord):
+    """Discord's answer to a revoked or mistyped token: 401 on the login request."""
+
+    def _answer(self, method: str, path: str, *args: Any) -> web.Response:
+        if method == "GET" and path == "/users/@me":
+            return error(401, 0, "401: Unauthorized")
+        return super()._answer(method, path, *args)
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def one_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    assert lines[0].startswith("stud-bot: ")
+    return lines[0]
+
+
+def test_no_token_is_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    shell["DISCORD_TOKEN"] = ""
+    code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_SETTINGS == 2
+    assert "DISCORD_TOKEN is not set" in one_line(err)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("TURN_SECONDS", "ten", "TURN_SECONDS must be a whole number, not 'ten'"),
+        ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a server id"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR"),
+    ],
+)
+def test_a_bad_setting_is_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    name: str,
+    value: str,
+    says: str,
+) -> None:
+    shell[name] = value
+    code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_SETTINGS
+    assert says in one_line(err)
+
+
+def test_a_rejected_token_is_exit_code_3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    with ThreadedDiscord(RejectsTokens()) as fake:
+        point_at(monkeypatch, fake)
+        code, _, err = stud_bot(monkeypatch, capsys, shell)
+        logins = fake.requests_to("GET /users/@me")
+    assert code == EXIT_TOKEN == 3
+    assert "Discord rejected DISCORD_TOKEN" in one_line(err)
+    assert [request.status for request in logins] == [401]
+    assert "fake-token" not in err
+
+
+def test_the_token_check_applies_to_sync_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    with ThreadedDiscord(RejectsTokens()) as fake:
+        point_at(monkeypatch, fake)
+        code, out, err = stud_bot(monkeypatch, capsys, shell, "sync")
+        syncs = fake.command_requests
+    assert (code, out, syncs) == (EXIT_TOKEN, "", [])
+    assert "Discord rejected DISCORD_TOKEN" in one_line(err)
+
+
+@pytest.mark.parametrize(
+    "argv", [(), ("sync", "--guild", "{guild}"), ("sync", "--clear-guild", "{guild}")]
+)
+def test_a_server_that_refuses_the_commands_is_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    argv: tuple[str, ...],
+) -> None:
+    """DEV_GUILD_ID (or --guild) names a server the bot is not in: Discord answers 403."""
+    fake = FakeDiscord()
+    fake.faults.add(
+        Fault("PUT /applications/{app}/guilds/{guild}/commands", 403, times=None, code=50001)
+    )
+    with ThreadedDiscord(fake):
+        point_at(monkeypatch, fake)
+        if not argv:
+            shell["DEV_GUILD_ID"] = str(fake.guild_id)
+        code, _, err = stud_bot(
+            monkeypatch, capsys, shell, *(a.format(guild=fake.guild_id) for a in argv)
+        )
+        steps = fake.gateway_steps
+    assert code == EXIT_SETTINGS
+    assert one_line(err) == (
+        f"stud-bot: Discord refused the commands for server {fake.guild_id}: the bot is not in "
+        "it, or was invited without the applications.commands scope (DEV_GUILD_ID or --guild "
+        "names it)"
+    )
+    assert steps == []  # stopped before the gateway
+
+
+def test_no_connection_to_discord_is_exit_code_5(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_NETWORK == 5
+    line = one_line(err)
+    assert line.startswith("stud-bot: cannot reach Discord: Cannot connect to host 127.0.0.1")
+
+
+def test_discord_not_answering_is_exit_code_5(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    """As behind a firewall that drops packets: nothing comes back before aiohttp gives up
+    (after 5 minutes by default; half a second here)."""
+    monkeypatch.setattr(aiohttp.client, "DEFAULT_TIMEOUT", aiohttp.ClientTimeout(total=0.5))
+    fake = FakeDiscord()
+    fake.faults.add(Fault("GET /users/@me", "slow", times=None, delay=(2.0, 2.0)))
+    with ThreadedDiscord(fake):
+        point_at(monkeypatch, fake)
+        code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_NETWORK
+    assert one_line(err) == "stud-bot: cannot reach Discord: no answer in time"
+
+
+def test_an_unusable_database_path_is_exit_code_4(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    # Under a regular file: no folder can be made there, whoever runs the test (root included).
+    (tmp_path / "not-a-folder").write_text("")
+    shell["DATABASE_PATH"] = str(tmp_path / "not-a-folder" / "stud.db")
+    # Never reached: a bad database stops the start before Discord is asked anything.
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    for argv in ((), ("sync",), ("backup", str(tmp_path / "copy.db"))):
+        code, _, err = stud_bot(monkeypatch, capsys, shell, *argv)
+        assert code == EXIT_DATABASE == 4, argv
+        line = one_line(err)
+        assert line == (
+            f"stud-bot: cannot use DATABASE_PATH={shell['DATABASE_PATH']}: "
+            "unable to open database file"
+        )
+
+
+def test_a_database_from_a_newer_bot_is_exit_code_4(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+) -> None:
+    with sqlite3.connect(shell["DATABASE_PATH"]) as db:
+        db.execute("PRAGMA user_version = 999")
+    code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_DATABASE
+    assert "the database is at schema 999" in one_line(err)
+
+
+def test_a_backup_that_cannot_be_written_is_exit_code_4(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    shell: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "no-such-folder" / "copy.db"
+    code, out, err = stud_bot(monkeypatch, capsys, shell, "backup", str(target))
+    assert (code, out) == (EXIT_DATABASE, "")
+    assert one_line(err) == (
+        f"stud-bot: cannot write the backup {target}: unable to open database file"
+    )
+
+
+def test_bad_usage_is_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        stud_bot(monkeypatch, capsys, shell, "sync", "--guild", "1", "--clear-guild", "1")
+    assert exited.value.code == 2
+    assert "--guild and --clear-guild name the same server: 1" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.ru.md"])
+def test_every_stud_bot_command_the_readme_shows_is_one_the_bot_takes(readme: str) -> None:
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    shown = re.findall(r"\.venv/bin/stud-bot( [^`\n#]*)?", text)
+    assert len(shown) >= 2, "the README shows no stud-bot command"
+    for line in shown:
+        line = re.sub(r"\$\([^)]*\)", "date", line)  # a shell substitution is one word
+        words = ["1" if w == "ID" or w.isdigit() else w for w in line.split()]
+        args = parse(words)
+        assert args.command in (None, "sync", "backup"), line
