@@ -28,7 +28,7 @@ CHANNEL_EDIT = "PATCH /channels/{id}/messages/{id}"
 FOLLOWUP = "POST /webhooks/{id}/{token}"
 # Shorter than what the faults below delay a table update by: a clock that started before the
 # buttons were shown would run out.
-TURN_SECONDS = 5
+TURN_SECONDS = 8
 
 
 @pytest.fixture
