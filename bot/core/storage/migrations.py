@@ -173,7 +173,34 @@ _LEADERBOARD: Final = (
 # Migration 3: the message that shows each table, so a restart can take its buttons away.
 _TABLE_MESSAGE: Final = ("ALTER TABLE tables ADD COLUMN message_id INTEGER",)
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD, _TABLE_MESSAGE)
+# Migration 5 (the players branch; number 4 is the meta table): players as the bot last saw
+# them. With no Members intent there is no member cache, so the name a player last went by on
+# a server is kept for histories, restored tables and the leaderboard; and each user's choice
+# of deck for the pictures only he sees (DMs, My cards), wherever he plays.
+_PLAYERS: Final = (
+    """
+    CREATE TABLE player_names (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        name     TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        seen_at  TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE player_settings (
+        user_id     INTEGER PRIMARY KEY,
+        four_colour INTEGER NOT NULL CHECK (four_colour IN (0, 1))
+    )
+    """,
+)
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    _CORE,
+    _LEADERBOARD,
+    _TABLE_MESSAGE,
+    _PLAYERS,
+)
 LATEST: Final = len(MIGRATIONS)
 
 
