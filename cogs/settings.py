@@ -1,4 +1,4 @@
-"""The names players go by: saved whenever they use the bot on a server."""
+"""/settings deck, and the names players go by: saved whenever they use the bot on a server."""
 
 from __future__ import annotations
 
@@ -6,11 +6,34 @@ import logging
 from typing import cast
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot.core.i18n import language, t
 from bot.edge.client import StudBot
+from bot.edge.funnel import reply
+from cogs.tables import DECK_CHOICES, FOUR_COLOUR
 
 log = logging.getLogger(__name__)
+
+
+class SettingsGroup(app_commands.Group, name="settings", description="Your own settings"):
+    def __init__(self, bot: StudBot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    @app_commands.command(
+        name="deck", description="Suit colours on the pictures only you see (DMs, My cards)"
+    )
+    @app_commands.describe(colours="Two or four suit colours (leave out to see your choice)")
+    @app_commands.choices(colours=DECK_CHOICES)
+    async def deck(self, interaction: discord.Interaction, colours: str | None = None) -> None:
+        user_id = interaction.user.id
+        if colours is not None:
+            await self.bot.tables.set_four_colour(user_id, colours == FOUR_COLOUR)
+        four_colour = await self.bot.tables.four_colour(user_id)
+        key = "settings_deck_four" if four_colour else "settings_deck_two"
+        await reply(interaction, t(language(interaction.locale), key))
 
 
 class Players(commands.Cog):
@@ -34,4 +57,5 @@ class Players(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
+    stud.tree.add_command(SettingsGroup(stud))
     await bot.add_cog(Players(stud))

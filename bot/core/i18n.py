@@ -222,6 +222,22 @@ def slash_command(name: str, lang: str) -> str:
 command_mention: Callable[[str, str], str] = slash_command
 
 
+def with_default(key: str, value: object) -> str:
+    """An option's description (``key``, a cmddesc_option_ message) saying its default, in
+    English; every catalogue learns its own wording of it, which the command translator gives.
+    The defaults come from the settings, so these descriptions are made when the bot starts."""
+    english = t(EN, "option_default", description=CATALOGUES[EN].raw(key), value=value)
+    for code, words in CATALOGUES.items():
+        words.commands[english] = t(code, "option_default", description=words.raw(key), value=value)
+    return english
+
+
+def language_name(code: str) -> str:
+    """A language's name in itself: "English", "Русский"."""
+    name = catalogue(code).locale.get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
 def rank_plural(lang: str, rank: int) -> str:
     """ "Kings", "короли": a rank named as a pair shows it."""
     return catalogue(lang).raw(f"rank_{rank}_many")

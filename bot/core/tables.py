@@ -58,7 +58,8 @@ class TableConfig:
     max_buy_in: int
     turn_seconds: float
     countdown_seconds: float
-    lang: str = EN
+    lang: str = EN  # the channel's lines and the table's pictures
+    four_colour: bool = False  # the deck on the table's pictures
 
     def to_settings(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "countdown_seconds": self.countdown_seconds,
             "lang": self.lang,
+            "four_colour": self.four_colour,
         }
 
     @classmethod
@@ -82,6 +84,7 @@ class TableConfig:
         min_buy_in: int | None = None,
         max_buy_in: int | None = None,
         turn_seconds: int | None = None,
+        four_colour: bool = False,
     ) -> TableConfig:
         """What ``/table open`` asked for, the server's defaults filling what it left out."""
         try:
@@ -102,6 +105,7 @@ class TableConfig:
             turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
             countdown_seconds=defaults.countdown_seconds,
             lang=lang,
+            four_colour=four_colour,
         )
 
     @classmethod
@@ -116,6 +120,8 @@ class TableConfig:
             turn_seconds=settings["turn_seconds"],
             countdown_seconds=settings["countdown_seconds"],
             lang=settings.get("lang", EN),
+            # Tables opened before the deck option have the two-colour deck.
+            four_colour=settings.get("four_colour", False),
         )
 
 
@@ -268,8 +274,9 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
-        # The names the store holds, so a name is written only when it changes.
+        # What the store holds, so a name or a deck is read once and written only on a change.
         self._saved_names: dict[tuple[int, int], str] = {}
+        self._decks: dict[int, bool] = {}
 
     # ------------------------------------------------------------------ lookup
 
@@ -359,6 +366,16 @@ class TableManager:
         if self._saved_names.get(key) != name:
             await self.store.save_name(guild_id, user_id, name)
             self._saved_names[key] = name
+
+    async def four_colour(self, user_id: int) -> bool:
+        """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
+        if user_id not in self._decks:
+            self._decks[user_id] = await self.store.four_colour(user_id)
+        return self._decks[user_id]
+
+    async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
+        await self.store.set_four_colour(user_id, four_colour)
+        self._decks[user_id] = four_colour
 
     async def _load_names(self, table: Table, user_ids: Iterable[int]) -> None:
         saved = await self.store.names(table.guild_id, user_ids)

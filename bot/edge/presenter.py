@@ -322,6 +322,7 @@ class DiscordPresenter:
                 for seat, user_id in enumerate(live.users)
             ),
             last_action=table.log[-1] if table.log else "",
+            four_colour=table.config.four_colour,
             language=table.config.lang,
         )
 
@@ -372,7 +373,10 @@ class DiscordPresenter:
             up=cards_text(up),
         )
         name = table.name(user_id)
-        png = await self._draw(lambda: private_hand_png(private, name=name, language=lang))
+        four_colour = await self.tables.four_colour(user_id)
+        png = await self._draw(
+            lambda: private_hand_png(private, name=name, four_colour=four_colour, language=lang)
+        )
 
         async def send() -> None:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -398,7 +402,10 @@ class DiscordPresenter:
         down = [c.card for c in private.cards if not c.face_up]
         up = [c.card for c in private.cards if c.face_up]
         name = interaction.user.display_name
-        png = await self._draw(lambda: private_hand_png(private, name=name, language=lang))
+        four_colour = await self.tables.four_colour(interaction.user.id)
+        png = await self._draw(
+            lambda: private_hand_png(private, name=name, four_colour=four_colour, language=lang)
+        )
         await with_retries(
             lambda: interaction.followup.send(
                 t(lang, "your_cards", down=cards_text(down), up=cards_text(up)),

@@ -1,4 +1,4 @@
-"""Players as the bot last saw them (issue 10.4), in the core."""
+"""Players as the bot last saw them (issue 10.4) and their own deck (10.9), in the core."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
     clock = ManualClock()
     manager = TableManager(store, clock=clock)
     Screen(manager)
-    config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru")
+    config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru", four_colour=True)
     await manager.open(GUILD, CHANNEL, 1, config)
     await manager.sit(CHANNEL, 1, "Оля", 500)
     await manager.sit(CHANNEL, 2, "Борис", 500)
@@ -46,7 +46,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
     screen = Screen(fresh)
     assert await fresh.restore() == [table.live.hand_id]
     restored = fresh.get(CHANNEL)
-    assert restored.config.lang == "ru"
+    assert restored.config.lang == "ru" and restored.config.four_colour
     assert {restored.name(1), restored.name(2)} == {"Оля", "Боря"}
     assert any("Боря" in line or "Оля" in line for line in restored.log)
     assert not any("Player" in line for line in [*restored.log, *screen.lines])
@@ -79,3 +79,10 @@ async def test_a_name_is_written_only_when_it_changes(store: Store) -> None:
         await manager.seen(GUILD, 7, name)
     assert writes == ["Ann", "Ann B."]
     assert await store.names(GUILD, [7]) == {7: "Ann B."}
+
+
+async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
+    manager = TableManager(store, clock=ManualClock())
+    assert await manager.four_colour(7) is False
+    await manager.set_four_colour(7, True)
+    assert await TableManager(store, clock=ManualClock()).four_colour(7) is True

@@ -340,3 +340,15 @@ async def test_debug_logging_never_shows_a_down_card(
     for record in caplog.records:
         line = record.getMessage()
         assert not [card for card in hidden if shows(card, line)], (record.name, line[:300])
+
+
+async def test_synced_commands_say_their_defaults_in_each_language(english: Harness) -> None:
+    """Issue 10 points 7 and 9, as Discord receives them when the commands are synced."""
+    synced = {command["name"]: command for command in english.discord.synced}
+    table_open = next(o for o in synced["table"]["options"] if o["name"] == "open")
+    options = {option["name"]: option for option in table_open["options"]}
+    assert options["ante"]["description"] == "Ante in chips (default 1)"
+    assert options["ante"]["description_localizations"]["ru"] == "Анте в фишках (по умолчанию 1)"
+    assert [c["value"] for c in options["language"]["choices"]] == ["server", "en", "ru"]
+    assert [c["value"] for c in options["deck"]["choices"]] == ["two-colour", "four-colour"]
+    assert "settings" in synced
