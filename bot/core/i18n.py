@@ -46,6 +46,19 @@ LOCALES: Final = Path(__file__).with_name("locales")
 TEMPLATE: Final = "stud.pot"
 _COUNT: Final = "count:"  # the template comment naming a plural message's number
 _COMMAND_KEYS: Final = ("cmdname_", "cmddesc_")
+# Hand categories as the rankings picture names them, strongest first (pic_category_NAME).
+CATEGORIES: Final = (
+    "royal_flush",
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "two_pair",
+    "pair",
+    "high_card",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +341,9 @@ def words_for(lang: str) -> Words:
                 for rank in range(2, 15)
             ),
         ),
+        rankings=raw("pic_rankings_title"),
+        rankings_note=raw("pic_rankings_note"),
+        categories=tuple(raw(f"pic_category_{name}") for name in CATEGORIES),
     )
 
 

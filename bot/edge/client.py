@@ -30,6 +30,7 @@ EXTENSIONS = (
     "cogs.chips",
     "cogs.hands",
     "cogs.admin",
+    "cogs.help",
     "cogs.settings",
 )
 

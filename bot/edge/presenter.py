@@ -34,7 +34,14 @@ from bot.edge.buttons import table_view
 from bot.edge.funnel import brief, is_retryable, with_retries
 from engine import events as ev
 from engine.public import PrivateHand, PublicTable
-from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+from render import (
+    SeatLabel,
+    TableLabels,
+    hand_rankings_png,
+    private_hand_png,
+    showdown_png,
+    table_png,
+)
 
 if TYPE_CHECKING:
     from bot.edge.client import StudBot
@@ -44,6 +51,7 @@ log = logging.getLogger(__name__)
 TABLE_PICTURE = "table.png"
 SHOWDOWN_PICTURE = "showdown.png"
 PRIVATE_PICTURE = "cards.png"
+RANKINGS_PICTURE = "rankings.png"
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
@@ -99,6 +107,7 @@ class DiscordPresenter:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draw")
+        self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
 
     # ------------------------------------------------------------------ delivery
 
@@ -414,6 +423,15 @@ class DiscordPresenter:
             ),
             self.tables.clock.sleep,
         )
+
+    async def rankings_file(self, lang: str, four_colour: bool) -> discord.File:
+        """The hand rankings picture (/help); the same every time, so drawn once per kind."""
+        key = (lang, four_colour)
+        if key not in self._rankings:
+            self._rankings[key] = await self._draw(
+                lambda: hand_rankings_png(four_colour=four_colour, language=lang)
+            )
+        return discord.File(io.BytesIO(self._rankings[key]), filename=RANKINGS_PICTURE)
 
     # ------------------------------------------------------------------ results
 

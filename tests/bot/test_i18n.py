@@ -397,6 +397,18 @@ def test_a_new_language_is_one_more_catalogue_file(
     assert labels.TableLabels(language=german).language == german
 
 
+@pytest.mark.parametrize("lang", [EN, RU])
+def test_help_fits_discords_embed_limits(lang: str) -> None:
+    """/help: five lines on the game; each field within Discord's 1,024 characters."""
+    assert len(t(lang, "help_what").splitlines()) == 5
+    fields = [t(lang, key) for key in ("help_how", "help_buttons", "help_commands")]
+    assert all(0 < len(value) <= 1024 for value in fields), [len(v) for v in fields]
+    total = len(t(lang, "help_title")) + len(t(lang, "help_what")) + sum(map(len, fields))
+    assert total <= 6000
+    # Every command the bot has is listed under its name in this language.
+    assert i18n.slash_command("settings deck", lang) in fields[2]
+
+
 def test_option_descriptions_with_defaults_are_translated_and_fit() -> None:
     english = i18n.with_default("cmddesc_option_max_buy_in", 1_000_000)
     assert english == "Largest buy-in (default 1,000,000)"

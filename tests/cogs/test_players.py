@@ -130,6 +130,22 @@ async def test_settings_deck_colours_the_players_own_pictures_only(
     await play_out_with_buttons(world)
 
 
+async def test_help_is_private_and_in_the_players_language_with_the_rankings(
+    world: World,
+) -> None:
+    result = await world.players[0].slash(world.channel, "help")
+    assert result.ephemeral and result.response is not None
+    (embed,) = result.response.embeds
+    assert embed.title == "Seven Card Stud: how to play"
+    assert len((embed.description or "").splitlines()) == 5
+    assert [field.name for field in embed.fields] == ["How a hand goes", "Buttons", "Commands"]
+    assert "/table open" in (embed.fields[2].value or "")
+    (attachment,) = result.response.attachments
+    assert attachment.filename == "rankings.png"
+    assert embed.image.url == "attachment://rankings.png"
+    assert (await attachment.read()).startswith(b"\x89PNG")
+
+
 async def test_option_descriptions_say_their_configured_defaults(world: World) -> None:
     """10.9: from the settings (this world's defaults), in English and in Russian."""
     group = world.bot.tree.get_command("table")

@@ -351,4 +351,13 @@ async def test_synced_commands_say_their_defaults_in_each_language(english: Harn
     assert options["ante"]["description_localizations"]["ru"] == "Анте в фишках (по умолчанию 1)"
     assert [c["value"] for c in options["language"]["choices"]] == ["server", "en", "ru"]
     assert [c["value"] for c in options["deck"]["choices"]] == ["two-colour", "four-colour"]
-    assert "settings" in synced
+    assert {"help", "settings"} <= set(synced)
+
+
+async def test_help_answers_privately_with_the_rankings_picture(english: Harness) -> None:
+    ann = english.discord.add_user("ann")
+    reply = await english.slash(ann, "help", locale="ru")
+    assert reply.ephemeral and [f.filename for f in reply.files] == ["rankings.png"]
+    assert reply.files[0].data.startswith(PNG)
+    (embed,) = reply.data["embeds"]
+    assert embed["title"] == "Семикарточный стад: как играть"
