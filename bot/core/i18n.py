@@ -13,8 +13,9 @@ format spec (``{hand_id:d}`` for ids, never grouped); stakes with the ``stakes``
 of numbers as alternatives ("10 or 20"), and a ``{cmd_table_open}`` placeholder by
 :data:`command_mention` ("/table open" in that language).
 
-A player's replies follow his Discord client's locale; what the table says in the channel follows
-the server's. Any locale without a catalogue gets English.
+A player's replies follow his Discord client's locale; what the table says in the channel, and its
+pictures, follow the table's language (``/table open language``: the server's unless chosen). Any
+locale without a catalogue gets English.
 """
 
 from __future__ import annotations

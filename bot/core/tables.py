@@ -777,7 +777,7 @@ class TableManager:
             )
             table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
-            await self._load_names(table, table.seats)
+            await self._load_names(table, table.seats.keys())
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
                 table.outbox.put(ClearButtons(record.message_id))

@@ -349,7 +349,13 @@ async def test_synced_commands_say_their_defaults_in_each_language(english: Harn
     options = {option["name"]: option for option in table_open["options"]}
     assert options["ante"]["description"] == "Ante in chips (default 1)"
     assert options["ante"]["description_localizations"]["ru"] == "Анте в фишках (по умолчанию 1)"
-    assert [c["value"] for c in options["language"]["choices"]] == ["server", "en", "ru"]
+    languages = options["language"]["choices"]
+    assert [(c["value"], c["name"]) for c in languages] == [
+        ("server", "The server's language"),
+        ("en", "English"),
+        ("ru", "Русский"),
+    ]
+    assert languages[0]["name_localizations"]["ru"] == "Язык сервера"
     assert [c["value"] for c in options["deck"]["choices"]] == ["two-colour", "four-colour"]
     assert {"help", "settings"} <= set(synced)
 
