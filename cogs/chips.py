@@ -91,11 +91,12 @@ class Chips(commands.Cog):
         lang = language(interaction.locale)
         guild_id = guild_id_of(interaction)
         board = await self.bot.store.leaderboard(guild_id, limit=10, user_id=interaction.user.id)
-        guild = interaction.guild
+        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
         lines = []
         for row in board.top:
-            member = guild.get_member(row.user_id) if guild is not None else None
-            name = member.display_name if member is not None else f"<@{row.user_id}>"
+            # Names as the bot last saw them (it has no member cache); a mention for a player
+            # it never saw, which Discord shows as his name to whoever can see him.
+            name = names.get(row.user_id, f"<@{row.user_id}>")
             lines.append(t(lang, "leaderboard_line", rank=row.rank, name=name, chips=row.chips))
         embed = discord.Embed(
             title=t(lang, "leaderboard_title"),

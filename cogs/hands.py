@@ -58,12 +58,6 @@ class Hands(commands.Cog):
         self.bot = bot
         self.archive = archive
 
-    def _name_of(self, interaction: discord.Interaction, user_id: int) -> str | None:
-        if user_id == interaction.user.id:
-            return interaction.user.display_name
-        member = interaction.guild.get_member(user_id) if interaction.guild else None
-        return member.display_name if member is not None else None
-
     def _channel_name(self, channel_id: int) -> str:
         return f"#{getattr(self.bot.get_channel(channel_id), 'name', channel_id)}"
 
@@ -81,7 +75,7 @@ class Hands(commands.Cog):
             guild_of(interaction),
             interaction.user.id,
             hand_id,
-            name_of=lambda user_id: self._name_of(interaction, user_id),
+            viewer_name=interaction.user.display_name,
             channel_name=self._channel_name,
         )
         summary = ", ".join(t(lang, "net_result", name=name, net=net) for name, net in found.net)

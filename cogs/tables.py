@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import cast
+from dataclasses import replace
+from typing import Any, Final, cast
 
 import discord
 from discord import app_commands
-from discord.app_commands import Range
+from discord.app_commands import Choice, Range, locale_str
 from discord.ext import commands
 
-from bot.core.i18n import language, t
+from bot.core import i18n
+from bot.core.i18n import CATALOGUES, language, language_name, t, with_default
 from bot.core.tables import TableConfig, opened_params
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
@@ -26,6 +28,28 @@ def can_manage(interaction: discord.Interaction) -> bool:
     return interaction.permissions.manage_guild
 
 
+SERVER_LANGUAGE: Final = "server"
+LANGUAGE_CHOICES: Final = [
+    Choice(name="The server's language", value=SERVER_LANGUAGE),
+    *(Choice(name=language_name(code), value=code) for code in CATALOGUES),
+]
+FOUR_COLOUR: Final = "four-colour"
+DECK_CHOICES: Final = [
+    Choice(name="Two colours (red and black)", value="two-colour"),
+    Choice(name="Four colours (one per suit)", value=FOUR_COLOUR),
+]
+
+
+def describe_defaults(command: app_commands.Command[Any, ..., Any], **values: object) -> None:
+    """Make each named option's description say its default (from the settings, known only once
+    the bot exists, so after the decorators ran). discord.py has no public way to change a
+    parameter, so its copy of the command gets new ones."""
+    for name, value in values.items():
+        parameter = command._params[name]
+        description = with_default(f"cmddesc_option_{name}", value)
+        command._params[name] = replace(parameter, description=locale_str(description))
+
+
 @app_commands.guild_only()
 class TableGroup(
     app_commands.Group, name="table", description="Open, close or inspect this channel's table"
@@ -33,6 +57,18 @@ class TableGroup(
     def __init__(self, bot: StudBot) -> None:
         super().__init__()
         self.bot = bot
+        defaults = bot.settings.game
+        describe_defaults(
+            self.open,
+            ante=defaults.ante,
+            bring_in=defaults.bring_in,
+            small_bet=defaults.small_bet,
+            big_bet=defaults.big_bet,
+            seats=defaults.seats,
+            min_buy_in=defaults.min_buy_in,
+            max_buy_in=defaults.max_buy_in,
+            turn_seconds=defaults.turn_seconds,
+        )
 
     @app_commands.command(
         name="open",
@@ -47,7 +83,10 @@ class TableGroup(
         min_buy_in="Smallest buy-in",
         max_buy_in="Largest buy-in",
         turn_seconds="Seconds per turn",
+        language="Language of the table's messages and pictures (default: the server's)",
+        deck="Suit colours on the table's pictures (default: two colours)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES)
     async def open(
         self,
         interaction: discord.Interaction,
@@ -59,15 +98,20 @@ class TableGroup(
         min_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         max_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         turn_seconds: Range[int, 20, 600] | None = None,
+        language: str | None = None,
+        deck: str | None = None,
     ) -> None:
+        # The option is named as players see it; the function of that name is i18n's.
         channel_id = channel_id_of(interaction)
-        lang = language(interaction.locale)
+        lang = i18n.language(interaction.locale)
         missing = missing_permissions(interaction)
         if missing:
             raise BotLacksPermissions(missing)
+        if language is None or language == SERVER_LANGUAGE:
+            language = i18n.language(interaction.guild_locale or interaction.locale)
         config = TableConfig.from_options(
             self.bot.settings.game,
-            language(interaction.guild_locale or interaction.locale),
+            language,
             ante=ante,
             bring_in=bring_in,
             small_bet=small_bet,
@@ -76,6 +120,7 @@ class TableGroup(
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
             turn_seconds=turn_seconds,
+            four_colour=deck == FOUR_COLOUR,
         )
         await self.bot.tables.open(
             cast(int, interaction.guild_id), channel_id, interaction.user.id, config
@@ -122,7 +167,9 @@ class Seating(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="sit", description="Take a seat at this channel's table")
-    @app_commands.describe(buy_in="Chips to bring from your wallet")
+    @app_commands.describe(
+        buy_in="Chips to bring (default: your wallet, up to the table's largest buy-in)"
+    )
     @app_commands.guild_only()
     async def sit(
         self, interaction: discord.Interaction, buy_in: Range[int, 1, 1_000_000_000] | None = None
@@ -135,7 +182,11 @@ class Seating(commands.Cog):
             buy_in,
             lang,
         )
-        await reply(interaction, t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack))
+        text = t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack)
+        if buy_in is None:
+            table = self.bot.tables.get(channel_id_of(interaction))
+            text += " " + t(lang, "default_buy_in", max=table.config.max_buy_in)
+        await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (after the current hand)")
     @app_commands.guild_only()

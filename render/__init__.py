@@ -9,12 +9,20 @@ down cards while the hand is live.
 from __future__ import annotations
 
 from engine.public import PrivateHand, PublicTable
-from render.labels import SeatLabel, TableLabels
+from render.labels import SeatLabel, TableLabels, words
 from render.png import encode
 from render.private import draw_private
+from render.rankings import draw_rankings
 from render.table import draw_table
 
-__all__ = ["SeatLabel", "TableLabels", "private_hand_png", "showdown_png", "table_png"]
+__all__ = [
+    "SeatLabel",
+    "TableLabels",
+    "hand_rankings_png",
+    "private_hand_png",
+    "showdown_png",
+    "table_png",
+]
 
 
 def table_png(view: PublicTable, labels: TableLabels) -> bytes:
@@ -37,3 +45,8 @@ def private_hand_png(
     For that player's eyes only (an ephemeral reply or a DM), never the channel.
     """
     return encode(draw_private(hand, name=name, four_colour=four_colour, language=language))
+
+
+def hand_rankings_png(*, four_colour: bool = False, language: str = "en") -> bytes:
+    """Every hand category, strongest first, each with example cards and its name (/help)."""
+    return encode(draw_rankings(words(language), four_colour=four_colour))

@@ -77,6 +77,9 @@ class Words:
     folded_hand: str
     thousands: str  # digit group separator
     hands: HandWords
+    rankings: str  # the hand rankings picture's title
+    rankings_note: str
+    categories: tuple[str, ...]  # hand categories by name, the royal flush first
 
     def street_name(self, street: int) -> str:
         return self.streets[street - 3]
@@ -124,6 +127,20 @@ ENGLISH: Final = Words(
         straight_flush="a straight flush, {low} to {rank}",
         royal_flush="a Royal Flush",
         ranks=tuple(RankWords(one, many, one, many) for one, many in RANK_NAMES.values()),
+    ),
+    rankings="Hand rankings, best first",
+    rankings_note="The best five of your seven cards play. Suits never break a tie.",
+    categories=(
+        "Royal flush",
+        "Straight flush",
+        "Four of a kind",
+        "Full house",
+        "Flush",
+        "Straight",
+        "Three of a kind",
+        "Two pair",
+        "One pair",
+        "High card",
     ),
 )
 

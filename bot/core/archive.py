@@ -70,13 +70,13 @@ class Archive:
         user_id: int,
         hand_id: int | None,
         *,
-        name_of: Callable[[int], str | None],
+        viewer_name: str,
         channel_name: Callable[[int], str],
     ) -> History:
         """The viewer's copy of a hand (his last one when ``hand_id`` is None).
 
-        ``name_of`` gives a user's display name if known (else the fallback name is used);
-        ``channel_name`` names the channel the hand was played in.
+        Players are named as the bot last saw them on the server, the viewer by ``viewer_name``
+        (his name now); ``channel_name`` names the channel the hand was played in.
         """
         if hand_id is None:
             last = await self.store.last_hand_for(user_id, guild_id=guild_id)
@@ -85,8 +85,10 @@ class Archive:
             hand_id = last.hand_id
         record = await self._finished(guild_id, hand_id)
         hand = StudHand.from_dict(record.state)
+        names = await self.store.names(guild_id, (p.user_id for p in record.players))
+        names[user_id] = viewer_name
         seat_names = {
-            p.seat_index: name_of(p.user_id) or fallback_name(p.user_id) for p in record.players
+            p.seat_index: names.get(p.user_id) or fallback_name(p.user_id) for p in record.players
         }
         viewer = _viewer_seat(record, user_id)
         text = write_history(

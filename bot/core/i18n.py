@@ -13,8 +13,9 @@ format spec (``{hand_id:d}`` for ids, never grouped); stakes with the ``stakes``
 of numbers as alternatives ("10 or 20"), and a ``{cmd_table_open}`` placeholder by
 :data:`command_mention` ("/table open" in that language).
 
-A player's replies follow his Discord client's locale; what the table says in the channel follows
-the server's. Any locale without a catalogue gets English.
+A player's replies follow his Discord client's locale; what the table says in the channel, and its
+pictures, follow the table's language (``/table open language``: the server's unless chosen). Any
+locale without a catalogue gets English.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ LOCALES: Final = Path(__file__).with_name("locales")
 TEMPLATE: Final = "stud.pot"
 _COUNT: Final = "count:"  # the template comment naming a plural message's number
 _COMMAND_KEYS: Final = ("cmdname_", "cmddesc_")
+# Hand categories as the rankings picture names them, strongest first (pic_category_NAME).
+CATEGORIES: Final = (
+    "royal_flush",
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+    "two_pair",
+    "pair",
+    "high_card",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +236,22 @@ def slash_command(name: str, lang: str) -> str:
 command_mention: Callable[[str, str], str] = slash_command
 
 
+def with_default(key: str, value: object) -> str:
+    """An option's description (``key``, a cmddesc_option_ message) saying its default, in
+    English; every catalogue learns its own wording of it, which the command translator gives.
+    The defaults come from the settings, so these descriptions are made when the bot starts."""
+    english = t(EN, "option_default", description=CATALOGUES[EN].raw(key), value=value)
+    for code, words in CATALOGUES.items():
+        words.commands[english] = t(code, "option_default", description=words.raw(key), value=value)
+    return english
+
+
+def language_name(code: str) -> str:
+    """A language's name in itself: "English", "Русский"."""
+    name = catalogue(code).locale.get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
 def rank_plural(lang: str, rank: int) -> str:
     """ "Kings", "короли": a rank named as a pair shows it."""
     return catalogue(lang).raw(f"rank_{rank}_many")
@@ -312,6 +342,9 @@ def words_for(lang: str) -> Words:
                 for rank in range(2, 15)
             ),
         ),
+        rankings=raw("pic_rankings_title"),
+        rankings_note=raw("pic_rankings_note"),
+        categories=tuple(raw(f"pic_category_{name}") for name in CATEGORIES),
     )
 
 

@@ -23,7 +23,7 @@ import itertools
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +58,8 @@ class TableConfig:
     max_buy_in: int
     turn_seconds: float
     countdown_seconds: float
-    lang: str = EN
+    lang: str = EN  # the channel's lines and the table's pictures
+    four_colour: bool = False  # the deck on the table's pictures
 
     def to_settings(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "countdown_seconds": self.countdown_seconds,
             "lang": self.lang,
+            "four_colour": self.four_colour,
         }
 
     @classmethod
@@ -82,6 +84,7 @@ class TableConfig:
         min_buy_in: int | None = None,
         max_buy_in: int | None = None,
         turn_seconds: int | None = None,
+        four_colour: bool = False,
     ) -> TableConfig:
         """What ``/table open`` asked for, the server's defaults filling what it left out."""
         try:
@@ -102,6 +105,7 @@ class TableConfig:
             turn_seconds=defaults.turn_seconds if turn_seconds is None else turn_seconds,
             countdown_seconds=defaults.countdown_seconds,
             lang=lang,
+            four_colour=four_colour,
         )
 
     @classmethod
@@ -116,6 +120,8 @@ class TableConfig:
             turn_seconds=settings["turn_seconds"],
             countdown_seconds=settings["countdown_seconds"],
             lang=settings.get("lang", EN),
+            # Tables opened before the deck option have the two-colour deck.
+            four_colour=settings.get("four_colour", False),
         )
 
 
@@ -158,7 +164,7 @@ class Table:
     opener_id: int
     config: TableConfig
     seats: dict[int, Seat] = field(default_factory=dict)  # user id -> seat
-    names: dict[int, str] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # user id -> his name on the server
     langs: dict[int, str] = field(default_factory=dict)  # user id -> his client's language
     live: LiveHand | None = None
     last_dealer: int | None = None  # table position of the last hand's dealer
@@ -268,6 +274,9 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
+        # What the store holds, so a name or a deck is read once and written only on a change.
+        self._saved_names: dict[tuple[int, int], str] = {}
+        self._decks: dict[int, bool] = {}
 
     # ------------------------------------------------------------------ lookup
 
@@ -344,6 +353,35 @@ class TableManager:
         del self.tables[table.channel_id]
         table.outbox.wake()
 
+    # ------------------------------------------------------------------ players
+
+    async def seen(self, guild_id: int, user_id: int, name: str) -> None:
+        """A player went by ``name`` on ``guild_id`` (he sat, acted or ran a command): the
+        tables he plays at show it, and it is saved, when it changed, for histories,
+        restarted tables and the leaderboard (the bot has no member cache to ask later)."""
+        for table in self.tables.values():
+            if table.guild_id == guild_id and user_id in table.names:
+                table.names[user_id] = name
+        key = (guild_id, user_id)
+        if self._saved_names.get(key) != name:
+            await self.store.save_name(guild_id, user_id, name)
+            self._saved_names[key] = name
+
+    async def four_colour(self, user_id: int) -> bool:
+        """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
+        if user_id not in self._decks:
+            self._decks[user_id] = await self.store.four_colour(user_id)
+        return self._decks[user_id]
+
+    async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
+        await self.store.set_four_colour(user_id, four_colour)
+        self._decks[user_id] = four_colour
+
+    async def _load_names(self, table: Table, user_ids: Iterable[int]) -> None:
+        saved = await self.store.names(table.guild_id, user_ids)
+        table.names.update(saved)
+        self._saved_names.update(((table.guild_id, user), name) for user, name in saved.items())
+
     # ------------------------------------------------------------------ seats
 
     async def sit(
@@ -352,6 +390,7 @@ class TableManager:
         table = self.get(channel_id)
         table.names[user_id] = name
         table.langs[user_id] = lang
+        await self.seen(table.guild_id, user_id, name)
         if user_id in table.seats:
             raise TableError("already_seated")
         if len(table.seats) >= table.config.seats:
@@ -744,6 +783,7 @@ class TableManager:
                 continue
             table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
+            await self._load_names(table, table.seats.keys())
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
                 table.outbox.put(ClearButtons(record.message_id))
@@ -756,6 +796,8 @@ class TableManager:
             players = sorted(hand_record.players, key=lambda p: p.seat_index)
             async with table.lock:
                 try:
+                    # Before the log is rebuilt: its lines name the players.
+                    await self._load_names(table, (p.user_id for p in players))
                     table.live = LiveHand(
                         hand_record.hand_id,
                         StudHand.from_dict(hand_record.state),

@@ -41,6 +41,8 @@ EXTENSIONS = (
     "cogs.play",
     "cogs.chips",
     "cogs.hands",
+    "cogs.help",
+    "cogs.settings",
 )
 
 

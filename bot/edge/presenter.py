@@ -39,7 +39,14 @@ from engine.cards import shuffled_deck
 from engine.hand import StudHand
 from engine.public import PrivateHand, PublicTable
 from engine.stakes import DEFAULT_STAKES
-from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+from render import (
+    SeatLabel,
+    TableLabels,
+    hand_rankings_png,
+    private_hand_png,
+    showdown_png,
+    table_png,
+)
 
 if TYPE_CHECKING:
     from bot.edge.client import StudBot
@@ -49,6 +56,7 @@ log = logging.getLogger(__name__)
 TABLE_PICTURE = "table.png"
 SHOWDOWN_PICTURE = "showdown.png"
 PRIVATE_PICTURE = "cards.png"
+RANKINGS_PICTURE = "rankings.png"
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
@@ -112,6 +120,7 @@ class DiscordPresenter:
             initializer=warm_up_drawing,
         )
         self._closing = False  # set once the connection is about to close: deliver no more
+        self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
 
     # ------------------------------------------------------------------ delivery
 
@@ -342,6 +351,7 @@ class DiscordPresenter:
                 for seat, user_id in enumerate(live.users)
             ),
             last_action=table.log[-1] if table.log else "",
+            four_colour=table.config.four_colour,
             language=table.config.lang,
         )
 
@@ -392,7 +402,10 @@ class DiscordPresenter:
             up=cards_text(up),
         )
         name = table.name(user_id)
-        png = await self._draw(private_hand_png, private, name=name, language=lang)
+        four_colour = await self.tables.four_colour(user_id)
+        png = await self._draw(
+            private_hand_png, private, name=name, four_colour=four_colour, language=lang
+        )
 
         async def send() -> None:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -418,7 +431,10 @@ class DiscordPresenter:
         down = [c.card for c in private.cards if not c.face_up]
         up = [c.card for c in private.cards if c.face_up]
         name = interaction.user.display_name
-        png = await self._draw(private_hand_png, private, name=name, language=lang)
+        four_colour = await self.tables.four_colour(interaction.user.id)
+        png = await self._draw(
+            private_hand_png, private, name=name, four_colour=four_colour, language=lang
+        )
         await with_retries(
             lambda: interaction.followup.send(
                 t(lang, "your_cards", down=cards_text(down), up=cards_text(up)),
@@ -427,6 +443,15 @@ class DiscordPresenter:
             ),
             self.tables.clock.sleep,
         )
+
+    async def rankings_file(self, lang: str, four_colour: bool) -> discord.File:
+        """The hand rankings picture (/help); the same every time, so drawn once per kind."""
+        key = (lang, four_colour)
+        if key not in self._rankings:
+            self._rankings[key] = await self._draw(
+                hand_rankings_png, four_colour=four_colour, language=lang
+            )
+        return discord.File(io.BytesIO(self._rankings[key]), filename=RANKINGS_PICTURE)
 
     # ------------------------------------------------------------------ results
 

@@ -395,3 +395,43 @@ def test_a_new_language_is_one_more_catalogue_file(
     assert t(german, "table_exists").endswith("Join it with /setzen.")
     assert labels.words(german).pot == "Pott" and labels.words(german).chips(1500) == "1.500"
     assert labels.TableLabels(language=german).language == german
+
+
+@pytest.mark.parametrize("lang", [EN, RU])
+def test_help_fits_discords_embed_limits(lang: str) -> None:
+    """/help: five lines on the game; each field within Discord's 1,024 characters."""
+    assert len(t(lang, "help_what").splitlines()) == 5
+    fields = [t(lang, key) for key in ("help_how", "help_buttons", "help_commands")]
+    assert all(0 < len(value) <= 1024 for value in fields), [len(v) for v in fields]
+    total = len(t(lang, "help_title")) + len(t(lang, "help_what")) + sum(map(len, fields))
+    assert total <= 6000
+    # Every command the bot has is listed under its name in this language.
+    assert i18n.slash_command("settings deck", lang) in fields[2]
+
+
+def test_option_descriptions_with_defaults_are_translated_and_fit() -> None:
+    english = i18n.with_default("cmddesc_option_max_buy_in", 1_000_000)
+    assert english == "Largest buy-in (default 1,000,000)"
+    russian = CATALOGUES[RU].commands[english]
+    assert russian == f"Наибольший бай-ин (по умолчанию 1{NBSP}000{NBSP}000)", russian
+    # /table open's options that say their defaults, with a default as long as one gets.
+    for option in TABLE_DEFAULTS:
+        described = i18n.with_default(f"cmddesc_option_{option}", 1_000_000)
+        for words in CATALOGUES.values():
+            assert len(words.commands[described]) <= 100, option
+
+
+TABLE_DEFAULTS = (
+    "ante",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "seats",
+    "min_buy_in",
+    "max_buy_in",
+    "turn_seconds",
+)
+
+
+def test_languages_are_named_in_themselves() -> None:
+    assert [i18n.language_name(code) for code in (EN, RU)] == ["English", "Русский"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -15,6 +16,7 @@ from bot.core.settings import GameDefaults, Settings
 from bot.core.tables import Table
 from bot.edge.client import StudBot
 from bot.edge.funnel import user_message
+from bot.edge.presenter import DiscordPresenter
 
 
 @dataclass
@@ -154,3 +156,20 @@ def refused(result: simcord.InteractionResult, text: str) -> None:
     assert reply is not None, result
     assert reply.ephemeral, reply
     assert text in reply.content, reply.content
+
+
+def spy_drawing(
+    monkeypatch: pytest.MonkeyPatch, *functions: Callable[..., bytes]
+) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The arguments of every picture the presenter draws with one of ``functions`` (the drawing
+    itself runs in another process, where a monkeypatched function would never be seen)."""
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    real = DiscordPresenter._draw
+
+    async def spy(self: DiscordPresenter, draw: Any, *args: Any, **kwargs: Any) -> Any:
+        if draw in functions:
+            calls.append((args, kwargs))
+        return await real(self, draw, *args, **kwargs)
+
+    monkeypatch.setattr(DiscordPresenter, "_draw", spy)
+    return calls

@@ -318,9 +318,15 @@ async def test_wallet_commands(world: World) -> None:
     board = await bob.slash(world.channel, "leaderboard")
     assert board.ephemeral and board.response is not None
     embed = board.response.embeds[0]
-    # Names as mentions: an embed shows them as names without pinging anyone.
-    assert embed.description == f"1. {ann.mention} — 1,200\n2. {bob.mention} — 1,000"
+    # Names as the bot saw them when they used it (no member cache to look them up in).
+    assert embed.description == "1. ann — 1,200\n2. bob — 1,000"
     assert embed.footer.text == "You are #2 with 1,000 chips."
+    # A wallet whose owner never used the bot: a mention, which pings nobody in an embed.
+    cy = world.players[2]
+    await world.admin.slash(world.channel, "chips grant", member=cy, amount=5000)
+    board = await bob.slash(world.channel, "leaderboard")
+    assert board.response is not None
+    assert (board.response.embeds[0].description or "").startswith(f"1. {cy.mention} — 6,000\n")
 
 
 async def test_chips_grant_needs_manage_server(world: World) -> None:

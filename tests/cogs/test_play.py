@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 import render
-from bot.edge import presenter
 from engine import events as ev
 from engine.fairness import verify
 from engine.public import PublicTable
@@ -21,6 +19,7 @@ from tests.cogs.conftest import (
     open_and_seat,
     passive_label,
     play_out_with_buttons,
+    spy_drawing,
     table_message,
 )
 
@@ -62,16 +61,7 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A folded player's down cards never reach the channel; live players' only at showdown."""
-    drawn: list[object] = []
-    real_draw = presenter.DiscordPresenter._draw
-
-    async def spy(self: presenter.DiscordPresenter, draw: Any, *args: Any, **kwargs: Any) -> Any:
-        # What the channel pictures are drawn from (the drawing itself is another process).
-        if draw in (render.table_png, render.showdown_png):
-            drawn.append(args[0])
-        return await real_draw(self, draw, *args, **kwargs)
-
-    monkeypatch.setattr(presenter.DiscordPresenter, "_draw", spy)
+    drawn = spy_drawing(monkeypatch, render.table_png, render.showdown_png)
     await open_and_seat(world, 4)
     table = live_table(world)
     assert table.live is not None
@@ -100,4 +90,4 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
         private = down - shown if index >= results else down
         for card in private:
             assert card.pretty not in text and f" {card} " not in f" {text} ", (card, text)
-    assert drawn and all(isinstance(view, PublicTable) for view in drawn)
+    assert drawn and all(isinstance(args[0], PublicTable) for args, _ in drawn)

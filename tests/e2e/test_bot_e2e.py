@@ -323,3 +323,30 @@ async def test_debug_logging_never_shows_a_down_card(
     for record in caplog.records:
         line = record.getMessage()
         assert not [card for card in hidden if shows(card, line)], (record.name, line[:300])
+
+
+async def test_synced_commands_say_their_defaults_in_each_language(english: Harness) -> None:
+    """Issue 10 points 7 and 9, as Discord receives them when the commands are synced."""
+    synced = {command["name"]: command for command in english.discord.synced}
+    table_open = next(o for o in synced["table"]["options"] if o["name"] == "open")
+    options = {option["name"]: option for option in table_open["options"]}
+    assert options["ante"]["description"] == "Ante in chips (default 1)"
+    assert options["ante"]["description_localizations"]["ru"] == "Анте в фишках (по умолчанию 1)"
+    languages = options["language"]["choices"]
+    assert [(c["value"], c["name"]) for c in languages] == [
+        ("server", "The server's language"),
+        ("en", "English"),
+        ("ru", "Русский"),
+    ]
+    assert languages[0]["name_localizations"]["ru"] == "Язык сервера"
+    assert [c["value"] for c in options["deck"]["choices"]] == ["two-colour", "four-colour"]
+    assert {"help", "settings"} <= set(synced)
+
+
+async def test_help_answers_privately_with_the_rankings_picture(english: Harness) -> None:
+    ann = english.discord.add_user("ann")
+    reply = await english.slash(ann, "help", locale="ru")
+    assert reply.ephemeral and [f.filename for f in reply.files] == ["rankings.png"]
+    assert reply.files[0].data.startswith(PNG)
+    (embed,) = reply.data["embeds"]
+    assert embed["title"] == "Семикарточный стад: как играть"

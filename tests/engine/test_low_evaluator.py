@@ -118,9 +118,7 @@ def _pokerkit_best(lookup_entries: dict[tuple[int, ...], Entry], hand: list[int]
 
 
 @pytest.mark.parametrize("kind", ["ace-to-five", "eight-or-better"])
-def test_100000_random_seven_card_hands_agree_with_pokerkit(
-    kind: str, low_census: Census
-) -> None:
+def test_100000_random_seven_card_hands_agree_with_pokerkit(kind: str, low_census: Census) -> None:
     """RULES 9.1 / 10.1 on seven cards: each hand's low ranks against every other hand's as
     PokerKit's ``RegularLowHand`` / ``EightOrBetterLowHand`` rank them. PokerKit's
     ``from_game`` takes 150 us a hand, so it is called directly on 2,000 of them; for all

@@ -192,8 +192,10 @@ def short_all_in_this_round(hand: StudHand) -> bool:
         if isinstance(event, BringIn):
             level = event.amount
         elif isinstance(event, (Complete, Bet, Raise)):
-            if event.all_in and event.total - level < unit and not (
-                isinstance(event, Complete) and event.total == hand.stakes.small_bet
+            if (
+                event.all_in
+                and event.total - level < unit
+                and not (isinstance(event, Complete) and event.total == hand.stakes.small_bet)
             ):
                 return True
             level = event.total

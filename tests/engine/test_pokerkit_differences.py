@@ -321,7 +321,6 @@ def test_rules_10_1_a_pot_no_contender_has_a_low_for_goes_whole_to_the_high() ->
     assert settlement.low_without_contender == 2
     assert settlement.stacks == tuple(hand.stacks)
     pokerkit_won = [
-        theirs - ours
-        for theirs, ours in zip(settlement.pokerkit_stacks, hand.stacks, strict=True)
+        theirs - ours for theirs, ours in zip(settlement.pokerkit_stacks, hand.stacks, strict=True)
     ]
     assert pokerkit_won == [0, -8, 8, 0]

@@ -406,9 +406,7 @@ def test_rules_4_6_short_all_in_under_half_a_unit_neither_reopens_nor_counts() -
     than half of 20. Seat 0, who already acted on the bet, may only call or fold; seat 1, who
     hasn't, may raise a unit over it; and the short raise leaves the cap alone: after it come
     a bet and three raises, four in all."""
-    hand = stud(
-        {0: "AsAd2c3dKh", 1: "KcKdQs5h6c", 2: "QhQd9s9h4c"}, stacks=[1000, 1000, 52]
-    )
+    hand = stud({0: "AsAd2c3dKh", 1: "KcKdQs5h6c", 2: "QhQd9s9h4c"}, stacks=[1000, 1000, 52])
     finish_street(hand)
     finish_street(hand)
     assert hand.street == 5 and hand.actor == 2  # a pair of nines shows
@@ -429,9 +427,7 @@ def test_rules_4_6_checked_player_facing_a_short_bet_under_half_may_only_call() 
     """RULES 4.6: seat 1 (a pair of Fives on board) checks on 5th street, seat 2 bets all-in 6,
     under half of L = 20: seat 0, yet to act, may raise to 26 (RULES 4.5); seat 1, who already
     acted, may only call or fold."""
-    hand = stud(
-        {0: "AsAd2c3dKh", 1: "KcKdQs5h5c", 2: "2h2dJs9s4h"}, stacks=[1000, 1000, 10]
-    )
+    hand = stud({0: "AsAd2c3dKh", 1: "KcKdQs5h5c", 2: "2h2dJs9s4h"}, stacks=[1000, 1000, 10])
     finish_street(hand)
     finish_street(hand)
     assert hand.street == 5 and hand.actor == 1
@@ -472,8 +468,9 @@ def test_rules_4_6_short_all_ins_adding_up_to_half_a_unit_reopen() -> None:
     assert hand.legal().call == 10 and hand.legal().raise_to == (50,)
 
 
-def test_rules_4_6_on_fourth_with_an_open_pair_a_short_all_in_is_measured_by_the_small_bet(
-) -> None:
+def test_rules_4_6_on_fourth_with_an_open_pair_a_short_all_in_is_measured_by_the_small_bet() -> (
+    None
+):
     """RULES 4.6: with an open pair on 4th street the unit is S = 10 until someone bets L.
     Seat 0 bets 10, seat 2 raises all-in to 15 (5, half of S): it reopens for seat 0."""
     hand = stud({0: "AsAd2c2d", 1: "KcKdQs5h", 2: "QhQdJs9s"}, stacks=[1000, 1000, 19])

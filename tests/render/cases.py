@@ -14,7 +14,14 @@ import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
 from engine import DEFAULT_STAKES, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PrivateHand, PublicTable
-from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+from render import (
+    SeatLabel,
+    TableLabels,
+    hand_rankings_png,
+    private_hand_png,
+    showdown_png,
+    table_png,
+)
 from tests.engine.decks import passive, stud
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -184,6 +191,15 @@ def private_third_street_russian() -> bytes:
     )
 
 
+def rankings_english() -> bytes:
+    """/help's hand rankings, strongest first, with example cards."""
+    return hand_rankings_png()
+
+
+def rankings_russian_four_colour() -> bytes:
+    return hand_rankings_png(four_colour=True, language="ru")
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "third_street_bring_in": third_street_bring_in,
     "fourth_street_open_pair": fourth_street_open_pair,
@@ -192,4 +208,6 @@ CASES: dict[str, Callable[[], bytes]] = {
     "showdown_split_pot": showdown_split_pot,
     "private_seven_cards": private_seven_cards,
     "private_third_street_russian": private_third_street_russian,
+    "rankings_english": rankings_english,
+    "rankings_russian_four_colour": rankings_russian_four_colour,
 }

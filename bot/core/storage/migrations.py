@@ -176,7 +176,35 @@ _TABLE_MESSAGE: Final = ("ALTER TABLE tables ADD COLUMN message_id INTEGER",)
 # Migration 4: small facts about the process, by key (e.g. the digest of the last command sync).
 _META: Final = ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",)
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (_CORE, _LEADERBOARD, _TABLE_MESSAGE, _META)
+# Migration 5: players as the bot last saw them. With no Members intent there is no member
+# cache, so the name a player last went by on a server is kept for histories, restored tables
+# and the leaderboard; and each user's choice of deck for the pictures only he sees (DMs,
+# My cards), wherever he plays.
+_PLAYERS: Final = (
+    """
+    CREATE TABLE player_names (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        name     TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        seen_at  TEXT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )
+    """,
+    """
+    CREATE TABLE player_settings (
+        user_id     INTEGER PRIMARY KEY,
+        four_colour INTEGER NOT NULL CHECK (four_colour IN (0, 1))
+    )
+    """,
+)
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    _CORE,
+    _LEADERBOARD,
+    _TABLE_MESSAGE,
+    _META,
+    _PLAYERS,
+)
 LATEST: Final = len(MIGRATIONS)
 
 

@@ -59,6 +59,7 @@ from bot.core.storage.models import (
 
 MAX_AMOUNT = 1_000_000_000  # per grant or buy-in; keeps every sum far from 64-bit overflow
 MAX_SEATS = 8
+MAX_NAME = 100  # Discord names are at most 32 characters; the schema allows some room
 BUSY_TIMEOUT_MS = 5000
 
 Row = sqlite3.Row
@@ -559,6 +560,50 @@ class Store:
             )
             hands = await self._to_hands(rows)
         return hands[0] if hands else None
+
+    # ----------------------------------------------------------------- players
+
+    async def save_name(self, guild_id: int, user_id: int, name: str) -> None:
+        """Remember the name ``user_id`` goes by on ``guild_id`` (as Discord last showed it)."""
+        if not 1 <= len(name) <= MAX_NAME:
+            raise ValueError(f"a name is 1..{MAX_NAME} characters, not {len(name)}")
+        async with self._write():
+            await self._run(
+                "INSERT INTO player_names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE"
+                " SET name = excluded.name, seen_at = excluded.seen_at",
+                (guild_id, user_id, name, _ts(_utcnow())),
+            )
+
+    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The saved names of those of ``user_ids`` the bot has seen on ``guild_id``."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        async with self._read():
+            rows = await self._all(
+                "SELECT user_id, name FROM player_names"
+                f" WHERE guild_id = ? AND user_id IN ({marks})",
+                (guild_id, *wanted),
+            )
+        return {int(row["user_id"]): str(row["name"]) for row in rows}
+
+    async def four_colour(self, user_id: int) -> bool:
+        """Whether the user chose the four-colour deck for his own pictures (default: no)."""
+        async with self._read():
+            row = await self._one(
+                "SELECT four_colour FROM player_settings WHERE user_id = ?", (user_id,)
+            )
+        return row is not None and bool(row["four_colour"])
+
+    async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
+        async with self._write():
+            await self._run(
+                "INSERT INTO player_settings (user_id, four_colour) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET four_colour = excluded.four_colour",
+                (user_id, int(four_colour)),
+            )
 
     # ----------------------------------------------------------------- reports
 

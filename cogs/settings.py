@@ -1,0 +1,61 @@
+"""/settings deck, and the names players go by: saved whenever they use the bot on a server."""
+
+from __future__ import annotations
+
+import logging
+from typing import cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.i18n import language, t
+from bot.edge.client import StudBot
+from bot.edge.funnel import reply
+from cogs.tables import DECK_CHOICES, FOUR_COLOUR
+
+log = logging.getLogger(__name__)
+
+
+class SettingsGroup(app_commands.Group, name="settings", description="Your own settings"):
+    def __init__(self, bot: StudBot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    @app_commands.command(
+        name="deck", description="Suit colours on the pictures only you see (DMs, My cards)"
+    )
+    @app_commands.describe(colours="Two or four suit colours (leave out to see your choice)")
+    @app_commands.choices(colours=DECK_CHOICES)
+    async def deck(self, interaction: discord.Interaction, colours: str | None = None) -> None:
+        user_id = interaction.user.id
+        if colours is not None:
+            await self.bot.tables.set_four_colour(user_id, colours == FOUR_COLOUR)
+        four_colour = await self.bot.tables.four_colour(user_id)
+        key = "settings_deck_four" if four_colour else "settings_deck_two"
+        await reply(interaction, t(language(interaction.locale), key))
+
+
+class Players(commands.Cog):
+    def __init__(self, bot: StudBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every command and click on a server: remember the player's name there (histories,
+        restarts and the leaderboard use it; the bot has no member cache to ask later)."""
+        if interaction.guild_id is None:
+            return
+        try:
+            await self.bot.tables.seen(
+                interaction.guild_id, interaction.user.id, interaction.user.display_name
+            )
+        except Exception:
+            # A name is worth keeping, not worth failing the player's command for.
+            log.warning("could not save a player's name", exc_info=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    stud = cast(StudBot, bot)
+    stud.tree.add_command(SettingsGroup(stud))
+    await bot.add_cog(Players(stud))

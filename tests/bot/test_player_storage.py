@@ -1,0 +1,61 @@
+"""The players' table (migration 5): names per server and each user's deck."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.core.storage import Store
+from bot.core.storage.migrations import LATEST, MIGRATIONS, migrate
+from tests.bot.fakes import GUILD
+
+OTHER_GUILD = GUILD + 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "stud.db")
+    yield opened
+    await opened.close()
+
+
+async def test_names_are_kept_per_server_and_the_latest_wins(store: Store) -> None:
+    await store.save_name(GUILD, 7, "Ann")
+    await store.save_name(OTHER_GUILD, 7, "Annie")
+    await store.save_name(GUILD, 8, "Bob")
+    await store.save_name(GUILD, 7, "Ann B.")
+    assert await store.names(GUILD, [7, 8, 9]) == {7: "Ann B.", 8: "Bob"}
+    assert await store.names(OTHER_GUILD, [7, 8]) == {7: "Annie"}
+    assert await store.names(GUILD, []) == {}
+    with pytest.raises(ValueError):
+        await store.save_name(GUILD, 7, "")
+    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+
+
+async def test_the_deck_is_two_colour_until_a_player_chooses(store: Store) -> None:
+    assert await store.four_colour(7) is False
+    await store.set_four_colour(7, True)
+    assert await store.four_colour(7) is True and await store.four_colour(8) is False
+    await store.set_four_colour(7, False)
+    assert await store.four_colour(7) is False
+
+
+async def test_the_players_migration_is_appended_last() -> None:
+    # The lead numbers it after the meta table (migration 4) when the branches merge.
+    assert any("CREATE TABLE player_names" in statement for statement in MIGRATIONS[-1])
+
+
+async def test_a_file_from_before_the_players_table_gets_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await migrate(db, target=LATEST - 1) == LATEST - 1
+    store = await Store.open(path)
+    try:
+        assert await store.names(GUILD, [7]) == {} and not await store.four_colour(7)
+        await store.save_name(GUILD, 7, "Ann")
+        assert await store.names(GUILD, [7]) == {7: "Ann"}
+    finally:
+        await store.close()

@@ -1,0 +1,88 @@
+"""Players as the bot last saw them (issue 10.4) and their own deck (10.9), in the core."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.archive import Archive
+from bot.core.storage import Store
+from bot.core.tables import TableConfig, TableManager
+from engine.stakes import DEFAULT_STAKES
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "stud.db")
+    yield opened
+    await opened.close()
+
+
+async def test_a_restored_table_names_its_players_as_they_were_last_seen(
+    store: Store, tmp_path: Path
+) -> None:
+    """Restart mid-hand: seats, the rebuilt log and results use the saved names."""
+    clock = ManualClock()
+    manager = TableManager(store, clock=clock)
+    Screen(manager)
+    config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru", four_colour=True)
+    await manager.open(GUILD, CHANNEL, 1, config)
+    await manager.sit(CHANNEL, 1, "Оля", 500)
+    await manager.sit(CHANNEL, 2, "Борис", 500)
+    # A later name (he acted under it) replaces the one he sat with.
+    await manager.seen(GUILD, 2, "Боря")
+    await clock.advance(0, manager)
+    table = manager.get(CHANNEL)
+    assert table.live is not None and table.name(2) == "Боря"
+    actor = table.actor_id()
+    assert actor is not None
+    await manager.act(CHANNEL, actor, "bring_in")
+    await manager.shutdown()
+
+    fresh = TableManager(store, clock=clock)
+    screen = Screen(fresh)
+    assert await fresh.restore() == [table.live.hand_id]
+    restored = fresh.get(CHANNEL)
+    assert restored.config.lang == "ru" and restored.config.four_colour
+    assert {restored.name(1), restored.name(2)} == {"Оля", "Боря"}
+    assert any("Боря" in line or "Оля" in line for line in restored.log)
+    assert not any("Player" in line for line in [*restored.log, *screen.lines])
+    assert restored.live is not None
+    hand_id = restored.live.hand_id
+    while restored.live is not None and restored.live.hand_id == hand_id:
+        actor = restored.actor_id()
+        assert actor is not None
+        legal = restored.live.hand.legal()
+        await fresh.act(CHANNEL, actor, "check" if legal.check else "call")
+    history = await Archive(store).history(
+        GUILD, 1, hand_id, viewer_name="Оля", channel_name=lambda channel: "#stud"
+    )
+    assert {name for name, _ in history.net} == {"Оля", "Боря"}
+    assert "Боря" in history.text and "Player" not in history.text
+    await fresh.shutdown()
+
+
+async def test_a_name_is_written_only_when_it_changes(store: Store) -> None:
+    manager = TableManager(store, clock=ManualClock())
+    writes: list[str] = []
+    save = store.save_name
+
+    async def counting(guild_id: int, user_id: int, name: str) -> None:
+        writes.append(name)
+        await save(guild_id, user_id, name)
+
+    store.save_name = counting  # type: ignore[method-assign]
+    for name in ("Ann", "Ann", "Ann B.", "Ann B."):
+        await manager.seen(GUILD, 7, name)
+    assert writes == ["Ann", "Ann B."]
+    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+
+
+async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
+    manager = TableManager(store, clock=ManualClock())
+    assert await manager.four_colour(7) is False
+    await manager.set_four_colour(7, True)
+    assert await TableManager(store, clock=ManualClock()).four_colour(7) is True
