@@ -79,7 +79,8 @@ class Archive:
         (his name now); ``channel_name`` names the channel the hand was played in.
         """
         if hand_id is None:
-            last = await self.store.last_hand_for(user_id, guild_id=guild_id)
+            # While he plays a hand, "my last hand" is the one before it, which has a history.
+            last = await self.store.last_hand_for(user_id, guild_id=guild_id, finished=True)
             if last is None:
                 raise TableError("no_history")
             hand_id = last.hand_id

@@ -571,6 +571,9 @@ async def test_last_hand_for_a_player(store: Store) -> None:
     )
     last = await store.last_hand_for(ALICE, guild_id=GUILD)
     assert last is not None and last.hand_id == second
+    # /history's "my last hand" while the next one is being played: the one that ended.
+    ended = await store.last_hand_for(ALICE, guild_id=GUILD, finished=True)
+    assert ended is not None and ended.hand_id == first
     assert await store.last_hand_for(ALICE, guild_id=GUILD + 1) is None
     assert await store.last_hand_for(CAROL) is None
     with pytest.raises(HandNotFound):

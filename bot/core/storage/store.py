@@ -548,17 +548,19 @@ class Store:
             return (await self._to_hands(rows))[0]
 
     async def last_hand_for(
-        self, user_id: int, *, guild_id: int | None = None
+        self, user_id: int, *, guild_id: int | None = None, finished: bool = False
     ) -> HandRecord | None:
-        """The latest hand the player was dealt into (in that guild, if given)."""
+        """The latest hand the player was dealt into (in that guild, if given; one that has
+        ended, if ``finished``)."""
         async with self._read():
             rows = await self._all(
                 f"SELECT {_HAND_COLUMNS} FROM hand_seats"
                 " JOIN hands ON hands.id = hand_seats.hand_id"
                 " JOIN tables ON tables.id = hands.table_id"
                 " WHERE hand_seats.user_id = :user AND (:guild IS NULL OR tables.guild_id = :guild)"
+                " AND (NOT :finished OR hands.ended_at IS NOT NULL)"
                 " ORDER BY hands.id DESC LIMIT 1",
-                {"user": user_id, "guild": guild_id},
+                {"user": user_id, "guild": guild_id, "finished": finished},
             )
             hands = await self._to_hands(rows)
         return hands[0] if hands else None
