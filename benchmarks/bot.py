@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import re
 import resource
@@ -123,6 +124,7 @@ async def discord_side(tables: int, clicks: int, think: float, conn: Connection)
     await asyncio.wait_for(fake.identified.wait(), 60)
     await asyncio.sleep(0.2)  # the bot syncs its commands and restores tables after READY
     samples: list[Sample] = []
+    conn.send("playing")
     began = time.monotonic()
     await asyncio.gather(
         *(drive_table(fake, c, clicks, think, pending, changed[c], samples) for c in channels)
@@ -140,17 +142,37 @@ def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> Non
 # ---------------------------------------------------------------------- parent: the bot
 
 
-def drawing_process_peak_mb(bot: StudBot) -> float:
-    """Peak RSS of the process the pictures are drawn in (the pool's one worker)."""
-    peak = 0.0
-    for pid in bot.presenter._pool._processes or {}:  # the benchmark may peek: no public API
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                peak = max(peak, int(line.split()[1]) / 1024)
-    return peak
+def drawing_pids(bot: StudBot) -> list[int]:
+    """The process the pictures are drawn in (the pool's one worker; no public API for it)."""
+    return list(bot.presenter._pool._processes or {})
 
 
-async def bot_side(conn: Connection) -> tuple[list[tuple[float, float, float]], float, float]:
+def peak_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """CPU seconds each process used while the players played, and the drawing's memory."""
+
+    bot: float
+    drawing: float
+    discord: float
+    drawing_peak_mb: float
+
+
+async def bot_side(
+    conn: Connection, discord_pid: int
+) -> tuple[list[tuple[float, float, float]], float, Usage]:
     port, guild_id = await asyncio.to_thread(conn.recv)
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
@@ -165,13 +187,22 @@ async def bot_side(conn: Connection) -> tuple[list[tuple[float, float, float]], 
         bot = StudBot(settings, store)
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
+        before = await asyncio.to_thread(conn.recv)  # the players start
+        assert before == "playing"
+        start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))
+        start_drawing = sum(cpu_seconds(pid) for pid in drawing_pids(bot))
         samples, elapsed = await asyncio.to_thread(conn.recv)
-        drawing = drawing_process_peak_mb(bot)
+        usage = Usage(
+            cpu_seconds(os.getpid()) - start[0],
+            sum(cpu_seconds(pid) for pid in drawing_pids(bot)) - start_drawing,
+            cpu_seconds(discord_pid) - start[1],
+            max((peak_mb(pid) for pid in drawing_pids(bot)), default=0.0),
+        )
         await bot.close()
         await runner
         await store.close()
     conn.send("closed")
-    return samples, elapsed, drawing
+    return samples, elapsed, usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +226,7 @@ def run(tables: int, clicks: int, think: float) -> None:
         target=run_discord, args=(tables, clicks, think, child), daemon=True
     )
     discord_process.start()
-    samples, elapsed, drawing = asyncio.run(bot_side(parent))
+    samples, elapsed, usage = asyncio.run(bot_side(parent, discord_process.pid or 0))
     discord_process.join(30)
     steady = [s for s in samples if s[0] >= STEADY_AFTER]
     print(
@@ -205,7 +236,12 @@ def run(tables: int, clicks: int, think: float) -> None:
     for name, part in (("whole run", samples), (f"after {STEADY_AFTER:g} s", steady)):
         print(f"  {name:>11}: acknowledgement {figures([s[1] for s in part])}")
         print(f"  {'':>11}  table update    {figures([s[2] for s in part])}")
-    print(f"  drawing process peak RSS: {drawing:.0f} MB")
+    busy = (usage.bot + usage.drawing + usage.discord) / (elapsed * (os.cpu_count() or 1))
+    print(
+        f"  CPU while playing: bot {usage.bot:.1f} s, drawing {usage.drawing:.1f} s, "
+        f"fake Discord and its players {usage.discord:.1f} s ({busy:.0%} of the machine)"
+    )
+    print(f"  drawing process peak RSS: {usage.drawing_peak_mb:.0f} MB")
 
 
 def main() -> None:
