@@ -16,6 +16,7 @@ from bot.core.storage import Store
 from bot.core.tables import (
     SETTLE_RETRY_SECONDS,
     WARNING_SECONDS,
+    LiveHand,
     TableConfig,
     TableManager,
     public_reveal,
@@ -308,10 +309,8 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
     await manager.shutdown()
 
 
-async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others(
-    tmp_path: Path, clock: ManualClock
-) -> None:
-    path = tmp_path / "stud.db"
+async def two_tables_mid_hand(path: Path, clock: ManualClock) -> tuple[LiveHand, LiveHand]:
+    """A database left with two tables, each in its first hand (channels CHANNEL, CHANNEL+1)."""
     store = await Store.open(path)
     manager = TableManager(store, clock=clock)
     Screen(manager)
@@ -320,11 +319,18 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
         for user_id in (1, 2):
             await manager.sit(channel, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    broken = manager.get(CHANNEL).live
-    healthy = manager.get(CHANNEL + 1).live
-    assert broken is not None and healthy is not None
+    first, second = manager.get(CHANNEL).live, manager.get(CHANNEL + 1).live
+    assert first is not None and second is not None
     await manager.shutdown()
     await store.close()
+    return first, second
+
+
+async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    path = tmp_path / "stud.db"
+    broken, healthy = await two_tables_mid_hand(path, clock)
     with sqlite3.connect(path) as raw:
         state = json.loads(
             raw.execute("SELECT state FROM hands WHERE id = ?", (broken.hand_id,)).fetchone()[0]
@@ -351,16 +357,7 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
     tmp_path: Path, clock: ManualClock
 ) -> None:
     path = tmp_path / "stud.db"
-    store = await Store.open(path)
-    manager = TableManager(store, clock=clock)
-    Screen(manager)
-    for channel in (CHANNEL, CHANNEL + 1):
-        await manager.open(GUILD, channel, 1, config())
-        for user_id in (1, 2):
-            await manager.sit(channel, user_id, f"p{user_id}", 500)
-    await clock.advance(0, manager)
-    await manager.shutdown()
-    await store.close()
+    await two_tables_mid_hand(path, clock)
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE tables SET settings = '{}' WHERE channel_id = ?", (CHANNEL,))
 
