@@ -70,6 +70,16 @@ async def start_once(database: Path, dev_guild_id: int | None = None) -> None:
         pass
 
 
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A fake Discord the bots of these tests connect to."""
+    discord_ = FakeDiscord()
+    await discord_.start()
+    point_at(monkeypatch, discord_)
+    yield discord_
+    await discord_.stop()
+
+
 def puts(fake: FakeDiscord) -> list[CommandSync]:
     return [sync for sync in fake.command_requests if sync.method == "PUT"]
 
@@ -128,91 +138,73 @@ def test_the_digest_is_the_same_in_every_process(tmp_path: Path) -> None:
 
 
 async def test_commands_are_synced_on_the_first_start_only_and_again_when_they_change(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    point_at(monkeypatch, fake)
     database = tmp_path / "stud.db"
-    try:
-        # A fresh start without DEV_GUILD_ID: the global commands, once, and nowhere else.
-        await start_once(database)
-        [first] = fake.command_requests
-        assert (first.method, first.guild_id) == ("PUT", None)
-        assert set(first.names) == EVERY_COMMAND
-        assert set(fake.commands) == {None}
-        # The same commands again: Discord is asked nothing about them, not even a GET.
-        await start_once(database)
-        assert fake.command_requests == [first]
-        # A changed command set (a cog left out): one sync, with the new set.
-        monkeypatch.setattr(
-            client, "EXTENSIONS", tuple(e for e in client.EXTENSIONS if e != "cogs.hands")
-        )
-        await start_once(database)
-        assert len(fake.command_requests) == 2
-        [_, changed] = puts(fake)
-        assert changed.guild_id is None
-        assert set(changed.names) == EVERY_COMMAND - {"hand", "history"}
-        assert fake.unknown_routes == []
-    finally:
-        await fake.stop()
+    # A fresh start without DEV_GUILD_ID: the global commands, once, and nowhere else.
+    await start_once(database)
+    [first] = fake.command_requests
+    assert (first.method, first.guild_id) == ("PUT", None)
+    assert set(first.names) == EVERY_COMMAND
+    assert set(fake.commands) == {None}
+    # The same commands again: Discord is asked nothing about them, not even a GET.
+    await start_once(database)
+    assert fake.command_requests == [first]
+    # A changed command set (a cog left out): one sync, with the new set.
+    monkeypatch.setattr(
+        client, "EXTENSIONS", tuple(e for e in client.EXTENSIONS if e != "cogs.hands")
+    )
+    await start_once(database)
+    assert len(fake.command_requests) == 2
+    [_, changed] = puts(fake)
+    assert changed.guild_id is None
+    assert set(changed.names) == EVERY_COMMAND - {"hand", "history"}
+    assert fake.unknown_routes == []
 
 
 async def test_a_dev_guild_gets_its_copy_once_and_no_global_commands(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord
 ) -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    point_at(monkeypatch, fake)
     database = tmp_path / "stud.db"
-    try:
-        for _ in range(2):
-            await start_once(database, fake.guild_id)
-        [only] = fake.command_requests
-        assert (only.method, only.guild_id) == ("PUT", fake.guild_id)
-        assert set(only.names) == EVERY_COMMAND
-        # Going public afterwards is a sync of its own: the dev guild's digest is not global's.
-        await start_once(database)
-        assert [(sync.method, sync.guild_id) for sync in fake.command_requests] == [
-            ("PUT", fake.guild_id),
-            ("PUT", None),
-        ]
-    finally:
-        await fake.stop()
+    for _ in range(2):
+        await start_once(database, fake.guild_id)
+    [only] = fake.command_requests
+    assert (only.method, only.guild_id) == ("PUT", fake.guild_id)
+    assert set(only.names) == EVERY_COMMAND
+    # Going public afterwards is a sync of its own: the dev guild's digest is not global's.
+    await start_once(database)
+    assert [(sync.method, sync.guild_id) for sync in fake.command_requests] == [
+        ("PUT", fake.guild_id),
+        ("PUT", None),
+    ]
 
 
 async def test_messages_name_commands_with_mentions_of_the_synced_ids(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fake: FakeDiscord
 ) -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    point_at(monkeypatch, fake)
     database = tmp_path / "stud.db"
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    try:
-        await start_once(database)
-        synced = ids(fake.commands[None])
-        # The second start syncs nothing: the mentions come from the ids stored with the digest.
-        async with running(database):
-            assert len(fake.command_requests) == 1
-            opened = await fake.answer(await fake.slash(ann, "table open"))
-            assert "</table open:" not in opened.content
-            refused = await fake.answer(await fake.slash(bob, "table open", locale="ru"))
-            english = await fake.answer(await fake.slash(bob, "table open"))
-            assert english.content == (
-                f"This channel already has a table. Join it with </sit:{synced['sit']}>."
-            )
-            assert refused.content.endswith(f"</sit:{synced['sit']}>.")
-            # A subcommand is mentioned by its full name and its group's id.
-            assert i18n.command_mention("table open", "ru") == f"</table open:{synced['table']}>"
-            # A command Discord was not given is written out as before.
-            assert client.mentions({"sit": 5})("hand verify", "ru") == i18n.slash_command(
-                "hand verify", "ru"
-            )
-        # Once the bot stops, the ids of that session are no longer used.
-        assert i18n.t("en", "table_exists").endswith("Join it with /sit.")
-    finally:
-        await fake.stop()
+    await start_once(database)
+    synced = ids(fake.commands[None])
+    # The second start syncs nothing: the mentions come from the ids stored with the digest.
+    async with running(database):
+        assert len(fake.command_requests) == 1
+        opened = await fake.answer(await fake.slash(ann, "table open"))
+        assert "</table open:" not in opened.content
+        refused = await fake.answer(await fake.slash(bob, "table open", locale="ru"))
+        english = await fake.answer(await fake.slash(bob, "table open"))
+        assert english.content == (
+            f"This channel already has a table. Join it with </sit:{synced['sit']}>."
+        )
+        assert refused.content.endswith(f"</sit:{synced['sit']}>.")
+        # A subcommand is mentioned by its full name and its group's id.
+        assert i18n.command_mention("table open", "ru") == f"</table open:{synced['table']}>"
+        # A command Discord was not given is written out as before.
+        assert client.mentions({"sit": 5})("hand verify", "ru") == i18n.slash_command(
+            "hand verify", "ru"
+        )
+    # Once the bot stops, the ids of that session are no longer used.
+    assert i18n.t("en", "table_exists").endswith("Join it with /sit.")
 
 
 def test_stud_bot_sync_registers_by_hand_and_clears_a_guild(
