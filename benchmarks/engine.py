@@ -34,9 +34,6 @@ from dataclasses import dataclass
 from pokerkit import (
     Automation,
     EightOrBetterLowHand,
-    FixedLimitRazz,
-    FixedLimitSevenCardStud,
-    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
     RegularLowHand,
     State,
 )
@@ -58,6 +55,7 @@ from engine import (
     evaluate_low,
 )
 from engine.cards import FULL_DECK
+from tests.engine.pokerkit_reference import GAMES
 
 EVALUATION_TARGET = 4.0
 LOW_EVALUATION_TARGET = 20.0
@@ -193,24 +191,12 @@ def _raise_to(total: int) -> Decision:
     return decision
 
 
-POKERKIT_GAMES: dict[
-    Variant,
-    type[FixedLimitSevenCardStud]
-    | type[FixedLimitRazz]
-    | type[FixedLimitSevenCardStudHighLowSplitEightOrBetter],
-] = {
-    STUD_HIGH: FixedLimitSevenCardStud,
-    RAZZ: FixedLimitRazz,
-    STUD_HI_LO: FixedLimitSevenCardStudHighLowSplitEightOrBetter,
-}
-
-
 def play_pokerkit_hand(
     deal: Deal, deck: Sequence[PokerKitCard], variant: Variant
 ) -> tuple[int, ...]:
     rng = random.Random(deal.decision_seed)
     stakes = DEFAULT_STAKES
-    state: State = POKERKIT_GAMES[variant].create_state(
+    state: State = GAMES[variant].create_state(
         POKERKIT_AUTOMATIONS,
         True,
         stakes.ante,
