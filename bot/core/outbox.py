@@ -87,7 +87,7 @@ class Outbox:
         return len(self._items)
 
     def drain(self) -> list[Effect]:
-        """Everything pending, oldest first (tests and shutdown)."""
+        """Everything pending, oldest first, taken out (a table whose channel is gone)."""
         items = list(self._items)
         self._items.clear()
         return items

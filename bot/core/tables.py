@@ -789,10 +789,9 @@ class TableManager:
                 table.outbox.put(ClearButtons(record.message_id))
         restored: list[int] = []
         for hand_record in live_hands:
-            table_or_none = self.tables.get(hand_record.channel_id)
-            if table_or_none is None:
-                continue
-            table = table_or_none
+            if hand_record.channel_id not in self.tables:
+                continue  # its table could not be loaded and was closed above
+            table = self.tables[hand_record.channel_id]
             players = sorted(hand_record.players, key=lambda p: p.seat_index)
             async with table.lock:
                 try:

@@ -358,13 +358,7 @@ class DiscordPresenter:
     def _hand_embed(self, table: Table, live: LiveHand, public: PublicTable) -> discord.Embed:
         lang = table.config.lang
         embed = discord.Embed(
-            title=t(
-                lang,
-                "table_title",
-                stakes=table.config.stakes,
-                hand_id=live.hand_id,
-                street=t(lang, f"street_{live.hand.street}"),
-            ),
+            title=_title(table, live, f"street_{live.hand.street}"),
             description="\n".join(self._seat_lines(table, live, public)),
             colour=discord.Colour.dark_green(),
         )
@@ -460,14 +454,10 @@ class DiscordPresenter:
         lang = table.config.lang
         public = PublicTable.from_hand(hand.hand)
         embed = discord.Embed(
-            title=t(
-                lang,
-                "table_title",
-                stakes=table.config.stakes,
-                hand_id=hand.hand_id,
-                street=t(
-                    lang, "street_showdown" if public.is_showdown else f"street_{hand.hand.street}"
-                ),
+            title=_title(
+                table,
+                hand,
+                "street_showdown" if public.is_showdown else f"street_{hand.hand.street}",
             ),
             description="\n".join(self._result_lines(table, hand)) or "—",
             colour=discord.Colour.gold(),
@@ -522,6 +512,18 @@ class DiscordPresenter:
             await asyncio.wait(pending, timeout=remaining)
         self._closing = True
         self._pool.shutdown(wait=True)
+
+
+def _title(table: Table, hand: LiveHand, street_key: str) -> str:
+    """A hand's embed title: stakes, hand number and where it stands."""
+    lang = table.config.lang
+    return t(
+        lang,
+        "table_title",
+        stakes=table.config.stakes,
+        hand_id=hand.hand_id,
+        street=t(lang, street_key),
+    )
 
 
 def warm_up_drawing() -> None:
