@@ -45,10 +45,12 @@ def clock() -> ManualClock:
 
 
 async def seated(
-    store: Store, clock: ManualClock, players: int = 2, **kw: float
+    store: Store, clock: ManualClock, players: int = 2, *, shown: bool = True, **kw: float
 ) -> tuple[TableManager, Screen]:
+    """A table with ``players`` seated and its first hand dealt; ``shown=False``: Discord is
+    down, nothing reaches the channel."""
     manager = TableManager(store, clock=clock)
-    screen = Screen(manager)
+    screen = Screen(manager, working=shown)
     await manager.open(GUILD, CHANNEL, 1, config(**kw))
     for user_id in range(1, players + 1):
         await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
@@ -165,12 +167,7 @@ async def test_nobody_times_out_while_the_table_cannot_be_shown(
 ) -> None:
     """The turn clock starts when the actor's buttons are delivered: Discord's outage is not
     his time."""
-    manager = TableManager(store, clock=clock)
-    screen = Screen(manager, working=False)
-    await manager.open(GUILD, CHANNEL, 1, config())
-    for user_id in (1, 2):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
-    await clock.advance(0, manager)
+    manager, screen = await seated(store, clock, shown=False)
     table = manager.get(CHANNEL)
     assert table.live is not None
     seq = table.live.seq
