@@ -23,12 +23,16 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, action: str, amount: int | None = None
     ) -> None:
         channel_id = channel_id_of(interaction)
-        table = self.bot.tables.get(channel_id)
-        table.names[interaction.user.id] = interaction.user.display_name
         lang = language(interaction.locale)
-        table.langs[interaction.user.id] = lang
-        self.bot.presenter.check_permissions(table, interaction)
-        taken, shown = await self.bot.tables.act(channel_id, interaction.user.id, action, amount)
+        self.bot.presenter.check_permissions(self.bot.tables.get(channel_id), interaction)
+        taken, shown = await self.bot.tables.act(
+            channel_id,
+            interaction.user.id,
+            action,
+            amount,
+            name=interaction.user.display_name,
+            lang=lang,
+        )
         await reply(interaction, t(lang, "acted", action=t(lang, f"act_{taken}", amount=shown)))
 
     @app_commands.command(name="fold", description="Fold your hand")

@@ -507,13 +507,21 @@ class TableManager:
         *,
         hand_id: int | None = None,
         seq: int | None = None,
+        name: str | None = None,
+        lang: str | None = None,
     ) -> tuple[str, int | None]:
         """Apply a player's decision; returns the action taken and its amount.
 
         ``hand_id``/``seq`` come from a button: a button from an ended hand or an earlier
         betting state is refused rather than applied to a state its player never saw.
+        ``name`` and ``lang`` are how the player goes now: the table names him so and writes
+        to him in that language.
         """
         table = self.get(channel_id)
+        if name is not None:
+            table.names[user_id] = name
+        if lang is not None:
+            table.langs[user_id] = lang
         async with table.lock:
             live = table.live
             if hand_id is not None and (live is None or live.hand_id != hand_id):

@@ -112,10 +112,7 @@ async def _action(bot: StudBot, interaction: discord.Interaction, match: re.Matc
     try:
         channel_id = int(match["channel"])
         _same_channel(interaction, channel_id)
-        table = bot.tables.get(channel_id)
-        table.names[interaction.user.id] = interaction.user.display_name
-        table.langs[interaction.user.id] = language(interaction.locale)
-        bot.presenter.check_permissions(table, interaction)
+        bot.presenter.check_permissions(bot.tables.get(channel_id), interaction)
         await bot.tables.act(
             channel_id,
             interaction.user.id,
@@ -123,6 +120,8 @@ async def _action(bot: StudBot, interaction: discord.Interaction, match: re.Matc
             int(match["amount"]) if match["amount"] else None,
             hand_id=int(match["hand"]),
             seq=int(match["seq"]),
+            name=interaction.user.display_name,
+            lang=language(interaction.locale),
         )
     except Exception as error:
         await answer_error(interaction, error)
