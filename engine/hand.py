@@ -536,12 +536,15 @@ class StudHand:
     def _bring_in_player(self) -> int:
         live = self._live()
         door = {seat: self._up[seat][0] for seat in live}
-        lowest = self.variant.bring_in_seat(door)
-        seat = lowest
+        due = self.variant.bring_in_seat(door)
+        seat = due
         # RULES 3.3: all-in on the ante passes the bring-in clockwise to the next one with chips.
         while self.stacks[seat] == 0 or self._folded[seat]:
             seat = (seat + 1) % self.seats
-        self.events.append(BringInDue(seat, door[seat], passed_on=seat != lowest))
+        # A game without a high hand (Razz) brings in with its worst card, the highest.
+        self.events.append(
+            BringInDue(seat, door[seat], passed_on=seat != due, highest=not self.variant.high)
+        )
         return seat
 
     def _first_to_act(self) -> int:
