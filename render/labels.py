@@ -44,6 +44,8 @@ class HandWords:
     straight_flush: str
     royal_flush: str
     ranks: tuple[RankWords, ...]  # ranks[0] is the Deuce, ranks[12] the Ace
+    low: str  # "{ranks} low": an unpaired low by its top ranks ("Eight-Six low")
+    no_low: str  # a high-low hand that makes no eight-or-better low
 
     def rank(self, rank: int) -> RankWords:
         return self.ranks[rank - 2]
@@ -70,6 +72,9 @@ class Words:
     community: str
     seconds: str  # "{n}"
     each: str  # "{n}": a split pot's share
+    high: str  # a high-low pot's high half
+    low: str  # its low half
+    scoops: str  # "{name}": one player won both halves
     showdown: str
     your_cards: str
     hidden: str
@@ -108,6 +113,9 @@ ENGLISH: Final = Words(
     community="Community card",
     seconds="{n}s",
     each="{n} each",
+    high="High",
+    low="Low",
+    scoops="{name} scoops",
     showdown="Showdown",
     your_cards="Your cards",
     hidden="hidden",
@@ -127,6 +135,8 @@ ENGLISH: Final = Words(
         straight_flush="a straight flush, {low} to {rank}",
         royal_flush="a Royal Flush",
         ranks=tuple(RankWords(one, many, one, many) for one, many in RANK_NAMES.values()),
+        low="{ranks} low",
+        no_low="no low",
     ),
     rankings="Hand rankings, best first",
     rankings_note="The best five of your seven cards play. Suits never break a tie.",
@@ -179,13 +189,17 @@ class SeatLabel:
 class TableLabels:
     """``seats[i]`` labels seat ``i`` (``None``, or a missing entry, is an empty seat).
 
-    ``last_action`` is the short line saying what just happened ("Dana raises to 20").
+    ``last_action`` is the short line saying what just happened ("Dana raises to 20"); ``game``
+    is the hand's game by name, ``next_game`` what a mixed table deals next ("Razz after 3 more
+    hands").
     """
 
     seats: tuple[SeatLabel | None, ...] = ()
     last_action: str = ""
     four_colour: bool = False
     language: str = "en"
+    game: str = ""
+    next_game: str = ""
 
     def __post_init__(self) -> None:
         words(self.language)  # fail now, with a clear message, not halfway through a drawing
