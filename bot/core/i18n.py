@@ -321,6 +321,9 @@ def words_for(lang: str) -> Words:
         community=raw("pic_community"),
         seconds=raw("pic_seconds"),
         each=raw("pic_each"),
+        high=raw("pic_high"),
+        low=raw("pic_low"),
+        scoops=raw("pic_scoops"),
         showdown=raw("pic_showdown"),
         your_cards=raw("pic_your_cards"),
         hidden=raw("pic_hidden"),
@@ -348,6 +351,8 @@ def words_for(lang: str) -> Words:
                 )
                 for rank in range(2, 15)
             ),
+            low=raw("hand_low"),
+            no_low=raw("hand_no_low"),
         ),
         rankings=raw("pic_rankings_title"),
         rankings_note=raw("pic_rankings_note"),

@@ -30,6 +30,7 @@ from typing import Any
 from bot.core.announce import announce
 from bot.core.clock import Clock, SystemClock
 from bot.core.errors import TableError
+from bot.core.games import CHOICES, MIXED, STUD, Rotation
 from bot.core.i18n import EN, t
 from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
 from bot.core.settings import GameDefaults
@@ -60,6 +61,8 @@ class TableConfig:
     countdown_seconds: float
     lang: str = EN  # the channel's lines and the table's pictures
     four_colour: bool = False  # the deck on the table's pictures
+    game: str = STUD  # one game of the family, or MIXED
+    hands_per_game: int | None = None  # a mixed table's hands per game; None: one orbit
 
     def to_settings(self) -> dict[str, Any]:
         return {
@@ -68,6 +71,8 @@ class TableConfig:
             "countdown_seconds": self.countdown_seconds,
             "lang": self.lang,
             "four_colour": self.four_colour,
+            "game": self.game,
+            "hands_per_game": self.hands_per_game,
         }
 
     @classmethod
@@ -85,8 +90,14 @@ class TableConfig:
         max_buy_in: int | None = None,
         turn_seconds: int | None = None,
         four_colour: bool = False,
+        game: str = STUD,
+        hands_per_game: int | None = None,
     ) -> TableConfig:
         """What ``/table open`` asked for, the server's defaults filling what it left out."""
+        if game not in CHOICES:
+            raise TableError("illegal_action", reason=game)
+        if hands_per_game is not None and game != MIXED:
+            raise TableError("rotate_not_mixed")
         try:
             stakes = Stakes(
                 defaults.ante if ante is None else ante,
@@ -106,6 +117,8 @@ class TableConfig:
             countdown_seconds=defaults.countdown_seconds,
             lang=lang,
             four_colour=four_colour,
+            game=game,
+            hands_per_game=hands_per_game,
         )
 
     @classmethod
@@ -120,9 +133,19 @@ class TableConfig:
             turn_seconds=settings["turn_seconds"],
             countdown_seconds=settings["countdown_seconds"],
             lang=settings.get("lang", EN),
-            # Tables opened before the deck option have the two-colour deck.
+            # Tables opened before the deck option have the two-colour deck; before the game
+            # option, every table dealt Seven Card Stud.
             four_colour=settings.get("four_colour", False),
+            game=settings.get("game", STUD),
+            hands_per_game=settings.get("hands_per_game"),
         )
+
+    def rotation(self, settings: dict[str, Any] | None = None) -> Rotation:
+        """Where the table's games stand: as saved in ``settings``, or at the start."""
+        saved = (settings or {}).get("rotation")
+        if saved is not None:
+            return Rotation.from_dict(saved)
+        return Rotation.for_game(self.game, self.hands_per_game)
 
 
 @dataclass(slots=True)
@@ -177,6 +200,7 @@ class Table:
     outbox: Outbox = field(default_factory=Outbox)
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     paused: TableError | None = None  # why the table can't be shown, while it can't
+    rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
 
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, fallback_name(user_id))
@@ -209,6 +233,15 @@ class Table:
             return None
         return self.live.users[self.live.hand.actor]
 
+    def next_game(self, lang: str) -> str | None:
+        """On a mixed table, which game comes next and when ("Razz after 3 more hands")."""
+        rotation = self.rotation
+        if not rotation.mixed:
+            return None
+        if rotation.left is None:
+            return t(lang, "rotation_next_hand", game=game_name(rotation.game, lang))
+        return t(lang, "rotation_next", game=game_name(rotation.after, lang), count=rotation.left)
+
     def say(self, key: str, *, ping: int | None = None, **params: object) -> None:
         """A line in the table's language for its channel; ``ping`` is the user it mentions."""
         self.outbox.put(Line(t(self.config.lang, key, **params), ping))
@@ -226,15 +259,21 @@ class ActionNotAllowed(TableError):
         return t(lang, "cant_now", options=", ".join(labels))
 
 
-def opened_params(config: TableConfig) -> dict[str, Any]:
-    """What the "table_opened" message says about a table."""
+def opened_params(config: TableConfig, lang: str) -> dict[str, Any]:
+    """What the "table_opened" and "table_info" messages say about a table, in ``lang``."""
     return {
+        "game": game_name(config.game, lang),
         "stakes": config.stakes,
         "seats": config.seats,
         "min": config.min_buy_in,
         "max": config.max_buy_in,
         "turn": config.turn_seconds,
     }
+
+
+def game_name(game: str, lang: str) -> str:
+    """A game's name ("stud", "razz", "hilo", "mixed") in ``lang``."""
+    return t(lang, f"game_{game}")
 
 
 def fallback_name(user_id: int) -> str:
@@ -315,8 +354,10 @@ class TableManager:
             max_buy_in=config.max_buy_in,
             settings=config.to_settings(),
         )
-        table = self._add(Table(channel_id, guild_id, opener_id, config))
-        table.say("table_opened", **opened_params(config))
+        table = self._add(
+            Table(channel_id, guild_id, opener_id, config, rotation=config.rotation())
+        )
+        table.say("table_opened", **opened_params(config, config.lang))
         table.outbox.put(Picture())
         return table
 
@@ -472,25 +513,42 @@ class TableManager:
             # digest without showing cards nobody saw. The secret is stored, never published.
             salt = new_secret()
             commitment = DeckCommitment(tuple(deck), salt).digest
+            rotation = table.rotation
             hand = StudHand(
                 stacks=[seat.stack for seat in players],
                 stakes=table.config.stakes,
                 deck=deck,
                 dealer=dealer,
+                variant=rotation.variant,
             )
+            after = rotation.dealt(len(players))
             hand_id = await self.store.start_hand(
                 table.channel_id,
                 [(seat.user_id, seat.stack) for seat in players],
                 hand.to_dict(),
                 commitment=commitment,
                 salt=salt,
+                settings=(
+                    table.config.to_settings() | {"rotation": after.to_dict()}
+                    if rotation.mixed
+                    else None
+                ),
             )
+            table.rotation = after
             table.last_dealer = positions[dealer]
             for seat in players:
                 table.seats[seat.user_id] = _with_stack(seat, 0)
             live = LiveHand(hand_id, hand, tuple(s.user_id for s in players), commitment, salt)
             table.live = live
             table.log.clear()
+            if rotation.starts_game:
+                lang = table.config.lang
+                table.say(
+                    "game_starts",
+                    game=game_name(rotation.game, lang),
+                    count=rotation.hands_left(len(players)),
+                    after=game_name(rotation.after, lang),
+                )
             # The commitment goes out before any card is shown (fairness).
             table.say("commitment", hand_id=hand_id, digest=commitment)
             for user_id in live.users:
@@ -586,7 +644,9 @@ class TableManager:
         new_events = hand.events[live.announced :]
         live.announced = len(hand.events)
         for event in new_events:
-            line = announce(event, table.config.lang, table.seat_name, table.config.stakes)
+            line = announce(
+                event, table.config.lang, table.seat_name, table.config.stakes, hand.variant
+            )
             if line is not None:
                 table.log.append(line)
         if not restoring and not _is_initial(new_events):
@@ -785,11 +845,16 @@ class TableManager:
                 config = TableConfig.from_settings(
                     record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
                 )
+                rotation = config.rotation(record.settings)
             except Exception as error:
                 hand = next((h for h in live_hands if h.channel_id == record.channel_id), None)
                 await self._close_unreadable(record.channel_id, hand, error)
                 continue
-            table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
+            table = self._add(
+                Table(
+                    record.channel_id, record.guild_id, record.opener_id, config, rotation=rotation
+                )
+            )
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
             await self._load_names(table, table.seats.keys())
             if record.message_id is not None:

@@ -29,9 +29,10 @@ import discord
 
 from bot.core.announce import announce
 from bot.core.errors import TableError
+from bot.core.games import game_of
 from bot.core.i18n import cards_text, language, t
 from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
-from bot.core.tables import LiveHand, Table, TableManager, error_id
+from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
 from bot.edge.funnel import brief, is_retryable, with_retries
 from engine import events as ev
@@ -325,10 +326,16 @@ class DiscordPresenter:
     def _idle_embed(self, table: Table) -> discord.Embed:
         lang = table.config.lang
         embed = discord.Embed(
-            title=t(lang, "table_waiting", stakes=table.config.stakes),
+            title=t(
+                lang,
+                "table_waiting",
+                game=game_name(table.rotation.game, lang),
+                stakes=table.config.stakes,
+            ),
             description="\n".join(seat_lines(table, lang)),
             colour=discord.Colour.dark_green(),
         )
+        _add_next_game(embed, table)
         if table.next_hand_at is not None:
             embed.add_field(
                 name="⏱", value=t(lang, "countdown", when=relative_time(table.next_hand_at))
@@ -353,6 +360,8 @@ class DiscordPresenter:
             last_action=table.log[-1] if table.log else "",
             four_colour=table.config.four_colour,
             language=table.config.lang,
+            game=game_name(game_of(live.hand.variant), table.config.lang),
+            next_game=table.next_game(table.config.lang) or "",
         )
 
     def _hand_embed(self, table: Table, live: LiveHand, public: PublicTable) -> discord.Embed:
@@ -363,6 +372,7 @@ class DiscordPresenter:
             colour=discord.Colour.dark_green(),
         )
         embed.add_field(name=t(lang, "pot", pot=public.pot), value="\n".join(table.log) or "—")
+        _add_next_game(embed, table)
         actor = table.actor_id()
         if actor is not None:
             embed.add_field(
@@ -462,6 +472,7 @@ class DiscordPresenter:
             description="\n".join(self._result_lines(table, hand)) or "—",
             colour=discord.Colour.gold(),
         )
+        _add_next_game(embed, table)
         labels = self._labels(table, hand)
         png = await self._draw(showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
@@ -486,7 +497,9 @@ class DiscordPresenter:
         lines = []
         for event in hand.hand.events:
             if isinstance(event, ev.HandShown | ev.PotAwarded | ev.UncalledBetReturned):
-                line = announce(event, lang, table.seat_name_in(hand), table.config.stakes)
+                line = announce(
+                    event, lang, table.seat_name_in(hand), table.config.stakes, hand.hand.variant
+                )
                 if line:
                     lines.append(line)
         for seat, user_id in enumerate(hand.users):
@@ -514,12 +527,20 @@ class DiscordPresenter:
         self._pool.shutdown(wait=True)
 
 
+def _add_next_game(embed: discord.Embed, table: Table) -> None:
+    """A mixed table's message says which game comes next, and when."""
+    line = table.next_game(table.config.lang)
+    if line is not None:
+        embed.set_footer(text=line)
+
+
 def _title(table: Table, hand: LiveHand, street_key: str) -> str:
-    """A hand's embed title: stakes, hand number and where it stands."""
+    """A hand's embed title: its game, stakes, hand number and where it stands."""
     lang = table.config.lang
     return t(
         lang,
         "table_title",
+        game=game_name(game_of(hand.hand.variant), lang),
         stakes=table.config.stakes,
         hand_id=hand.hand_id,
         street=t(lang, street_key),

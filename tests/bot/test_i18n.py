@@ -77,6 +77,8 @@ SAMPLES: dict[str, object] = {
     "marker": "▶ ",
     "extra": " (ставка 20)",
     "reveal": "9♠:1f2e 7c0d",
+    "game": "Разз",
+    "after": "Стад хай-лоу",
 }
 NUMBER = 1500
 # Hand names may use any form of their ranks, whichever English happens to need (HandWords).
@@ -166,10 +168,13 @@ def test_numbers_use_the_languages_digit_grouping_everywhere() -> None:
         f"Нельзя поставить 1{NBSP}500. Сейчас можно: 1{NBSP}000 или 2{NBSP}000."
     )
     stakes = SAMPLES["stakes"]
-    assert t(RU, "table_waiting", stakes=stakes) == (
+    stud_ru, stud_en = t(RU, "game_stud"), t(EN, "game_stud")
+    assert t(RU, "table_waiting", game=stud_ru, stakes=stakes) == (
         f"Семикарточный стад 1{NBSP}000/2{NBSP}000 (анте 10, бринг-ин 30) — ждём игроков"
     )
-    assert t(EN, "table_waiting", stakes=stakes).startswith("Seven Card Stud 1,000/2,000 (ante 10")
+    assert t(EN, "table_waiting", game=stud_en, stakes=stakes).startswith(
+        "Seven Card Stud 1,000/2,000 (ante 10"
+    )
     assert store_error_text(RU, "not_enough_chips", {"needed": 1500, "available": 1000}) == (
         f"Недостаточно фишек: нужно 1{NBSP}500, в кошельке 1{NBSP}000."
     )

@@ -119,7 +119,7 @@ def passive_label(names: list[str]) -> str:
     raise AssertionError(f"no passive action in {names}")
 
 
-async def open_and_seat(world: World, count: int = 2, **options: int) -> None:
+async def open_and_seat(world: World, count: int = 2, **options: int | str) -> None:
     opener = world.players[0]
     result = await opener.slash(world.channel, "table open", **options)
     assert result.response is not None and result.ephemeral

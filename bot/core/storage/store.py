@@ -421,14 +421,16 @@ class Store:
         *,
         commitment: str,
         salt: str,
+        settings: Mapping[str, Any] | None = None,
         now: datetime | None = None,
     ) -> int:
         """Record a new hand and move the players' stacks into it, in one transaction.
 
         ``players[i] = (user_id, stack)`` for engine seat ``i``: the stacks the StudHand was
         built with, which must equal those seats' current stacks (else ``SeatsChanged``).
-        ``state`` is ``StudHand.to_dict()`` before any action. Returns the hand id.
-        ``NoTable``, ``HandInProgress``, ``SeatsChanged``.
+        ``state`` is ``StudHand.to_dict()`` before any action. ``settings``, if given, replace
+        the table's (what changes with each hand dealt, as a mixed game's rotation, is saved
+        with that hand). Returns the hand id. ``NoTable``, ``HandInProgress``, ``SeatsChanged``.
         """
         users = [user_id for user_id, _ in players]
         if len(set(users)) != len(users) or len(users) < 2:
@@ -462,6 +464,11 @@ class Store:
             )
             if moved != len(players):
                 raise AuditFailed(f"seats at table {table['id']} changed inside a transaction")
+            if settings is not None:
+                await self._run(
+                    "UPDATE tables SET settings = ? WHERE id = ?",
+                    (_dump_state(settings), table["id"]),
+                )
             await self._run_many(
                 "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
                 " VALUES (?, ?, ?, ?)",
