@@ -101,8 +101,9 @@ def announce(
                 count=len(winners),
                 pot=pot,
                 amount=amount,
-                # The engine's English; translations leave it out and name hands on the shown line.
-                description=f" — {description}" if description else "",
+                # The engine's English; translations leave it out and name hands on the shown
+                # line, as English does for lows (the engine words them as PokerStars does).
+                description=f" — {description}" if description and not low_game else "",
             )
     return None
 

@@ -99,7 +99,7 @@ def test_razz_shows_lows_as_players_say_them() -> None:
     hand = razz_hand()
     english = razz_and_hi_lo_lines(hand, "en")
     assert "Dana shows A♠ 2♣ 3♦ 4♥ 9♠ K♦ 7♣ — Seven-Four low (7-4-3-2-A)" in english
-    assert english[-1] == "Dana wins the main pot (12) — Lo: 7,4,3,2,A"
+    assert english[-1] == "Dana wins the main pot (12)"
 
 
 def test_hi_lo_names_the_winner_of_each_half() -> None:
