@@ -75,6 +75,7 @@ class TableGroup(
             min_buy_in=defaults.min_buy_in,
             max_buy_in=defaults.max_buy_in,
             turn_seconds=defaults.turn_seconds,
+            time_bank=defaults.time_bank,
         )
 
     @app_commands.command(
@@ -90,6 +91,7 @@ class TableGroup(
         min_buy_in="Smallest buy-in",
         max_buy_in="Largest buy-in",
         turn_seconds="Seconds per turn",
+        time_bank="Each player's time bank in seconds, used once a turn runs out (0: none)",
         language="Language of the table's messages and pictures (default: the server's)",
         deck="Suit colours on the table's pictures (default: two colours)",
         game="The game (default: Seven Card Stud)",
@@ -107,6 +109,7 @@ class TableGroup(
         min_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         max_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         turn_seconds: Range[int, 20, 600] | None = None,
+        time_bank: Range[int, 0, 600] | None = None,
         language: str | None = None,
         deck: str | None = None,
         game: str = STUD,
@@ -131,6 +134,7 @@ class TableGroup(
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
             turn_seconds=turn_seconds,
+            time_bank=time_bank,
             four_colour=deck == FOUR_COLOUR,
             game=game,
             hands_per_game=hands_per_game,

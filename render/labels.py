@@ -71,6 +71,7 @@ class Words:
     seat: str  # "{n}" is the seat's number from 1
     community: str
     seconds: str  # "{n}"
+    time_bank: str  # "{n}": the actor's time bank running
     each: str  # "{n}": a split pot's share
     high: str  # a high-low pot's high half
     low: str  # its low half
@@ -112,6 +113,7 @@ ENGLISH: Final = Words(
     seat="Seat {n}",
     community="Community card",
     seconds="{n}s",
+    time_bank="time bank {n}s",
     each="{n} each",
     high="High",
     low="Low",
@@ -174,13 +176,14 @@ def words(language: str) -> Words:
 class SeatLabel:
     """A seated player as the bot knows him.
 
-    ``seconds_left`` is drawn on the seat whose turn it is. For a player not dealt in, whom the
-    hand knows nothing about, ``chips`` is the stack to show and ``sitting_out`` says whether he
-    sits out or just waits for the next hand.
+    ``seconds_left`` is drawn on the seat whose turn it is (``on_time_bank``: they are his time
+    bank's). For a player not dealt in, whom the hand knows nothing about, ``chips`` is the stack
+    to show and ``sitting_out`` says whether he sits out or just waits for the next hand.
     """
 
     name: str
     seconds_left: int | None = None
+    on_time_bank: bool = False
     sitting_out: bool = False
     chips: int | None = None
 

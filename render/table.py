@@ -211,9 +211,11 @@ def _draw_seat(
         _draw_shown(canvas, seat, seat.shown, view, left, top, won, four_colour, text)
     else:
         if seat.is_actor and label is not None and label.seconds_left is not None:
-            _paste(canvas, cards.clock(15, theme.GOLD), status[0], status[1] - 8)
-            seconds = text.seconds.format(n=max(0, label.seconds_left))
-            draw_text(canvas, (status[0] + 20, status[1]), seconds, 14, theme.GOLD, bold=True)
+            colour = theme.RED if label.on_time_bank else theme.GOLD
+            _paste(canvas, cards.clock(15, colour), status[0], status[1] - 8)
+            template = text.time_bank if label.on_time_bank else text.seconds
+            seconds = template.format(n=max(0, label.seconds_left))
+            draw_text(canvas, (status[0] + 20, status[1]), seconds, 14, colour, bold=True)
         _draw_row(canvas, seat, left + PAD - 4, top + CARD_TOP, four_colour)
     if seat.bet:
         # His chips in front, inside his own panel: on a small picture, chips on the felt

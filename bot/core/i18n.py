@@ -320,6 +320,7 @@ def words_for(lang: str) -> Words:
         seat=raw("pic_seat"),
         community=raw("pic_community"),
         seconds=raw("pic_seconds"),
+        time_bank=raw("pic_time_bank"),
         each=raw("pic_each"),
         high=raw("pic_high"),
         low=raw("pic_low"),

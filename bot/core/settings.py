@@ -19,6 +19,9 @@ class SettingsError(Exception):
     """A setting is missing or malformed; ``str()`` is one line for the operator."""
 
 
+DEFAULT_TIME_BANK = 60  # seconds; tables opened before time banks get this one
+
+
 @dataclass(frozen=True)
 class GameDefaults:
     """What ``/table open`` uses when the opener leaves an option out (RULES 1.2)."""
@@ -32,6 +35,7 @@ class GameDefaults:
     max_buy_in: int = 1000
     turn_seconds: int = 60
     countdown_seconds: float = 10
+    time_bank: int = DEFAULT_TIME_BANK
 
     @property
     def stakes(self) -> Stakes:
@@ -121,6 +125,7 @@ def load_settings(
         max_buy_in=_int(merged, "DEFAULT_MAX_BUY_IN", GameDefaults.max_buy_in, 1),
         turn_seconds=_int(merged, "TURN_SECONDS", GameDefaults.turn_seconds, 20),
         countdown_seconds=_int(merged, "COUNTDOWN_SECONDS", 10, 0),
+        time_bank=_int(merged, "TIME_BANK_SECONDS", DEFAULT_TIME_BANK, 0),
     )
     try:
         game.stakes  # noqa: B018 - validates the four stakes together (RULES 1.2)

@@ -24,7 +24,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.announce import announce
@@ -33,7 +33,7 @@ from bot.core.errors import TableError
 from bot.core.games import CHOICES, MIXED, STUD, Rotation
 from bot.core.i18n import EN, t
 from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
-from bot.core.settings import GameDefaults
+from bot.core.settings import DEFAULT_TIME_BANK, GameDefaults
 from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
 from engine.cards import shuffled_deck
@@ -45,6 +45,8 @@ from engine.stakes import Stakes
 log = logging.getLogger(__name__)
 
 WARNING_SECONDS = 15
+# A time bank grows back by this much with every hand its player is dealt, up to its size.
+TIME_BANK_REFILL = 5.0
 LOG_LINES = 12
 # A hand over without a decision (all in on the antes) is settled at once; if the database
 # refuses, it is tried again after these pauses, then every minute.
@@ -63,6 +65,7 @@ class TableConfig:
     four_colour: bool = False  # the deck on the table's pictures
     game: str = STUD  # one game of the family, or MIXED
     hands_per_game: int | None = None  # a mixed table's hands per game; None: one orbit
+    time_bank: int = DEFAULT_TIME_BANK  # seconds a player may draw on once his turn runs out
 
     def to_settings(self) -> dict[str, Any]:
         return {
@@ -73,6 +76,7 @@ class TableConfig:
             "four_colour": self.four_colour,
             "game": self.game,
             "hands_per_game": self.hands_per_game,
+            "time_bank": self.time_bank,
         }
 
     @classmethod
@@ -92,6 +96,7 @@ class TableConfig:
         four_colour: bool = False,
         game: str = STUD,
         hands_per_game: int | None = None,
+        time_bank: int | None = None,
     ) -> TableConfig:
         """What ``/table open`` asked for, the server's defaults filling what it left out."""
         if game not in CHOICES:
@@ -119,6 +124,7 @@ class TableConfig:
             four_colour=four_colour,
             game=game,
             hands_per_game=hands_per_game,
+            time_bank=defaults.time_bank if time_bank is None else time_bank,
         )
 
     @classmethod
@@ -138,6 +144,8 @@ class TableConfig:
             four_colour=settings.get("four_colour", False),
             game=settings.get("game", STUD),
             hands_per_game=settings.get("hands_per_game"),
+            # Tables opened before time banks get the default one.
+            time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
         )
 
     def rotation(self, settings: dict[str, Any] | None = None) -> Rotation:
@@ -157,6 +165,7 @@ class LiveHand:
     salt: str  # the secret the per-card salts derive from: never shown to anyone
     announced: int = 0  # how many of hand.events are already in the table log
     deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
+    banking_since: float | None = None  # the actor's turn ran out; his time bank runs from then
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
     dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
@@ -201,6 +210,11 @@ class Table:
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     paused: TableError | None = None  # why the table can't be shown, while it can't
     rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
+    banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
+
+    def bank(self, user_id: int) -> float:
+        """The seconds left in the player's time bank (a new player's is full)."""
+        return self.banks.get(user_id, float(self.config.time_bank))
 
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, fallback_name(user_id))
@@ -536,6 +550,14 @@ class TableManager:
             )
             table.rotation = after
             table.last_dealer = positions[dealer]
+            size = float(table.config.time_bank)
+            refills = {
+                seat.user_id: min(size, table.bank(seat.user_id) + TIME_BANK_REFILL)
+                for seat in players
+                if table.bank(seat.user_id) < size
+            }
+            if refills:
+                await self._save_banks(table, refills)
             for seat in players:
                 table.seats[seat.user_id] = _with_stack(seat, 0)
             live = LiveHand(hand_id, hand, tuple(s.user_id for s in players), commitment, salt)
@@ -598,20 +620,46 @@ class TableManager:
             legal = live.hand.legal()
             name, shown_amount = _resolve(legal, action, amount)
             before = live.hand.to_dict()
+            banking_since = live.banking_since
             live.hand.apply(name, shown_amount if name == "raise_to" else None)
             await self._commit(table, before)
+            if banking_since is not None:
+                used = self.clock.now() - banking_since
+                await self._save_banks(table, {user_id: max(0.0, table.bank(user_id) - used)})
             return (legal.raise_kind or "raise") if name == "raise_to" else name, shown_amount
 
-    async def timeout(self, table: Table, hand_id: int, seq: int) -> bool:
-        """The actor's clock ran out (RULES 6.1); ``False`` if he acted in the meantime."""
+    async def _out_of_time(self, table: Table, hand_id: int, seq: int) -> None:
+        """The actor's turn ran out: his time bank runs, if he has one; once it is empty too,
+        RULES 6.1 acts for him. Nothing happens if he acted in the meantime."""
         async with table.lock:
             live = table.live
             if live is None or live.hand_id != hand_id or live.seq != seq or table.paused:
-                return False
+                return
+            actor = live.hand.actor
+            assert actor is not None
+            user_id = live.users[actor]
+            bank = table.bank(user_id)
+            if live.banking_since is None and bank >= 1:
+                now = self.clock.now()
+                live.banking_since, live.deadline = now, now + bank
+                self._arm_timer(table, live.deadline)
+                table.say("time_bank_used", ping=user_id, mention=f"<@{user_id}>", seconds=bank)
+                table.outbox.put(Picture())
+                return
             before = live.hand.to_dict()
             live.hand.timeout()
             await self._commit(table, before)
-            return True
+            if bank:
+                await self._save_banks(table, {user_id: 0.0})
+
+    async def _save_banks(self, table: Table, banks: dict[int, float]) -> None:
+        """Remember time banks, in the store too (a restart keeps them)."""
+        table.banks.update(banks)
+        try:
+            await self.store.set_time_banks(table.channel_id, banks)
+        except Exception:
+            # Seconds, not chips: the table plays on with what it knows.
+            log.warning("channel %s: time banks not saved", table.channel_id, exc_info=True)
 
     async def _commit(self, table: Table, before: dict[str, Any]) -> None:
         """Save the decision just applied (settling the hand if it ended), then record it.
@@ -658,7 +706,7 @@ class TableManager:
             for user_id in dict.fromkeys(seventh):
                 self._deal_private(table, live, user_id)
         self._cancel_timer(table)
-        live.deadline = None
+        live.deadline = live.banking_since = None
         if hand.is_over:
             await self._finish(table)
             return
@@ -754,8 +802,14 @@ class TableManager:
             log.warning("channel %s: table paused (%s)", table.channel_id, reason.key)
         table.paused = reason
         self._cancel_timer(table)
-        if table.live is not None:
-            table.live.deadline = None
+        live = table.live
+        if live is not None:
+            if live.banking_since is not None and (user_id := table.actor_id()) is not None:
+                # The bank stops too; what ran of it before the pause is spent.
+                used = self.clock.now() - live.banking_since
+                banks = {user_id: max(0.0, table.bank(user_id) - used)}
+                self._spawn(self._save_banks(table, banks))
+            live.deadline = live.banking_since = None
 
     def resume(self, table: Table) -> None:
         """Showing works again: deliver what waited, and the actor's clock starts afresh."""
@@ -795,7 +849,7 @@ class TableManager:
             if user_id is not None:
                 table.say("warning", ping=user_id, mention=f"<@{user_id}>")
         await self.clock.sleep(min(seconds, WARNING_SECONDS))
-        await self.timeout(table, hand_id, seq)
+        await self._out_of_time(table, hand_id, seq)
 
     def _cancel_timer(self, table: Table) -> None:
         timer, table.timer = table.timer, None
@@ -856,6 +910,9 @@ class TableManager:
                 )
             )
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
+            table.banks = {
+                s.user_id: s.time_bank for s in table.seats.values() if s.time_bank is not None
+            }
             await self._load_names(table, table.seats.keys())
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
@@ -958,7 +1015,7 @@ def _next_dealer(positions: Sequence[int], last: int | None) -> int:
 
 
 def _with_stack(seat: Seat, stack: int) -> Seat:
-    return Seat(seat.channel_id, seat.user_id, seat.position, stack, seat.sitting_out, seat.leaving)
+    return replace(seat, stack=stack)
 
 
 def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str, int | None]:

@@ -354,7 +354,11 @@ class DiscordPresenter:
         seconds = max(0, round(self._deadline(table, live) - self.tables.clock.now()))
         return TableLabels(
             seats=tuple(
-                SeatLabel(table.name(user_id), seconds_left=seconds if seat == actor else None)
+                SeatLabel(
+                    table.name(user_id),
+                    seconds_left=seconds if seat == actor else None,
+                    on_time_bank=seat == actor and live.banking_since is not None,
+                )
                 for seat, user_id in enumerate(live.users)
             ),
             last_action=table.log[-1] if table.log else "",
@@ -379,7 +383,7 @@ class DiscordPresenter:
                 name="⏱",
                 value=t(
                     lang,
-                    "to_act",
+                    "to_act" if live.banking_since is None else "to_act_bank",
                     name=table.name(actor),
                     when=relative_time(self._deadline(table, live)),
                 ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from simcord.actors import _component_interaction
 
+import render
 from bot.core.settings import Settings
 from bot.edge.client import StudBot
 from tests.cogs.conftest import (
@@ -16,6 +17,7 @@ from tests.cogs.conftest import (
     open_and_seat,
     play_out_with_buttons,
     refused,
+    spy_drawing,
     table_message,
 )
 
@@ -289,7 +291,7 @@ async def test_closed_dms_get_one_channel_line_and_play_goes_on(world: World) ->
 
 async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) -> None:
     """RULES 6.1: out of time -> bring in, check, or fold; 6.2: then sitting out."""
-    await open_and_seat(world)
+    await open_and_seat(world, time_bank=0)
     table = live_table(world)
     assert table.live is not None
     hand = table.live.hand
@@ -304,6 +306,30 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
     seats = {seat.user_id: seat for seat in await world.bot.store.seats(world.channel.id)}
     assert all(seats[user_id].sitting_out for user_id in (actor,))
     assert any("sits out from the next hand" in m.content for m in world.channel.history())
+
+
+async def test_a_turn_that_runs_out_draws_on_the_time_bank_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12 point 5: the bank runs, on the picture and in the channel; then RULES 6.1."""
+    drawn = spy_drawing(monkeypatch, render.table_png)
+    await open_and_seat(world, time_bank=20)
+    table = live_table(world)
+    assert table.live is not None
+    hand, actor = table.live.hand, table.actor_id()
+    await world.env.advance_time(61)
+    assert not hand.timed_out
+    assert any(
+        f"<@{actor}>, your turn is over: your time bank is running (20 s)." in m.content
+        for m in world.channel.history()
+    )
+    labels = drawn[-1][0][1]
+    assert [label.on_time_bank for label in labels.seats if label.seconds_left is not None] == [
+        True
+    ]
+    assert "on the time bank" in str(table_message(world).embeds[0].to_dict())
+    await world.env.advance_time(20)
+    assert hand.timed_out
 
 
 async def test_wallet_commands(world: World) -> None:

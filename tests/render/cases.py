@@ -260,6 +260,20 @@ def mixed_table_next_game() -> bytes:
     )
 
 
+def time_bank_running_russian() -> bytes:
+    """The actor's turn ran out: his time bank runs, in red, in place of his clock."""
+    hand = hi_lo_hand(streets=1)
+    assert hand.actor is not None
+    seats = tuple(
+        SeatLabel(name, seconds_left=25 if seat == hand.actor else None, on_time_bank=True)
+        for seat, name in enumerate(["Олег", "Марта", "Игорь"])
+    )
+    return table_png(
+        PublicTable.from_hand(hand),
+        TableLabels(seats=seats, language="ru", game="Стад хай-лоу", last_action="Марта: чек"),
+    )
+
+
 def private_hi_lo() -> bytes:
     """A Stud Hi-Lo player's own five cards: his best high and his best low so far."""
     hand = stud({0: "As3d5c7h8s", 1: "KdKc9d9hQs"}, dealer=1, variant=STUD_HI_LO)
@@ -283,4 +297,5 @@ CASES: dict[str, Callable[[], bytes]] = {
     "hi_lo_scoop_russian": hi_lo_scoop_russian,
     "mixed_table_next_game": mixed_table_next_game,
     "private_hi_lo": private_hi_lo,
+    "time_bank_running_russian": time_bank_running_russian,
 }

@@ -198,12 +198,18 @@ _PLAYERS: Final = (
     """,
 )
 
+# Migration 6: each seated player's time bank (issue 12), in seconds; NULL is a full one.
+_TIME_BANK: Final = (
+    "ALTER TABLE seats ADD COLUMN time_bank REAL CHECK (time_bank IS NULL OR time_bank >= 0)",
+)
+
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
     _TABLE_MESSAGE,
     _META,
     _PLAYERS,
+    _TIME_BANK,
 )
 LATEST: Final = len(MIGRATIONS)
 

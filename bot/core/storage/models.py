@@ -48,6 +48,7 @@ class Seat:
     stack: int
     sitting_out: bool
     leaving: bool  # cash out automatically when the current hand ends
+    time_bank: float | None = None  # seconds left in his time bank; None: a full one
 
 
 @dataclass(frozen=True, slots=True)

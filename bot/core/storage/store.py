@@ -413,6 +413,17 @@ class Store:
 
     # ----------------------------------------------------------------- hands
 
+    async def set_time_banks(self, channel_id: int, banks: Mapping[int, float]) -> None:
+        """Remember the seconds left in seated players' time banks (user id -> seconds)."""
+        if any(not 0 <= seconds < float("inf") for seconds in banks.values()):
+            raise ValueError("a time bank holds zero or more seconds")
+        async with self._write():
+            table = await self._require_table(channel_id)
+            await self._run_many(
+                "UPDATE seats SET time_bank = ? WHERE table_id = ? AND user_id = ?",
+                [(seconds, table["id"], user_id) for user_id, seconds in banks.items()],
+            )
+
     async def start_hand(
         self,
         channel_id: int,
@@ -1211,4 +1222,5 @@ def _to_seat(channel_id: int, row: Row) -> Seat:
         stack=int(row["stack"]),
         sitting_out=bool(row["sitting_out"]),
         leaving=bool(row["leaving"]),
+        time_bank=None if row["time_bank"] is None else float(row["time_bank"]),
     )
