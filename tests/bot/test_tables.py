@@ -28,9 +28,9 @@ from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, seat_directly
 
 
-def config(turn: float = TURN, countdown: float = 0, time_bank: int = 0) -> TableConfig:
+def config(turn: float = TURN, countdown: float = 0) -> TableConfig:
     """A table whose turn clock alone decides (time banks have tests of their own)."""
-    return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown, time_bank=time_bank)
+    return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown, time_bank=0)
 
 
 @pytest.fixture
