@@ -52,8 +52,10 @@ from bot.core.storage.models import (
     HandRecord,
     Leaderboard,
     LeaderboardRow,
+    LedgerEntry,
     Seat,
     Table,
+    TableLedger,
     Wallet,
 )
 
@@ -644,6 +646,70 @@ class Store:
             top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
         return Leaderboard(tuple(top), caller)
 
+    async def table_ledger(self, channel_id: int) -> TableLedger | None:
+        """Every player who sat at the channel's table since it opened, from its ledger rows:
+        the open table's, else the one closed there last; ``None`` if the channel never had
+        one."""
+        async with self._read():
+            table = await self._latest_table_row(channel_id)
+            if table is None:
+                return None
+            sums = await self._all(
+                # A hand in progress holds its players' starting stacks (hand_start rows):
+                # those chips are still theirs, on the table.
+                "SELECT ledger.user_id,"
+                " sum(CASE WHEN ledger.kind = 'buy_in' THEN ledger.seat_delta ELSE 0 END)"
+                " AS bought_in,"
+                " sum(CASE WHEN ledger.kind = 'cash_out' THEN ledger.wallet_delta ELSE 0 END)"
+                " AS cashed_out,"
+                " sum(ledger.seat_delta) + sum(CASE WHEN ledger.kind = 'hand_start'"
+                " AND hands.ended_at IS NULL THEN ledger.hand_delta ELSE 0 END) AS on_table,"
+                " min(ledger.id) AS first_row"
+                " FROM ledger LEFT JOIN hands ON hands.id = ledger.hand_id"
+                " WHERE ledger.table_id = ?"
+                " GROUP BY ledger.user_id ORDER BY first_row",
+                (table["id"],),
+            )
+            played = {
+                int(row["user_id"]): int(row["hands"])
+                for row in await self._all(
+                    "SELECT hand_seats.user_id, count(*) AS hands FROM hands"
+                    " JOIN hand_seats ON hand_seats.hand_id = hands.id"
+                    " WHERE hands.table_id = ? AND hands.outcome = 'settled'"
+                    " GROUP BY hand_seats.user_id",
+                    (table["id"],),
+                )
+            }
+            settled = await self._one(
+                "SELECT count(*) AS n FROM hands WHERE table_id = ? AND outcome = 'settled'",
+                (table["id"],),
+            )
+            assert settled is not None
+            seated = {
+                int(row["user_id"])
+                for row in await self._all(
+                    "SELECT user_id FROM seats WHERE table_id = ?", (table["id"],)
+                )
+            }
+        return TableLedger(
+            channel_id=int(table["channel_id"]),
+            guild_id=int(table["guild_id"]),
+            opened_at=_required_ts(table["opened_at"]),
+            closed_at=_parse_ts(table["closed_at"]),
+            hands=int(settled["n"]),
+            entries=tuple(
+                LedgerEntry(
+                    user_id=int(row["user_id"]),
+                    bought_in=int(row["bought_in"]),
+                    cashed_out=int(row["cashed_out"]),
+                    on_table=int(row["on_table"]),
+                    hands=played.get(int(row["user_id"]), 0),
+                    seated=int(row["user_id"]) in seated,
+                )
+                for row in sums
+            ),
+        )
+
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
 
@@ -829,6 +895,12 @@ class Store:
     async def _table_row(self, channel_id: int) -> Row | None:
         return await self._one(
             "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
+        )
+
+    async def _latest_table_row(self, channel_id: int) -> Row | None:
+        # A channel's open table is always its newest: another opens only once it closed.
+        return await self._one(
+            "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
         )
 
     async def _require_table(self, channel_id: int) -> Row:
