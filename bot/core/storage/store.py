@@ -567,6 +567,40 @@ class Store:
             hands = await self._to_hands(rows)
         return hands[0] if hands else None
 
+    async def settled_hands_for(
+        self, user_id: int, *, guild_id: int, limit: int, channel_id: int | None = None
+    ) -> list[HandRecord]:
+        """The player's latest ``limit`` settled hands in the guild, newest first; with
+        ``channel_id``, only those at that channel's latest table (as ``table_ledger`` finds
+        it). Voided hands never ended at the table, so they have no history to give."""
+        if not _is_int(limit) or limit < 1:
+            raise ValueError(f"limit must be a positive whole number, not {limit!r}")
+        async with self._read():
+            if channel_id is None:
+                rows = await self._all(
+                    f"SELECT {_HAND_COLUMNS} FROM hand_seats"
+                    " JOIN hands ON hands.id = hand_seats.hand_id"
+                    " JOIN tables ON tables.id = hands.table_id"
+                    " WHERE hand_seats.user_id = ? AND tables.guild_id = ?"
+                    " AND hands.outcome = 'settled'"
+                    " ORDER BY hands.id DESC LIMIT ?",
+                    (user_id, guild_id, limit),
+                )
+            else:
+                table = await self._latest_table_row(channel_id)
+                if table is None or table["guild_id"] != guild_id:
+                    return []
+                rows = await self._all(
+                    f"SELECT {_HAND_COLUMNS} FROM hand_seats"
+                    " JOIN hands ON hands.id = hand_seats.hand_id"
+                    " JOIN tables ON tables.id = hands.table_id"
+                    " WHERE hand_seats.user_id = ? AND hands.table_id = ?"
+                    " AND hands.outcome = 'settled'"
+                    " ORDER BY hands.id DESC LIMIT ?",
+                    (user_id, table["id"], limit),
+                )
+            return await self._to_hands(rows)
+
     # ----------------------------------------------------------------- players
 
     async def save_name(self, guild_id: int, user_id: int, name: str) -> None:
