@@ -1,4 +1,5 @@
-"""/table open|close|info, /sit, /leave, /sitout, /sitin: thin adapters over the table manager."""
+"""/table open|close|info|ledger, /sit, /leave, /sitout, /sitin: thin adapters over the table
+manager."""
 
 from __future__ import annotations
 
@@ -170,6 +171,16 @@ class TableGroup(
         await reply(
             interaction, t(lang, "table_info", **opened_params(table.config, lang), players=players)
         )
+
+    @app_commands.command(
+        name="ledger",
+        description="Who sat at this table: buy-ins, cash-outs, chips on the table, net and hands",
+    )
+    async def ledger(self, interaction: discord.Interaction) -> None:
+        lang = language(interaction.locale)
+        ledger = await self.bot.tables.ledger(channel_id_of(interaction))
+        embed, picture = await self.bot.presenter.ledger_message(ledger, lang)
+        await reply(interaction, embed=embed, file=picture)
 
 
 class Seating(commands.Cog):

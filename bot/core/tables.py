@@ -32,7 +32,8 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.errors import TableError
 from bot.core.games import CHOICES, MIXED, STUD, Rotation
 from bot.core.i18n import EN, t
-from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
+from bot.core.ledger import SessionLedger
+from bot.core.outbox import ClearButtons, Ledger, Line, Outbox, Picture, Private, Results
 from bot.core.settings import DEFAULT_TIME_BANK, GameDefaults
 from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
@@ -384,8 +385,32 @@ class TableManager:
                 raise TableError("close_mid_hand")
             cashed = await self.store.close_table(channel_id)
             table.say("table_closed")
+            await self._post_ledger(table)
             self._forget(table)
         return cashed
+
+    async def ledger(self, channel_id: int) -> SessionLedger:
+        """Who sat at the channel's table since it opened, and how each did; once the table
+        has closed, the last one's. Names are those the bot last saw on the server."""
+        record = await self.store.table_ledger(channel_id)
+        if record is None:
+            raise TableError("no_table")
+        names = await self.store.names(record.guild_id, (e.user_id for e in record.entries))
+        return SessionLedger.of(
+            record, lambda user_id: names.get(user_id) or fallback_name(user_id)
+        )
+
+    async def _post_ledger(self, table: Table) -> None:
+        """The table has just closed: its ledger goes to the channel after the closing line."""
+        try:
+            table.outbox.put(Ledger(await self.ledger(table.channel_id)))
+        except Exception:
+            # The chips are back in the wallets already; /table ledger still shows it.
+            log.warning(
+                "channel %s: the closed table's ledger can't be read",
+                table.channel_id,
+                exc_info=True,
+            )
 
     async def abandon(self, channel_id: int) -> None:
         """The channel is gone: give back every chip (voiding a hand in play) and close."""
@@ -399,6 +424,7 @@ class TableManager:
                 await self.store.void_hand(table.live.hand_id, reason="the channel is gone")
             table.live = None
             await self.store.close_table(channel_id)
+            # No ledger is posted: there is no channel left to post it in.
             self._forget(table)
         log.warning("channel %s is gone: its table was closed and every chip returned", channel_id)
 

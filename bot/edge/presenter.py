@@ -31,7 +31,8 @@ from bot.core.announce import announce
 from bot.core.errors import TableError
 from bot.core.games import game_of
 from bot.core.i18n import cards_text, language, t
-from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
+from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Picture, Private, Results
 from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
 from bot.edge.funnel import brief, is_retryable, with_retries
@@ -44,6 +45,7 @@ from render import (
     SeatLabel,
     TableLabels,
     hand_rankings_png,
+    ledger_png,
     private_hand_png,
     showdown_png,
     table_png,
@@ -58,6 +60,10 @@ TABLE_PICTURE = "table.png"
 SHOWDOWN_PICTURE = "showdown.png"
 PRIVATE_PICTURE = "cards.png"
 RANKINGS_PICTURE = "rankings.png"
+LEDGER_PICTURE = "ledger.png"
+# Discord shows names of at most 32 characters; the store keeps some room past that. Cut to it,
+# 25 ledger lines stay within an embed's 4,096 characters.
+LEDGER_NAME = 32
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
@@ -73,6 +79,11 @@ R = TypeVar("R")
 
 def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
+
+
+def full_time(timestamp: float) -> str:
+    """A date and time each reader sees in his own time zone and language."""
+    return f"<t:{int(timestamp)}:f>"
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -210,6 +221,9 @@ class DiscordPresenter:
                 await self._results(table, state, effect)
             case ClearButtons(message_id=message_id):
                 await self._clear_buttons(table, message_id)
+            case Ledger(ledger=ledger):
+                embed, picture = await self.ledger_message(ledger, table.config.lang)
+                await self._channel(table).send(embed=embed, file=picture)
             case Private():
                 task = asyncio.get_running_loop().create_task(self._send_private(table, effect))
                 self._dms.add(task)
@@ -461,6 +475,18 @@ class DiscordPresenter:
             )
         return discord.File(io.BytesIO(self._rankings[key]), filename=RANKINGS_PICTURE)
 
+    async def ledger_message(
+        self, ledger: SessionLedger, lang: str
+    ) -> tuple[discord.Embed, discord.File]:
+        """A table's session ledger in ``lang``: an embed with one line a player, and its
+        picture (attach the file with the embed)."""
+        channel = self.bot.get_channel(ledger.channel_id)
+        name = f"#{getattr(channel, 'name', ledger.channel_id)}"
+        png = await self._draw(ledger_png, ledger_sheet(ledger, lang, name))
+        embed = ledger_embed(ledger, lang)
+        embed.set_image(url=f"attachment://{LEDGER_PICTURE}")
+        return embed, discord.File(io.BytesIO(png), filename=LEDGER_PICTURE)
+
     # ------------------------------------------------------------------ results
 
     async def _results(self, table: Table, state: _MessageState, effect: Results) -> None:
@@ -548,6 +574,55 @@ def _title(table: Table, hand: LiveHand, street_key: str) -> str:
         stakes=table.config.stakes,
         hand_id=hand.hand_id,
         street=t(lang, street_key),
+    )
+
+
+def ledger_embed(ledger: SessionLedger, lang: str) -> discord.Embed:
+    """The ledger as text: when the table was open, then each player, biggest winner first."""
+    opened = full_time(ledger.opened_at.timestamp())
+    if ledger.closed_at is None:
+        lines = [t(lang, "ledger_open", opened=opened, hands=ledger.hands)]
+    else:
+        closed = full_time(ledger.closed_at.timestamp())
+        lines = [t(lang, "ledger_closed", opened=opened, closed=closed, hands=ledger.hands)]
+    lines.append("")
+    for line in ledger.shown:
+        entry = line.entry
+        if entry.seated:
+            key = "ledger_line"
+        else:
+            key = "ledger_line_left" if ledger.left_early(line) else "ledger_line_closed"
+        lines.append(
+            t(
+                lang,
+                key,
+                name=discord.utils.escape_markdown(line.name[:LEDGER_NAME]),
+                bought_in=entry.bought_in,
+                cashed_out=entry.cashed_out,
+                on_table=entry.on_table,
+                net=entry.net,
+                hands=entry.hands,
+            )
+        )
+    if ledger.hidden:
+        lines.append(t(lang, "ledger_more", count=ledger.hidden))
+    if ledger.lines:
+        totals = ledger.totals()
+        lines += [
+            "",
+            t(
+                lang,
+                "ledger_total",
+                bought_in=totals.bought_in,
+                cashed_out=totals.cashed_out,
+                on_table=totals.on_table,
+                net=totals.net,
+            ),
+        ]
+    else:
+        lines.append(t(lang, "ledger_empty"))
+    return discord.Embed(
+        title=t(lang, "ledger_title"), description="\n".join(lines), colour=discord.Colour.gold()
     )
 
 

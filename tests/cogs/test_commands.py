@@ -8,6 +8,7 @@ from simcord.actors import _component_interaction
 import render
 from bot.core.settings import Settings
 from bot.edge.client import StudBot
+from engine.fairness import verify
 from tests.cogs.conftest import (
     World,
     labels,
@@ -20,6 +21,7 @@ from tests.cogs.conftest import (
     spy_drawing,
     table_message,
 )
+from tests.engine.pokerstars_parser import parse_history
 
 
 async def test_table_open_uses_the_rule_book_defaults_and_info_lists_players(world: World) -> None:
@@ -389,10 +391,18 @@ async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:
     await play_out_with_buttons(world)
     result = await ann.slash(world.channel, "history")
     assert result.ephemeral and result.response is not None
-    (attachment,) = result.response.attachments
-    assert attachment.filename == "hand-1.txt"
+    attachment, reveal_file = result.response.attachments
+    assert (attachment.filename, reveal_file.filename) == ("hand-1.txt", "hand-1-reveal.txt")
     text = (await attachment.read()).decode()
     assert "Hand #1" in result.response.content
+    # The reveal is a file of its own: the history holds the hand and nothing after it
+    # (issue 12 point 4), and the reveal checks against the commitment posted before the deal.
+    parse_history(text)
+    reveal = (await reveal_file.read()).decode()
+    assert "Reveal:" not in text and "Commitment:" not in text
+    commitment = reveal.split("Commitment: ", 1)[1].split()[0]
+    assert verify(commitment, reveal.split("Reveal: ", 1)[1].splitlines()[0])
+    assert any(commitment in m.content for m in world.channel.history())
     mine = " ".join(str(card) for card in hand.down_cards(seat or 0)[:2])
     assert f"Dealt to ann [{mine}" in text
     # The other player's down cards are in ann's copy only as shown at showdown (issue 6.1).
@@ -461,7 +471,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     ann = world.players[0]
     before = await ann.slash(world.channel, "history", hand_id=1)
     assert before.response is not None
-    (attachment,) = before.response.attachments
+    attachment, _ = before.response.attachments
     text_before = (await attachment.read()).decode()
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
@@ -469,7 +479,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     await world.env.settle()
     after = await ann.slash(world.channel, "history", hand_id=1)
     assert after.ephemeral and after.response is not None
-    (attachment,) = after.response.attachments
+    attachment, _ = after.response.attachments
     text_after = (await attachment.read()).decode()
     assert "*** SUMMARY ***" in text_after and text_after == text_before
 

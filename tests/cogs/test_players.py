@@ -48,7 +48,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     for player, other in zip(world.players[:2], ("bob", "ann"), strict=True):
         result = await player.slash(world.channel, "history")
         assert result.response is not None
-        (attachment,) = result.response.attachments
+        attachment, _ = result.response.attachments
         text = (await attachment.read()).decode()
         assert f"{other}:" in text and "Player" not in text, text
         assert other in result.response.content and "Player" not in result.response.content

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
+from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.storage import LedgerEntry, TableLedger
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PrivateHand, PublicTable
@@ -18,6 +21,7 @@ from render import (
     SeatLabel,
     TableLabels,
     hand_rankings_png,
+    ledger_png,
     private_hand_png,
     showdown_png,
     table_png,
@@ -280,6 +284,41 @@ def private_hi_lo() -> bytes:
     while hand.street < 5:
         passive(hand)
     return private_hand_png(PrivateHand.for_seat(hand, 0), name="Dana")
+def _session(closed: bool) -> SessionLedger:
+    """Five players over an evening: two left (one after a re-buy), one is even."""
+    entries = {
+        "Dana": LedgerEntry(1, 1000, 0, 1840, 57, seated=True),
+        "Анастасия Владимировна": LedgerEntry(2, 2000, 1310, 0, 41, seated=False),
+        "Zoë Ångström-Núñez": LedgerEntry(3, 500, 0, 350, 57, seated=True),
+        "Mateus": LedgerEntry(4, 300, 300, 0, 12, seated=False),
+        "Bob": LedgerEntry(5, 400, 0, 400, 20, seated=True),
+    }
+    if closed:  # everyone was cashed out
+        entries = {
+            name: LedgerEntry(e.user_id, e.bought_in, e.cashed_out + e.on_table, 0, e.hands, False)
+            for name, e in entries.items()
+        }
+    record = TableLedger(
+        channel_id=1,
+        guild_id=1,
+        opened_at=datetime(2026, 12, 1, 18, 5, tzinfo=UTC),
+        closed_at=datetime(2026, 12, 2, 1, 0, tzinfo=UTC) if closed else None,
+        hands=57,
+        entries=tuple(entries.values()),
+    )
+    names = {e.user_id: name for name, e in entries.items()}
+    return SessionLedger.of(record, names.__getitem__)
+
+
+def ledger_english() -> bytes:
+    """/table ledger while the table is open: the biggest winner first, the players who left
+    in grey with a dash on the table."""
+    return ledger_png(ledger_sheet(_session(closed=False), "en", "#stud"))
+
+
+def ledger_russian_closed() -> bytes:
+    """The ledger posted when the table closed, in Russian: nothing left on the table."""
+    return ledger_png(ledger_sheet(_session(closed=True), "ru", "#стад"))
 
 
 CASES: dict[str, Callable[[], bytes]] = {
@@ -298,4 +337,6 @@ CASES: dict[str, Callable[[], bytes]] = {
     "mixed_table_next_game": mixed_table_next_game,
     "private_hi_lo": private_hi_lo,
     "time_bank_running_russian": time_bank_running_russian,
+    "ledger_english": ledger_english,
+    "ledger_russian_closed": ledger_russian_closed,
 }

@@ -28,8 +28,10 @@ from bot.core.storage.models import (
     HandRecord,
     Leaderboard,
     LeaderboardRow,
+    LedgerEntry,
     Seat,
     Table,
+    TableLedger,
     Wallet,
 )
 from bot.core.storage.store import MAX_AMOUNT, Store
@@ -52,6 +54,7 @@ __all__ = [
     "InvalidTableConfig",
     "Leaderboard",
     "LeaderboardRow",
+    "LedgerEntry",
     "NoTable",
     "NotEnoughChips",
     "NotSeated",
@@ -64,5 +67,6 @@ __all__ = [
     "Table",
     "TableExists",
     "TableFull",
+    "TableLedger",
     "Wallet",
 ]

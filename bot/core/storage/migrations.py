@@ -198,7 +198,16 @@ _PLAYERS: Final = (
     """,
 )
 
-# Migration 6: each seated player's time bank (issue 12), in seconds; NULL is a full one.
+# Migration 6: a channel's latest table, and that table's ledger rows and hands, found without
+# reading every table's: the session ledger (/table ledger) and a player's hands at one table
+# (/history session).
+_BY_TABLE: Final = (
+    "CREATE INDEX tables_by_channel ON tables (channel_id, id)",
+    "CREATE INDEX ledger_by_table ON ledger (table_id, user_id) WHERE table_id IS NOT NULL",
+    "CREATE INDEX hands_by_table ON hands (table_id, id)",
+)
+
+# Migration 7: each seated player's time bank (issue 12), in seconds; NULL is a full one.
 _TIME_BANK: Final = (
     "ALTER TABLE seats ADD COLUMN time_bank REAL CHECK (time_bank IS NULL OR time_bank >= 0)",
 )
@@ -209,6 +218,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     _TABLE_MESSAGE,
     _META,
     _PLAYERS,
+    _BY_TABLE,
     _TIME_BANK,
 )
 LATEST: Final = len(MIGRATIONS)

@@ -94,6 +94,35 @@ class HandEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One player's chips at one table since it opened, summed from the ledger."""
+
+    user_id: int
+    bought_in: int  # every buy-in at this table
+    cashed_out: int  # every cash-out from it to the wallet
+    on_table: int  # his seat's chips now, with what he brought into a hand in progress
+    hands: int  # settled hands he was dealt into
+    seated: bool
+
+    @property
+    def net(self) -> int:
+        """Won (+) or lost (-) in the hands that ended; a hand in progress counts as not begun."""
+        return self.cashed_out + self.on_table - self.bought_in
+
+
+@dataclass(frozen=True, slots=True)
+class TableLedger:
+    """Everyone who sat at one table since it opened, in the order they first sat."""
+
+    channel_id: int
+    guild_id: int
+    opened_at: datetime
+    closed_at: datetime | None  # None while the table is open
+    hands: int  # settled hands
+    entries: tuple[LedgerEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     rank: int  # 1-based; equal totals share a rank (1, 2, 2, 4)
     user_id: int

@@ -52,8 +52,10 @@ from bot.core.storage.models import (
     HandRecord,
     Leaderboard,
     LeaderboardRow,
+    LedgerEntry,
     Seat,
     Table,
+    TableLedger,
     Wallet,
 )
 
@@ -583,6 +585,40 @@ class Store:
             hands = await self._to_hands(rows)
         return hands[0] if hands else None
 
+    async def settled_hands_for(
+        self, user_id: int, *, guild_id: int, limit: int, channel_id: int | None = None
+    ) -> list[HandRecord]:
+        """The player's latest ``limit`` settled hands in the guild, newest first; with
+        ``channel_id``, only those at that channel's latest table (as ``table_ledger`` finds
+        it). Voided hands never ended at the table, so they have no history to give."""
+        if not _is_int(limit) or limit < 1:
+            raise ValueError(f"limit must be a positive whole number, not {limit!r}")
+        async with self._read():
+            if channel_id is None:
+                rows = await self._all(
+                    f"SELECT {_HAND_COLUMNS} FROM hand_seats"
+                    " JOIN hands ON hands.id = hand_seats.hand_id"
+                    " JOIN tables ON tables.id = hands.table_id"
+                    " WHERE hand_seats.user_id = ? AND tables.guild_id = ?"
+                    " AND hands.outcome = 'settled'"
+                    " ORDER BY hands.id DESC LIMIT ?",
+                    (user_id, guild_id, limit),
+                )
+            else:
+                table = await self._latest_table_row(channel_id)
+                if table is None or table["guild_id"] != guild_id:
+                    return []
+                rows = await self._all(
+                    f"SELECT {_HAND_COLUMNS} FROM hand_seats"
+                    " JOIN hands ON hands.id = hand_seats.hand_id"
+                    " JOIN tables ON tables.id = hands.table_id"
+                    " WHERE hand_seats.user_id = ? AND hands.table_id = ?"
+                    " AND hands.outcome = 'settled'"
+                    " ORDER BY hands.id DESC LIMIT ?",
+                    (user_id, table["id"], limit),
+                )
+            return await self._to_hands(rows)
+
     # ----------------------------------------------------------------- players
 
     async def save_name(self, guild_id: int, user_id: int, name: str) -> None:
@@ -661,6 +697,70 @@ class Store:
             rank = top[-1].rank if tied else index + 1
             top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
         return Leaderboard(tuple(top), caller)
+
+    async def table_ledger(self, channel_id: int) -> TableLedger | None:
+        """Every player who sat at the channel's table since it opened, from its ledger rows:
+        the open table's, else the one closed there last; ``None`` if the channel never had
+        one."""
+        async with self._read():
+            table = await self._latest_table_row(channel_id)
+            if table is None:
+                return None
+            sums = await self._all(
+                # A hand in progress holds its players' starting stacks (hand_start rows):
+                # those chips are still theirs, on the table.
+                "SELECT ledger.user_id,"
+                " sum(CASE WHEN ledger.kind = 'buy_in' THEN ledger.seat_delta ELSE 0 END)"
+                " AS bought_in,"
+                " sum(CASE WHEN ledger.kind = 'cash_out' THEN ledger.wallet_delta ELSE 0 END)"
+                " AS cashed_out,"
+                " sum(ledger.seat_delta) + sum(CASE WHEN ledger.kind = 'hand_start'"
+                " AND hands.ended_at IS NULL THEN ledger.hand_delta ELSE 0 END) AS on_table,"
+                " min(ledger.id) AS first_row"
+                " FROM ledger LEFT JOIN hands ON hands.id = ledger.hand_id"
+                " WHERE ledger.table_id = ?"
+                " GROUP BY ledger.user_id ORDER BY first_row",
+                (table["id"],),
+            )
+            played = {
+                int(row["user_id"]): int(row["hands"])
+                for row in await self._all(
+                    "SELECT hand_seats.user_id, count(*) AS hands FROM hands"
+                    " JOIN hand_seats ON hand_seats.hand_id = hands.id"
+                    " WHERE hands.table_id = ? AND hands.outcome = 'settled'"
+                    " GROUP BY hand_seats.user_id",
+                    (table["id"],),
+                )
+            }
+            settled = await self._one(
+                "SELECT count(*) AS n FROM hands WHERE table_id = ? AND outcome = 'settled'",
+                (table["id"],),
+            )
+            assert settled is not None
+            seated = {
+                int(row["user_id"])
+                for row in await self._all(
+                    "SELECT user_id FROM seats WHERE table_id = ?", (table["id"],)
+                )
+            }
+        return TableLedger(
+            channel_id=int(table["channel_id"]),
+            guild_id=int(table["guild_id"]),
+            opened_at=_required_ts(table["opened_at"]),
+            closed_at=_parse_ts(table["closed_at"]),
+            hands=int(settled["n"]),
+            entries=tuple(
+                LedgerEntry(
+                    user_id=int(row["user_id"]),
+                    bought_in=int(row["bought_in"]),
+                    cashed_out=int(row["cashed_out"]),
+                    on_table=int(row["on_table"]),
+                    hands=played.get(int(row["user_id"]), 0),
+                    seated=int(row["user_id"]) in seated,
+                )
+                for row in sums
+            ),
+        )
 
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
@@ -847,6 +947,12 @@ class Store:
     async def _table_row(self, channel_id: int) -> Row | None:
         return await self._one(
             "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
+        )
+
+    async def _latest_table_row(self, channel_id: int) -> Row | None:
+        # A channel's open table is always its newest: another opens only once it closed.
+        return await self._one(
+            "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
         )
 
     async def _require_table(self, channel_id: int) -> Row:
