@@ -52,13 +52,8 @@ async def _admin() -> asyncpg.Connection:
     pytest.skip(_unreachable[0])
 
 
-@asynccontextmanager
-async def new_database(backend: str, path: Path) -> AsyncIterator[Location]:
-    """A new, empty database: the SQLite file ``path``, or a PostgreSQL database of its own
-    (dropped afterwards)."""
-    if backend == "sqlite":
-        yield path
-        return
+async def create_postgresql() -> str:
+    """A new, empty PostgreSQL database of its own; returns its URL."""
     name = f"stud_test_{uuid.uuid4().hex[:16]}"
     admin = await _admin()
     try:
@@ -66,15 +61,32 @@ async def new_database(backend: str, path: Path) -> AsyncIterator[Location]:
         await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
     finally:
         await admin.close()
+    return urllib.parse.urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
+
+
+async def drop_postgresql(url: str) -> None:
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    assert name.startswith("stud_test_"), "only what create_postgresql made"
+    admin = await _admin()
     try:
-        yield urllib.parse.urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
+        # FORCE: a killed child's connections may not have been noticed yet.
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
     finally:
-        admin = await _admin()
-        try:
-            # FORCE: a killed child's connections may not have been noticed yet.
-            await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
-        finally:
-            await admin.close()
+        await admin.close()
+
+
+@asynccontextmanager
+async def new_database(backend: str, path: Path) -> AsyncIterator[Location]:
+    """A new, empty database: the SQLite file ``path``, or a PostgreSQL database of its own
+    (dropped afterwards)."""
+    if backend == "sqlite":
+        yield path
+        return
+    url = await create_postgresql()
+    try:
+        yield url
+    finally:
+        await drop_postgresql(url)
 
 
 class Raw:
