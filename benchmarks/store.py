@@ -1,6 +1,7 @@
 """Storage speed: the leaderboard over many wallets, and the commits of a hand.
 
     python -m benchmarks.store [--wallets N] [--rounds N] [--path DIR]
+                               [--database sqlite|postgresql] [--postgres-url URL]
 
 1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
    whose totals are spread like a real server's (most near the starting 1,000, a long tail of
@@ -9,11 +10,14 @@
    the top player, a typical one (median), and the last one, whose rank counts every wallet
    above him: the worst case.
 2. Hand commits: ``start_hand``, ``save_action`` and ``settle_hand`` at an 8-seat table, each one
-   durable transaction (WAL, synchronous=FULL: an fsync per commit), on the file system of
-   ``--path`` (default: the system temp dir; point it at the production disk to measure that).
+   transaction committed as the store commits it, on the file system of ``--path`` (default: the
+   system temp dir; point it at the production disk to measure that).
 
-The wallets are written straight into the file in one transaction, with ledger rows that
+The wallets are written straight into the database in one transaction, with ledger rows that
 balance, so ``audit()`` passes on the result (its time is printed too).
+
+``--database postgresql`` runs the same on a database made for the run (and dropped after) on the
+server of ``--postgres-url``, whose user must be allowed to create databases.
 """
 
 from __future__ import annotations
@@ -26,10 +30,15 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
-from contextlib import closing
+import urllib.parse
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, closing
 from functools import partial
 from pathlib import Path
+from typing import Any
+
+import asyncpg
 
 from bot.core.storage import Store
 
@@ -39,7 +48,11 @@ SEATED_PLAYERS = 400  # at 50 eight-seat tables
 NOW = "2025-01-01T12:00:00.000000Z"
 
 
-def fill_wallets(path: Path, count: int, rng: random.Random) -> dict[int, int]:
+WALLET_COLUMNS = ("guild_id", "user_id", "balance", "seated", "total", "created_at")
+LEDGER_COLUMNS = ("created_at", "guild_id", "user_id", "kind", "minted", "wallet_delta", "reason")
+
+
+async def fill_wallets(database: str, count: int, rng: random.Random) -> dict[int, int]:
     """Write ``count`` wallets (and balancing ledger rows) into ``GUILD``; return their chips."""
     users = list(range(10_000, 10_000 + count))
     wallets, ledger = [], []
@@ -62,21 +75,66 @@ def fill_wallets(path: Path, count: int, rng: random.Random) -> dict[int, int]:
             # Losses left through a table to other players in reality; here a smaller
             # starting grant stands in for them so that the ledger still balances.
             ledger[-1] = (GUILD, user_id, "starting_grant", balance, balance, "starting balance")
-    with closing(sqlite3.connect(path, isolation_level=None)) as raw:
-        raw.execute("BEGIN")
-        raw.executemany(
-            "INSERT INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
-            " VALUES (?, ?, ?, 0, ?, ?)",
-            wallets,
-        )
-        raw.executemany(
-            "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
-            f" reason) VALUES ('{NOW}', ?, ?, ?, ?, ?, ?)",
-            ledger,
-        )
-        raw.execute("COMMIT")
-        raw.execute("ANALYZE")
+    wallet_rows = [
+        (guild, user, balance, 0, total, NOW) for guild, user, balance, total, _ in wallets
+    ]
+    ledger_rows = [(NOW, *row) for row in ledger]
+    if database.startswith("postgresql://"):
+        db = await asyncpg.connect(database)
+        try:
+            async with db.transaction():
+                await db.copy_records_to_table(
+                    "wallets", records=wallet_rows, columns=WALLET_COLUMNS
+                )
+                await db.copy_records_to_table(
+                    "ledger", records=ledger_rows, columns=LEDGER_COLUMNS
+                )
+            await db.execute("ANALYZE")
+        finally:
+            await db.close()
+    else:
+        with closing(sqlite3.connect(database, isolation_level=None)) as raw:
+            raw.execute("BEGIN")
+            for table, columns, rows in (
+                ("wallets", WALLET_COLUMNS, wallet_rows),
+                ("ledger", LEDGER_COLUMNS, ledger_rows),
+            ):
+                marks = ", ".join("?" * len(columns))
+                raw.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
+                )
+            raw.execute("COMMIT")
+            raw.execute("ANALYZE")
     return {user_id: balance for _, user_id, balance, _, _ in wallets}
+
+
+@asynccontextmanager
+async def database_for_the_run(kind: str, directory: Path, server: str) -> AsyncIterator[str]:
+    """A new SQLite file in ``directory``, or a new database on the PostgreSQL ``server``."""
+    if kind == "sqlite":
+        yield str(directory / "bench.db")
+        return
+    name = f"stud_bench_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+        try:
+            yield urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
+        finally:
+            await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+async def server_version(database: str) -> str:
+    if not database.startswith("postgresql://"):
+        return f"SQLite {sqlite3.sqlite_version}"
+    db = await asyncpg.connect(database)
+    try:
+        version: Any = await db.fetchval("SHOW server_version")
+    finally:
+        await db.close()
+    return f"PostgreSQL {version}"
 
 
 async def timed_ms(rounds: int, run: Callable[[], Awaitable[object]]) -> list[float]:
@@ -167,33 +225,43 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--path", type=Path, default=None, help="directory for the database")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    print(
-        f"Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--postgres-url",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL server whose user may create databases (with --database postgresql)",
     )
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.path) as directory:
-        path = Path(directory) / "bench.db"
-        await (await Store.open(path)).close()  # the schema
-        start = time.perf_counter()
-        chips = fill_wallets(path, args.wallets, random.Random(args.seed))
-        print(f"Filled {args.wallets:,} wallets in {time.perf_counter() - start:.1f} s")
-        store = await Store.open(path)
-        try:
-            await seat_players(store, list(chips))
-            start = time.perf_counter()
-            totals = await store.audit()
-            elapsed_ms = (time.perf_counter() - start) * 1000
+        async with database_for_the_run(
+            args.database, Path(directory), args.postgres_url
+        ) as database:
             print(
-                f"audit() over {args.wallets:,} wallets: {elapsed_ms:.0f} ms"
-                f" ({totals.granted:,} chips granted)"
+                f"Python {platform.python_version()}, {await server_version(database)},"
+                f" {platform.machine()}"
             )
-            print(f"Leaderboard, top 10 + caller's rank, {args.rounds} calls each:")
-            await leaderboard_figures(store, chips, args.rounds)
-            print(f"Hand commits, {args.rounds} hands (synchronous=FULL) in {path.parent}:")
-            await hand_figures(store, args.rounds)
-            await store.audit()
-        finally:
-            await store.close()
+            await (await Store.open(database)).close()  # the schema
+            start = time.perf_counter()
+            chips = await fill_wallets(database, args.wallets, random.Random(args.seed))
+            print(f"Filled {args.wallets:,} wallets in {time.perf_counter() - start:.1f} s")
+            store = await Store.open(database)
+            try:
+                await seat_players(store, list(chips))
+                start = time.perf_counter()
+                totals = await store.audit()
+                elapsed_ms = (time.perf_counter() - start) * 1000
+                print(
+                    f"audit() over {args.wallets:,} wallets: {elapsed_ms:.0f} ms"
+                    f" ({totals.granted:,} chips granted)"
+                )
+                print(f"Leaderboard, top 10 + caller's rank, {args.rounds} calls each:")
+                await leaderboard_figures(store, chips, args.rounds)
+                where = directory if args.database == "sqlite" else "PostgreSQL"
+                print(f"Hand commits, {args.rounds} hands, in {where}:")
+                await hand_figures(store, args.rounds)
+                await store.audit()
+            finally:
+                await store.close()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.core.storage.backend import is_postgresql
 from engine.stakes import Stakes
 
 
@@ -52,12 +53,18 @@ class GameDefaults:
 class Settings:
     token: str = field(repr=False)  # never printed, not even by repr() in a traceback
     database_path: str = "stud.db"
+    database_url: str = field(default="", repr=False)  # it may hold a password
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     starting_chips: int = 1000
     daily_chips: int = 200
     daily_cooldown_hours: int = 20
     game: GameDefaults = field(default_factory=GameDefaults)
+
+    @property
+    def database(self) -> str:
+        """Where the store lives: DATABASE_URL (PostgreSQL) if set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -135,6 +142,12 @@ def load_settings(
         raise SettingsError("DEFAULT_SEATS must be 2 to 8")
     if game.min_buy_in > game.max_buy_in:
         raise SettingsError("DEFAULT_MIN_BUY_IN must not exceed DEFAULT_MAX_BUY_IN")
+    database_url = merged.get("DATABASE_URL", "").strip()
+    if database_url and not is_postgresql(database_url):
+        raise SettingsError(
+            "DATABASE_URL must be a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL, or empty"
+            " for the SQLite file DATABASE_PATH"
+        )
     try:
         dev_guild_id = int(dev_guild) if dev_guild else None
     except ValueError:
@@ -144,6 +157,7 @@ def load_settings(
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH", "").strip() or "stud.db",
+        database_url=database_url,
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         starting_chips=_int(merged, "STARTING_CHIPS", 1000),

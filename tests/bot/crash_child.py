@@ -1,8 +1,9 @@
 """Child process for the crash test: plays one seeded hand through the store, committing after
 every action, and prints one line per committed transaction so the parent knows where it is.
 
-Run as ``python -m tests.bot.crash_child DB_PATH SEED`` from the repository root. The parent kills
-it with SIGKILL somewhere in that run, reopens the file and checks what survived.
+Run as ``python -m tests.bot.crash_child DATABASE SEED`` from the repository root (DATABASE: a
+SQLite file or a PostgreSQL URL). The parent kills it with SIGKILL somewhere in that run, reopens
+the database and checks what survived.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-from pathlib import Path
 
 from bot.core.storage import Store
 from engine import Card, Stakes, StudHand
@@ -58,8 +58,8 @@ def report(line: str) -> None:
     print(line, flush=True)
 
 
-async def run(path: Path, seed: int) -> None:
-    store = await Store.open(path)
+async def run(database: str, seed: int) -> None:
+    store = await Store.open(database)
     report("opened")
     await store.open_table(CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000)
     report("table")
@@ -86,4 +86,4 @@ async def run(path: Path, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(run(Path(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(run(sys.argv[1], int(sys.argv[2])))

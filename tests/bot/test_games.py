@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,6 +14,7 @@ from bot.core.tables import TableConfig, TableManager
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.databases import Location
 
 
 def test_one_game_never_changes() -> None:
@@ -79,8 +79,8 @@ def test_hands_per_game_is_only_for_a_mixed_table() -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stud.db")
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 

@@ -20,11 +20,13 @@ from bot.core.i18n import EN, RU
 from bot.core.ledger import MAX_ROWS, SessionLedger, ledger_sheet
 from bot.core.outbox import Ledger, Line
 from bot.core.storage import LedgerEntry, Store, TableLedger
+from bot.core.storage.sqlite import SqliteBackend
 from bot.core.tables import TableConfig, TableManager
 from bot.edge.presenter import ledger_embed
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.databases import Location
 
 NBSP = "\xa0"
 NNBSP = "\u202f"  # CLDR puts a narrow one before the Russian year mark
@@ -33,8 +35,8 @@ COUNTDOWN = 30.0
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stud.db")
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 
@@ -259,10 +261,10 @@ async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> N
     assert refused.value.key == "no_table"
 
 
-async def test_the_ledger_queries_read_one_tables_rows_by_index(
-    store: Store, tmp_path: Path
-) -> None:
-    """The ledger sums one table's rows, not the whole ledger's (migration 6)."""
+async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) -> None:
+    """The ledger sums one table's rows, not the whole ledger's (migration 6); the plans are
+    SQLite's."""
+    store = await Store.open(tmp_path / "plan.db")
     session = Session(store, seed=9)
     await session.open()
     await session.sit(1, 500)
@@ -270,10 +272,12 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(
     await session.play_hand()
     queries: list[str] = []
     # The statements as run, their parameters written in.
-    await store._db.set_trace_callback(queries.append)
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)  # a plan of SQLite's own
+    await backend._db.set_trace_callback(queries.append)
     await store.table_ledger(CHANNEL)
-    await store._db.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3 takes None
-    with closing(sqlite3.connect(tmp_path / "stud.db")) as raw:
+    await backend._db.set_trace_callback(None)  # type: ignore[arg-type]  # sqlite3 takes None
+    with closing(sqlite3.connect(tmp_path / "plan.db")) as raw:
         plans = {
             query: " ".join(str(row[3]) for row in raw.execute("EXPLAIN QUERY PLAN " + query))
             for query in queries
@@ -291,6 +295,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(
         f"SCAN {table}" in plan for plan in plans.values() for table in ("ledger", "hands")
     ), plans
     await session.manager.shutdown()
+    await store.close()
 
 
 def _missing() -> TableLedger:

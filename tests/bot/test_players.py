@@ -12,11 +12,12 @@ from bot.core.storage import Store
 from bot.core.tables import TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.databases import Location
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stud.db")
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 

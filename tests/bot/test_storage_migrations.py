@@ -1,4 +1,5 @@
-"""Numbered migrations (issue 4, Model): fresh and old files both reach the current schema."""
+"""Numbered migrations (issue 4, Model): new and old databases both reach the current schema,
+on SQLite and on PostgreSQL (issue 13 point 1)."""
 
 from __future__ import annotations
 
@@ -6,96 +7,95 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import aiosqlite
+import asyncpg
 import pytest
 
 from bot.core.storage import SchemaTooNew, Store
 from bot.core.storage import migrations as migrations_module
-from bot.core.storage.migrations import LATEST, migrate
+from bot.core.storage.backend import is_postgresql
+from bot.core.storage.migrations import LATEST, TABLES
+from tests.databases import Location, migrate_to, raw, version
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = 100, 101, 102
 NOW = "2025-01-01T12:00:00.000000Z"
 
 
-def pragma(path: Path, name: str) -> object:
-    with closing(sqlite3.connect(path)) as raw:
-        return raw.execute(f"PRAGMA {name}").fetchone()[0]
+async def wallet_columns(database: Location) -> list[str]:
+    async with raw(database) as other:
+        return await other.columns("wallets")
 
 
-def wallet_columns(path: Path) -> list[str]:
-    with closing(sqlite3.connect(path)) as raw:
-        return [row[1] for row in raw.execute("PRAGMA table_info(wallets)")]
-
-
-async def build_version_1(path: Path) -> None:
-    """A file as the first release left it: players seated, one of them mid-hand."""
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await migrate(db, target=1) == 1
-        await db.execute("BEGIN")
-        await db.executemany(
-            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)",
-            [(GUILD, ALICE, 750, NOW), (GUILD, BOB, 800, NOW), (GUILD, CAROL, 850, NOW)],
-        )
-        await db.execute(
+async def build_version_1(database: Location) -> None:
+    """A database as the first release left it: players seated, one of them mid-hand."""
+    assert await migrate_to(database, 1) == 1
+    ledger = [
+        *(
+            (user, "starting_grant", 1000, 1000, 0, 0, "NULL", "NULL")
+            for user in (ALICE, BOB, CAROL)
+        ),
+        (ALICE, "admin_grant", 50, 50, 0, 0, "NULL", "NULL"),
+        (ALICE, "buy_in", 0, -300, 300, 0, 1, "NULL"),
+        (BOB, "buy_in", 0, -200, 200, 0, 1, "NULL"),
+        (CAROL, "buy_in", 0, -150, 150, 0, 1, "NULL"),
+        (BOB, "hand_start", 0, 0, -200, 200, 1, 1),
+        (CAROL, "hand_start", 0, 0, -150, 150, 1, 1),
+    ]
+    async with raw(database) as other:
+        for statement in (
+            "BEGIN",
+            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES"
+            f" ({GUILD}, {ALICE}, 750, '{NOW}'), ({GUILD}, {BOB}, 800, '{NOW}'),"
+            f" ({GUILD}, {CAROL}, 850, '{NOW}')",
             "INSERT INTO tables (id, channel_id, guild_id, opener_id, max_seats, min_buy_in,"
-            " max_buy_in, settings, opened_at) VALUES (1, ?, ?, ?, 6, 100, 1000, '{}', ?)",
-            (CHANNEL, GUILD, ALICE, NOW),
-        )
-        await db.executemany(
-            "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
-            " VALUES (1, ?, ?, ?, ?)",
-            [(ALICE, 0, 300, NOW), (BOB, 1, 0, NOW), (CAROL, 2, 0, NOW)],
-        )
-        await db.execute(
+            f" max_buy_in, settings, opened_at) VALUES (1, {CHANNEL}, {GUILD}, {ALICE}, 6, 100,"
+            f" 1000, '{{}}', '{NOW}')",
+            "INSERT INTO seats (table_id, user_id, position, stack, seated_at) VALUES"
+            f" (1, {ALICE}, 0, 300, '{NOW}'), (1, {BOB}, 1, 0, '{NOW}'),"
+            f" (1, {CAROL}, 2, 0, '{NOW}')",
             "INSERT INTO hands (id, table_id, state, commitment, salt, started_at, updated_at)"
-            " VALUES (1, 1, '{\"n\": 4}', ?, 'salt', ?, ?)",
-            ("cd" * 32, NOW, NOW),
-        )
-        await db.executemany(
-            "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
-            " VALUES (1, ?, ?, ?)",
-            [(0, BOB, 200), (1, CAROL, 150)],
-        )
-        ledger = [
-            *(
-                (user, "starting_grant", 1000, 1000, 0, 0, None, None)
-                for user in (ALICE, BOB, CAROL)
-            ),
-            (ALICE, "admin_grant", 50, 50, 0, 0, None, None),
-            (ALICE, "buy_in", 0, -300, 300, 0, 1, None),
-            (BOB, "buy_in", 0, -200, 200, 0, 1, None),
-            (CAROL, "buy_in", 0, -150, 150, 0, 1, None),
-            (BOB, "hand_start", 0, 0, -200, 200, 1, 1),
-            (CAROL, "hand_start", 0, 0, -150, 150, 1, 1),
-        ]
-        await db.executemany(
+            f" VALUES (1, 1, '{{\"n\": 4}}', '{'cd' * 32}', 'salt', '{NOW}', '{NOW}')",
+            "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack) VALUES"
+            f" (1, 0, {BOB}, 200), (1, 1, {CAROL}, 150)",
             "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
-            " seat_delta, hand_delta, table_id, hand_id, reason)"
-            f" VALUES ('{NOW}', {GUILD}, ?, ?, ?, ?, ?, ?, ?, ?, 'before the upgrade')",
-            ledger,
-        )
-        await db.execute("COMMIT")
+            " seat_delta, hand_delta, table_id, hand_id, reason) VALUES "
+            + ", ".join(
+                f"('{NOW}', {GUILD}, {user}, '{kind}', {minted}, {wallet}, {seat}, {hand},"
+                f" {table}, {hand_id}, 'before the upgrade')"
+                for user, kind, minted, wallet, seat, hand, table, hand_id in ledger
+            ),
+            "COMMIT",
+        ):
+            await other.execute(statement)
 
 
-async def test_fresh_file_reaches_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
-    path = tmp_path / "fresh.db"
-    store = await Store.open(path)
+async def test_a_new_database_reaches_the_latest_schema(database: Location) -> None:
+    store = await Store.open(database)
     await store.close()
-    assert pragma(path, "user_version") == LATEST
-    assert pragma(path, "journal_mode") == "wal"
-    assert "seated" in wallet_columns(path)
+    assert await version(database) == LATEST
+    assert "seated" in await wallet_columns(database)
+    if not is_postgresql(database):
+        with closing(sqlite3.connect(database)) as lite:
+            assert lite.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_version_1_file_is_migrated_with_its_seated_chips_backfilled(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    await build_version_1(path)
-    assert pragma(path, "user_version") == 1
-    assert "seated" not in wallet_columns(path)
+async def test_the_migrations_create_exactly_the_tables_migrate_db_copies(
+    database: Location,
+) -> None:
+    await (await Store.open(database)).close()
+    async with raw(database) as other:
+        created = set(await other.table_names()) - {"schema_version"}
+    assert created == set(TABLES), "add a new table to migrations.TABLES, after those it references"
 
-    store = await Store.open(path)
+
+async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: Location) -> None:
+    await build_version_1(database)
+    assert await version(database) == 1
+    assert "seated" not in await wallet_columns(database)
+
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         totals = await store.audit()
         assert (totals.granted, totals.wallets, totals.seats, totals.live_hands) == (
             3050,
@@ -121,48 +121,53 @@ async def test_version_1_file_is_migrated_with_its_seated_chips_backfilled(tmp_p
     finally:
         await store.close()
 
-    # Reopening an up-to-date file changes nothing.
-    store = await Store.open(path)
+    # Reopening an up-to-date database changes nothing.
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         assert (await store.wallet(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
 
 
-async def test_a_failing_migration_leaves_the_file_at_the_previous_version(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
+    database: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "old.db"
-    await build_version_1(path)
+    await build_version_1(database)
     broken = (*migrations_module.MIGRATIONS[1], "SELECT * FROM no_such_table")
     monkeypatch.setattr(
         migrations_module, "MIGRATIONS", (*migrations_module.MIGRATIONS[:1], broken)
     )
-    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
-        await Store.open(path)
-    assert pragma(path, "user_version") == 1
-    assert "seated" not in wallet_columns(path)
+    with pytest.raises(
+        (sqlite3.OperationalError, asyncpg.UndefinedTableError), match="no_such_table"
+    ):
+        await Store.open(database)
+    assert await version(database) == 1
+    assert "seated" not in await wallet_columns(database)
 
     monkeypatch.undo()
-    store = await Store.open(path)
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         await store.audit()
     finally:
         await store.close()
 
 
-async def test_a_file_from_a_newer_bot_is_refused_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "future.db"
-    with closing(sqlite3.connect(path)) as raw:
-        raw.execute(f"PRAGMA user_version = {LATEST + 1}")
+async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Location) -> None:
+    async with raw(database) as other:
+        if is_postgresql(database):
+            await other.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+            await other.execute(f"INSERT INTO schema_version VALUES ({LATEST + 1})")
+        else:
+            await other.execute(f"PRAGMA user_version = {LATEST + 1}")
+        before = await other.table_names()
     with pytest.raises(SchemaTooNew, match="run a newer version"):
-        await Store.open(path)
-    assert pragma(path, "user_version") == LATEST + 1
-    with closing(sqlite3.connect(path)) as raw:
-        assert raw.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        await Store.open(database)
+    assert await version(database) == LATEST + 1
+    async with raw(database) as other:
+        assert await other.table_names() == before
 
 
 async def test_leaderboard_queries_use_the_total_index(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Chips, tables and hands in one SQLite file: ``from bot.core.storage import Store``."""
+"""Chips, tables and hands in one database (a SQLite file or PostgreSQL):
+``from bot.core.storage import Store``."""
 
 from bot.core.storage.errors import (
     AlreadySeated,
@@ -6,6 +7,7 @@ from bot.core.storage.errors import (
     BuyInOutOfRange,
     ChipsNotConserved,
     DailyNotReady,
+    DatabaseNotEmpty,
     HandInProgress,
     HandNotFound,
     HandNotLive,
@@ -44,6 +46,7 @@ __all__ = [
     "BuyInOutOfRange",
     "ChipsNotConserved",
     "DailyNotReady",
+    "DatabaseNotEmpty",
     "HandEnd",
     "HandInProgress",
     "HandNotFound",

@@ -1,36 +1,39 @@
-"""The store: wallets, tables, seats, hands and the ledger in one SQLite file (aiosqlite, WAL).
+"""The store: wallets, tables, seats, hands and the ledger in one database, a SQLite file (the
+default, ``sqlite.py``) or PostgreSQL (``postgres.py``).
 
 Every chip lives in exactly one place: a wallet, a seat stack, or a hand in progress (the stacks
 its players brought in). Every move between places is one transaction that also appends a ledger
 row, so ``audit()`` can prove that the places add up to the chips ever granted.
 
-Concurrency: one connection, in autocommit mode, with explicit transactions. An asyncio lock
-keeps coroutines from interleaving statements inside each other's transactions, and every write
-transaction is ``BEGIN IMMEDIATE`` (plus a busy timeout), so another connection to the same file
-waits for the write lock instead of reading a balance that is about to change. Balance updates
-are still guarded in SQL (``WHERE balance >= ?`` and the row count) and by CHECK constraints.
+Each query is written once, in the SQL both databases understand (``backend.py`` says what the
+backends translate), and runs through the funnel at the bottom of the class (``_all``, ``_one``,
+``_run``, ``_run_many``, ``_log``) inside ``_write()``, ``_read()`` or ``_single()``.
+
+Concurrency: write transactions never interleave, on either database (SQLite's ``BEGIN
+IMMEDIATE``, PostgreSQL's write lock), so another connection or process waits instead of reading
+a balance that is about to change. Balance updates are still guarded in SQL (``WHERE balance >=
+?`` and the row count) and by CHECK constraints.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from bot.core.storage.backend import Backend, Connection, Params, Row, is_postgresql
 from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
     ChipsNotConserved,
     DailyNotReady,
+    DatabaseNotEmpty,
     HandInProgress,
     HandNotFound,
     HandNotLive,
@@ -44,7 +47,7 @@ from bot.core.storage.errors import (
     TableExists,
     TableFull,
 )
-from bot.core.storage.migrations import migrate
+from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
     AuditTotals,
     HandEnd,
@@ -58,14 +61,13 @@ from bot.core.storage.models import (
     TableLedger,
     Wallet,
 )
+from bot.core.storage.postgres import PostgresBackend
+from bot.core.storage.sqlite import SqliteBackend
 
 MAX_AMOUNT = 1_000_000_000  # per grant or buy-in; keeps every sum far from 64-bit overflow
 MAX_SEATS = 8
 MAX_NAME = 100  # Discord names are at most 32 characters; the schema allows some room
-BUSY_TIMEOUT_MS = 5000
-
-Row = sqlite3.Row
-Params = Sequence[Any] | Mapping[str, Any]
+COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 
 _HAND_COLUMNS = """
     hands.id, hands.state, hands.version, hands.commitment, hands.salt, hands.started_at,
@@ -91,7 +93,7 @@ class _Move:
 
 
 class Store:
-    """Open with ``await Store.open(path)``; close with ``await store.close()``.
+    """Open with ``await Store.open(path_or_url)``; close with ``await store.close()``.
 
     Methods raise a ``StoreError`` subclass (readable ``str()``) for anything a player can get
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
@@ -99,19 +101,22 @@ class Store:
 
     def __init__(
         self,
-        db: aiosqlite.Connection,
+        backend: Backend,
         *,
         starting_balance: int,
         daily_amount: int,
         daily_cooldown: timedelta,
     ) -> None:
-        # Use ``Store.open``: it configures the connection and migrates the schema.
-        self._db = db
-        self._lock = asyncio.Lock()
+        # Use ``Store.open``: it opens the backend and migrates the schema.
+        self._backend = backend
+        # The connection of the transaction the current task is in (each task has its own:
+        # on PostgreSQL several transactions of one store run at once).
+        self._connection: ContextVar[Connection | None] = ContextVar(
+            f"store-{id(self)}", default=None
+        )
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_cooldown = daily_cooldown
-        self._closed = False
 
     @classmethod
     async def open(
@@ -122,45 +127,29 @@ class Store:
         daily_amount: int = 200,
         daily_cooldown: timedelta = timedelta(hours=20),
     ) -> Store:
-        """Open (or create) the file, switch on WAL and foreign keys, apply pending migrations."""
+        """Open a SQLite file (created if missing) or, for a ``postgresql://`` URL, a PostgreSQL
+        database; apply pending migrations."""
         if not _is_amount(starting_balance, allow_zero=True):
             raise ValueError(f"starting_balance must be 0..{MAX_AMOUNT}, not {starting_balance!r}")
         if not _is_amount(daily_amount):
             raise ValueError(f"daily_amount must be 1..{MAX_AMOUNT}, not {daily_amount!r}")
         if daily_cooldown <= timedelta(0):
             raise ValueError("daily_cooldown must be positive")
-        db = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
-                mode = await cursor.fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                raise RuntimeError(f"the database must be a file in WAL mode, got {mode!r}")
-            # NORMAL: in WAL mode a commit survives the process being killed (the crash test
-            # SIGKILLs it) but not a power cut, which may undo the last decisions; each move of
-            # chips is one transaction, so they stay conserved and the hand resumes a little
-            # earlier. FULL syncs the WAL on every commit: at 125 clicks/s (benchmarks/bot.py)
-            # it made saving an action p95 144 ms instead of 46 ms.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await migrate(db)
-        except BaseException:
-            await db.close()
-            raise
+        backend: Backend
+        if is_postgresql(path):
+            backend = await PostgresBackend.open(str(path))
+        else:
+            backend = await SqliteBackend.open(path)
         return cls(
-            db,
+            backend,
             starting_balance=starting_balance,
             daily_amount=daily_amount,
             daily_cooldown=daily_cooldown,
         )
 
     async def close(self) -> None:
-        """Wait for the transaction in flight, then close the file. Safe to call twice."""
-        async with self._lock:
-            if not self._closed:
-                self._closed = True
-                await self._db.close()
+        """Wait for the transactions in flight, then close the database. Safe to call twice."""
+        await self._backend.close()
 
     # ----------------------------------------------------------------- wallets
 
@@ -318,7 +307,7 @@ class Store:
 
     async def set_table_message(self, channel_id: int, message_id: int) -> None:
         """Remember the message that shows the open table in ``channel_id``."""
-        async with self._lock:
+        async with self._single():
             await self._run(
                 "UPDATE tables SET message_id = ? WHERE channel_id = ? AND closed_at IS NULL",
                 (message_id, channel_id),
@@ -514,9 +503,9 @@ class Store:
         ``HandNotFound``, ``HandNotLive``.
         """
         state_json = _dump_state(state)
-        async with self._lock:
-            # One statement is a transaction of its own in autocommit mode: the busiest write
-            # of a table costs one trip to the database thread instead of three.
+        async with self._single():
+            # One statement is a transaction of its own: the busiest write of a table costs
+            # one trip to the database instead of three.
             rows = await self._all(
                 "UPDATE hands SET state = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND ended_at IS NULL RETURNING version",
@@ -577,7 +566,8 @@ class Store:
                 f"SELECT {_HAND_COLUMNS} FROM hand_seats"
                 " JOIN hands ON hands.id = hand_seats.hand_id"
                 " JOIN tables ON tables.id = hands.table_id"
-                " WHERE hand_seats.user_id = :user AND (:guild IS NULL OR tables.guild_id = :guild)"
+                " WHERE hand_seats.user_id = :user"
+                " AND (CAST(:guild AS BIGINT) IS NULL OR tables.guild_id = :guild)"
                 " AND (NOT :finished OR hands.ended_at IS NOT NULL)"
                 " ORDER BY hands.id DESC LIMIT 1",
                 {"user": user_id, "guild": guild_id, "finished": finished},
@@ -768,28 +758,32 @@ class Store:
         Raises ``AuditFailed`` naming the first mismatch.
         """
         async with self._read():
-            totals = await self._one(
-                "SELECT"
-                " (SELECT coalesce(sum(minted), 0) FROM ledger) AS granted,"
-                " (SELECT coalesce(sum(balance), 0) FROM wallets) AS wallets,"
-                " (SELECT coalesce(sum(stack), 0) FROM seats) AS seats,"
-                " (SELECT coalesce(sum(starting_stack), 0) FROM hand_seats"
-                "  JOIN hands ON hands.id = hand_seats.hand_id"
-                "  WHERE hands.ended_at IS NULL) AS live_hands"
-            )
-            assert totals is not None
-            result = AuditTotals(
-                int(totals["granted"]),
-                int(totals["wallets"]),
-                int(totals["seats"]),
-                int(totals["live_hands"]),
-            )
-            if result.granted != result.wallets + result.seats + result.live_hands:
-                raise AuditFailed(f"chips not conserved: {result}")
-            for description, query in _AUDIT_MISMATCHES:
-                bad = await self._one(query)
-                if bad is not None:
-                    raise AuditFailed(f"{description}: {dict(bad)}")
+            return await self._audit()
+
+    async def _audit(self) -> AuditTotals:
+        """``audit()`` inside the current transaction."""
+        totals = await self._one(
+            "SELECT"
+            " (SELECT coalesce(sum(minted), 0) FROM ledger) AS granted,"
+            " (SELECT coalesce(sum(balance), 0) FROM wallets) AS wallets,"
+            " (SELECT coalesce(sum(stack), 0) FROM seats) AS seats,"
+            " (SELECT coalesce(sum(starting_stack), 0) FROM hand_seats"
+            "  JOIN hands ON hands.id = hand_seats.hand_id"
+            "  WHERE hands.ended_at IS NULL) AS live_hands"
+        )
+        assert totals is not None
+        result = AuditTotals(
+            int(totals["granted"]),
+            int(totals["wallets"]),
+            int(totals["seats"]),
+            int(totals["live_hands"]),
+        )
+        if result.granted != result.wallets + result.seats + result.live_hands:
+            raise AuditFailed(f"chips not conserved: {result}")
+        for description, query in _AUDIT_MISMATCHES:
+            bad = await self._one(query)
+            if bad is not None:
+                raise AuditFailed(f"{description}: {dict(bad)}")
         return result
 
     # ----------------------------------------------------------------- process facts
@@ -809,64 +803,87 @@ class Store:
             )
 
     async def backup(self, path: str | Path) -> None:
-        """Copy the database to ``path`` with SQLite's online backup, while the bot runs.
+        """Copy a SQLite database to ``path`` with SQLite's online backup, while the bot runs
+        (PostgreSQL has pg_dump for that: ``RuntimeError``).
 
-        The copy is one consistent snapshot (all pages in one step, under this connection's
-        lock so no transaction of ours is half done; other processes' commits wait or come
-        after). It is written beside ``path`` and renamed into place, so an interrupted backup
-        never leaves a partial file where a good one is expected.
+        The copy is one consistent snapshot. It is written beside ``path`` and renamed into
+        place, so an interrupted backup never leaves a partial file where a good one is expected.
         """
         target = Path(path)
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
-        # check_same_thread: aiosqlite runs the backup on this connection's own thread.
-        copy = sqlite3.connect(partial, check_same_thread=False)
         try:
-            async with self._lock:
-                await self._db.backup(copy)
-            copy.close()
+            await self._backend.backup(partial)
             partial.replace(target)
         except BaseException:
-            copy.close()  # a second close does nothing
             partial.unlink(missing_ok=True)
             raise
+
+    async def copy_from(self, source: Store) -> dict[str, int]:
+        """Copy every row of ``source`` into this store, which must have none (``stud-bot
+        migrate-db``); returns how many rows each table received.
+
+        One transaction, which also runs the audit on the copy before it commits: a copy that
+        doesn't add up (``AuditFailed``), or a store that already has rows
+        (``DatabaseNotEmpty``), changes nothing. Rows keep their ids, so the seats', hands' and
+        ledger's references stay right, and new ids continue after the copied ones.
+        """
+        copied: dict[str, int] = {}
+        async with source._read() as reading, self._write() as writing:
+            for table in TABLES:
+                rows = (await writing.all(f"SELECT count(*) AS n FROM {table}"))[0]["n"]
+                if rows:
+                    raise DatabaseNotEmpty(table, int(rows))
+            for table in TABLES:
+                copied[table] = 0
+                columns: list[str] = []
+                async for batch in reading.batches(f"SELECT * FROM {table}", COPY_BATCH):
+                    columns = list(batch[0].keys())
+                    await writing.copy_rows(table, columns, [tuple(row) for row in batch])
+                    copied[table] += len(batch)
+                if "id" in columns:
+                    await writing.ids_continue_after_copy(table)
+            await self._audit()
+        return copied
 
     # ----------------------------------------------------------------- internals
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[None]:
-        """One write transaction, holding SQLite's write lock from its first statement."""
-        async with self._lock:
-            # BEGIN goes inside the try: a task cancelled while awaiting it still has it run
-            # (the connection's thread works through its queue in order), so it must end too.
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield
-            except BaseException:
-                await self._end_transaction("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    async def _write(self) -> AsyncIterator[Connection]:
+        """One write transaction; no other writer, in any process, runs at the same time."""
+        async with self._backend.write() as connection:
+            with self._using(connection):
+                yield connection
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[None]:
+    async def _read(self) -> AsyncIterator[Connection]:
         """One read transaction: every query inside sees the same snapshot."""
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN")
-                yield
-            finally:
-                await self._end_transaction("COMMIT")
+        async with self._backend.read() as connection:
+            with self._using(connection):
+                yield connection
 
-    async def _end_transaction(self, statement: str) -> None:
-        """COMMIT or ROLLBACK, unless BEGIN itself failed (e.g. the file stayed locked)."""
+    @asynccontextmanager
+    async def _single(self) -> AsyncIterator[Connection]:
+        """No transaction: each statement commits on its own."""
+        async with self._backend.single() as connection:
+            with self._using(connection):
+                yield connection
+
+    @contextmanager
+    def _using(self, connection: Connection) -> Iterator[None]:
+        token = self._connection.set(connection)
         try:
-            await self._db.execute(statement)
-        except sqlite3.OperationalError as error:
-            if "no transaction is active" not in str(error):
-                raise
+            yield
+        finally:
+            self._connection.reset(token)
+
+    def _db(self) -> Connection:
+        connection = self._connection.get()
+        assert connection is not None, "queries run inside _write(), _read() or _single()"
+        return connection
 
     async def _all(self, sql: str, params: Params = ()) -> list[Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        return await self._db().all(sql, params)
 
     async def _one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self._all(sql, params)
@@ -874,12 +891,11 @@ class Store:
 
     async def _run(self, sql: str, params: Params = ()) -> int:
         """Run a write and return how many rows it changed."""
-        cursor = await self._db.execute(sql, params)
-        return cursor.rowcount
+        return await self._db().run(sql, params)
 
     async def _log(self, now: datetime, *moves: _Move) -> None:
         """Append ledger rows (one round trip for any number of them)."""
-        await self._db.executemany(
+        await self._db().insert_many(
             "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
             " seat_delta, hand_delta, table_id, hand_id, reason, actor_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -903,9 +919,8 @@ class Store:
         )
 
     async def _run_many(self, sql: str, rows: Iterable[Params]) -> int:
-        """Run a write once per parameter row, in one round trip; return rows changed in all."""
-        cursor = await self._db.executemany(sql, rows)
-        return cursor.rowcount
+        """Run a write once per parameter row; return rows changed in all."""
+        return await self._db().run_many(sql, rows)
 
     async def _ensure_wallet(self, guild_id: int, user_id: int, now: datetime) -> None:
         created = await self._run(
@@ -1206,15 +1221,17 @@ _AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
         # second payout would show here as a negative balance.
         "a hand's chips differ from its ledger",
         """
-        SELECT h.id, h.ended_at, coalesce(l.total, 0) AS ledger,
-               CASE WHEN h.ended_at IS NULL THEN
-                   (SELECT sum(starting_stack) FROM hand_seats WHERE hand_id = h.id)
-               ELSE 0 END AS expected
-        FROM hands AS h LEFT JOIN (
-            SELECT hand_id, sum(hand_delta) AS total FROM ledger
-            WHERE hand_id IS NOT NULL GROUP BY 1
-        ) AS l ON l.hand_id = h.id
-        WHERE coalesce(l.total, 0) != expected
+        SELECT * FROM (
+            SELECT h.id, h.ended_at, coalesce(l.total, 0) AS ledger,
+                   CASE WHEN h.ended_at IS NULL THEN
+                       (SELECT sum(starting_stack) FROM hand_seats WHERE hand_id = h.id)
+                   ELSE 0 END AS expected
+            FROM hands AS h LEFT JOIN (
+                SELECT hand_id, sum(hand_delta) AS total FROM ledger
+                WHERE hand_id IS NOT NULL GROUP BY 1
+            ) AS l ON l.hand_id = h.id
+        ) AS hands_and_ledger
+        WHERE ledger != expected
         LIMIT 1
         """,
     ),
