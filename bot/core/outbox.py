@@ -57,6 +57,7 @@ class Private:
     user_id: int
     hand_id: int
     cards: PrivateHand
+    game: str  # the hand's game ("razz"): a mixed table's player is told which one he plays
 
 
 @dataclass(frozen=True, slots=True)

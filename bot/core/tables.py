@@ -30,7 +30,7 @@ from typing import Any
 from bot.core.announce import announce
 from bot.core.clock import Clock, SystemClock
 from bot.core.errors import TableError
-from bot.core.games import CHOICES, MIXED, STUD, Rotation
+from bot.core.games import CHOICES, MIXED, STUD, Rotation, game_of
 from bot.core.i18n import EN, t
 from bot.core.ledger import SessionLedger
 from bot.core.outbox import ClearButtons, Ledger, Line, Outbox, Picture, Private, Results
@@ -741,7 +741,8 @@ class TableManager:
     def _deal_private(self, table: Table, live: LiveHand, user_id: int) -> None:
         seat = live.seat_of(user_id)
         assert seat is not None
-        table.outbox.put(Private(user_id, live.hand_id, PrivateHand.for_seat(live.hand, seat)))
+        cards = PrivateHand.for_seat(live.hand, seat)
+        table.outbox.put(Private(user_id, live.hand_id, cards, game_of(live.hand.variant)))
 
     async def _finish(self, table: Table) -> None:
         """The hand is over: settle it if no decision did (over when dealt), then wrap it up."""

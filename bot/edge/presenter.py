@@ -419,6 +419,7 @@ class DiscordPresenter:
             lang,
             "dm_cards",
             hand_id=effect.hand_id,
+            game=game_name(effect.game, lang),
             channel=channel_name,
             down=cards_text(down),
             up=cards_text(up),

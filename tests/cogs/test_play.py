@@ -108,9 +108,12 @@ async def test_the_game_option_deals_razz_and_its_pictures_say_so(
     assert message.embeds[0].title is not None and message.embeds[0].title.startswith("Razz ")
     log = message.embeds[0].fields[0].value or ""
     assert "has the highest door card" in log
+    users = table.live.users
     await play_out_with_buttons(world)
     results = next(m for m in reversed(world.channel.history()) if "is over" in m.content)
     assert "low (" in (results.embeds[0].description or "")
+    for user_id in users:
+        assert all("(Razz)" in dm.content for dm in world.users[user_id].dm_channel.history())
     assert drawn and all(args[1].game == "Razz" for args, _ in drawn)
 
 
