@@ -198,8 +198,8 @@ async def hand_figures(store: Store, rounds: int) -> None:
     )
     for user_id, stack in players:
         await store.sit(channel, user_id, stack)
-    # A state about the size of a finished 8-player hand's to_dict().
-    state = {"deck": ["As"] * 52, "actions": [["raise_to", 20]] * 60, "stacks": [100] * 8}
+    # About the size of a finished 8-player hand saved by engine.codec (opaque to the store).
+    state = bytes(range(120))
     starts, saves, settles = [], [], []
     for round_index in range(rounds):
         stacks = [seat.stack for seat in await store.seats(channel)]

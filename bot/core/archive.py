@@ -15,6 +15,7 @@ from bot.core.errors import TableError
 from bot.core.i18n import t
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import fallback_name, public_reveal
+from engine.codec import decode
 from engine.fairness import verify
 from engine.hand import StudHand
 from engine.history import join_histories, write_history
@@ -104,7 +105,7 @@ class Archive:
 
     async def verify(self, guild_id: int, user_id: int, hand_id: int, lang: str) -> Verification:
         record = await self._finished(guild_id, hand_id)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)
         reveal = public_reveal(hand, record.salt, viewer)
         return Verification(
@@ -138,7 +139,7 @@ class Archive:
             hand_id = last.hand_id
         record = await self._finished(guild_id, hand_id)
         names = await self._names(guild_id, [record], user_id, viewer_name)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)
         text = _copy(record, hand, viewer, names, channel_name)
         net = tuple(
@@ -186,7 +187,7 @@ class Archive:
         reveals: list[str] = []
         net = 0
         for count, record in enumerate(records, 1):
-            hand = StudHand.from_dict(record.state)
+            hand = decode(record.state)
             viewer = _viewer_seat(record, user_id)
             texts.append(_copy(record, hand, viewer, names, channel_name))
             reveals.append(_reveal_entry(record, hand, viewer, lang))

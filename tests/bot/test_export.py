@@ -14,8 +14,8 @@ from bot.core.archive import Archive, Export
 from bot.core.errors import TableError
 from bot.core.i18n import EN, t
 from bot.core.storage import Store
+from engine.codec import decode
 from engine.fairness import verify, visible_cards
-from engine.hand import StudHand
 from tests.bot.fakes import CHANNEL, GUILD
 from tests.bot.test_ledger import Session
 from tests.engine.pokerstars_parser import parse_histories
@@ -69,7 +69,7 @@ async def check_export(store: Store, found: Export, hand_ids: list[int]) -> None
     net = 0
     for hand_id, text, block in zip(hand_ids, parsed, blocks, strict=True):
         record = await store.get_hand(hand_id)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         seat = next(p.seat_index for p in record.players if p.user_id == ANN)
         assert text.names[seat] == "Ann"
         assert text.final_stacks() == dict(enumerate(hand.stacks))

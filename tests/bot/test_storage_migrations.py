@@ -114,8 +114,8 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
         ]
         # The hand that was live before the upgrade carries on and settles.
         (live,) = await store.live_hands()
-        assert (live.hand_id, live.state) == (1, {"n": 4})
-        await store.settle_hand(1, {"n": 5}, [350, 0])
+        assert (live.hand_id, live.state) == (1, b'{"n": 4}')
+        await store.settle_hand(1, b"n5", [350, 0])
         assert (await store.wallet(GUILD, BOB)).total == 1150
         await store.audit()
     finally:

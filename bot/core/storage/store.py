@@ -419,7 +419,7 @@ class Store:
         self,
         channel_id: int,
         players: Sequence[tuple[int, int]],
-        state: Mapping[str, Any],
+        state: bytes,
         *,
         commitment: str,
         salt: str,
@@ -430,7 +430,8 @@ class Store:
 
         ``players[i] = (user_id, stack)`` for engine seat ``i``: the stacks the StudHand was
         built with, which must equal those seats' current stacks (else ``SeatsChanged``).
-        ``state`` is ``StudHand.to_dict()`` before any action. ``settings``, if given, replace
+        ``state`` is the hand saved before any action (``engine.codec.encode``; the store never
+        reads inside it). ``settings``, if given, replace
         the table's (what changes with each hand dealt, as a mixed game's rotation, is saved
         with that hand). Returns the hand id. ``NoTable``, ``HandInProgress``, ``SeatsChanged``.
         """
@@ -440,7 +441,7 @@ class Store:
         if any(not _is_int(stack) or stack < 0 for _, stack in players):
             raise ValueError("stacks must be whole numbers of chips, not negative")
         now = _aware(now)
-        state_json = _dump_state(state)
+        _check_state(state)
         async with self._write():
             table = await self._require_table(channel_id)
             if await self._live_hand_id(table["id"]) is not None:
@@ -448,7 +449,7 @@ class Store:
             rows = await self._all(
                 "INSERT INTO hands (table_id, state, commitment, salt, started_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (table["id"], state_json, commitment, salt, _ts(now), _ts(now)),
+                (table["id"], state, commitment, salt, _ts(now), _ts(now)),
             )
             hand_id = int(rows[0]["id"])
             seated = {
@@ -497,19 +498,20 @@ class Store:
             )
         return hand_id
 
-    async def save_action(self, hand_id: int, state: Mapping[str, Any]) -> int:
-        """Replace the hand's state after one action (one transaction); returns the new version.
+    async def save_action(self, hand_id: int, state: bytes) -> int:
+        """Replace the hand's saved state after one action (one transaction); returns the new
+        version.
 
         ``HandNotFound``, ``HandNotLive``.
         """
-        state_json = _dump_state(state)
+        _check_state(state)
         async with self._single():
             # One statement is a transaction of its own: the busiest write of a table costs
             # one trip to the database instead of three.
             rows = await self._all(
                 "UPDATE hands SET state = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND ended_at IS NULL RETURNING version",
-                (state_json, _ts(_utcnow()), hand_id),
+                (state, _ts(_utcnow()), hand_id),
             )
         if not rows:
             async with self._read():
@@ -517,7 +519,7 @@ class Store:
         return int(rows[0]["version"])
 
     async def settle_hand(
-        self, hand_id: int, state: Mapping[str, Any], final_stacks: Sequence[int]
+        self, hand_id: int, state: bytes, final_stacks: Sequence[int]
     ) -> HandEnd:
         """End the hand: ``final_stacks[i]`` (engine seat order) go back on the seats, seats
         marked leaving are cashed out, and the hand is closed, all in one transaction.
@@ -527,7 +529,8 @@ class Store:
         """
         if any(not _is_int(stack) or stack < 0 for stack in final_stacks):
             raise ValueError("final stacks must be whole numbers of chips, not negative")
-        return await self._end_hand(hand_id, _dump_state(state), list(final_stacks), "")
+        _check_state(state)
+        return await self._end_hand(hand_id, state, list(final_stacks), "")
 
     async def void_hand(self, hand_id: int, *, reason: str) -> HandEnd:
         """End the hand giving every player back his starting stack (e.g. a state that can't
@@ -1046,7 +1049,7 @@ class Store:
     async def _end_hand(
         self,
         hand_id: int,
-        state_json: str | None,
+        state: bytes | None,
         final_stacks: list[int] | None,
         void_reason: str,
     ) -> HandEnd:
@@ -1074,7 +1077,7 @@ class Store:
                 "UPDATE hands SET state = coalesce(?, state), updated_at = ?, ended_at = ?,"
                 " outcome = ? WHERE id = ? AND ended_at IS NULL",
                 (
-                    state_json,
+                    state,
                     _ts(now),
                     _ts(now),
                     "voided" if final_stacks is None else "settled",
@@ -1164,7 +1167,7 @@ class Store:
                 hand_id=int(row["id"]),
                 channel_id=int(row["channel_id"]),
                 guild_id=int(row["guild_id"]),
-                state=json.loads(row["state"]),
+                state=bytes(row["state"]),
                 version=int(row["version"]),
                 commitment=row["commitment"],
                 salt=row["salt"],
@@ -1291,6 +1294,11 @@ def _is_amount(value: object, *, allow_zero: bool = False) -> bool:
 def _check_amount(amount: object) -> None:
     if not _is_amount(amount):
         raise InvalidAmount(amount, MAX_AMOUNT)
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, bytes) or not state:
+        raise ValueError("a hand's state is the bytes engine.codec.encode wrote")
 
 
 def _dump_state(state: Mapping[str, Any]) -> str:
