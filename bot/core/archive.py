@@ -32,6 +32,8 @@ class Verification:
 # /history session gives at most this many of the latest hands: a day's long session, in a file
 # Discord takes (about 2 KB a hand, and as much again for the reveals).
 MAX_SESSION_HANDS: Final = 500
+# Hands read from the store at a time for /history session: as many as /history last:N reads.
+SESSION_PAGE: Final = 100
 # Hands written between two yields to the event loop (each takes about a millisecond).
 HANDS_PER_SLICE: Final = 25
 
@@ -173,9 +175,7 @@ class Archive:
             if not records:
                 raise TableError("no_history")
         else:
-            records = await self.store.settled_hands_for(
-                user_id, guild_id=guild_id, limit=MAX_SESSION_HANDS + 1, channel_id=session_channel
-            )
+            records = await self._session_hands(guild_id, user_id, session_channel)
             more = len(records) > MAX_SESSION_HANDS
             records = records[:MAX_SESSION_HANDS]
             if not records:
@@ -201,6 +201,27 @@ class Archive:
                 await asyncio.sleep(0)
         reveal = "\n".join(reveals) + "\n" + t(lang, "verify_howto") + "\n"
         return Export(tuple(r.hand_id for r in records), join_histories(texts), reveal, net, more)
+
+    async def _session_hands(
+        self, guild_id: int, user_id: int, channel_id: int
+    ) -> list[HandRecord]:
+        """His hands at the channel's table, newest first, one more than
+        :data:`MAX_SESSION_HANDS` if there are: a page at a time, so that each read stays
+        short and the tables play on between them."""
+        records: list[HandRecord] = []
+        while len(records) <= MAX_SESSION_HANDS:
+            wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(records))
+            page = await self.store.settled_hands_for(
+                user_id,
+                guild_id=guild_id,
+                limit=wanted,
+                channel_id=channel_id,
+                before=records[-1].hand_id if records else None,
+            )
+            records += page
+            if len(page) < wanted:
+                break
+        return records
 
     async def _names(
         self, guild_id: int, records: Sequence[HandRecord], user_id: int, viewer_name: str
