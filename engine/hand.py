@@ -219,6 +219,12 @@ class StudHand:
         """A seat's cards in the order dealt, each with whether it is face up."""
         return list(self._cards[seat])
 
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every decision taken so far, in order, as taken (a timeout as a timeout): with the
+        hand's inputs, all it takes to replay it."""
+        return tuple(self._history)
+
     def pots(self) -> list[Pot]:
         """Main pot first, then side pots, from what each seat has committed (RULES 5.3)."""
         return _pots(self.committed, self._folded)

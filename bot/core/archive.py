@@ -15,6 +15,7 @@ from bot.core.errors import TableError
 from bot.core.i18n import t
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import fallback_name, public_reveal
+from engine.codec import decode
 from engine.fairness import verify
 from engine.hand import StudHand
 from engine.history import join_histories, write_history
@@ -31,6 +32,8 @@ class Verification:
 # /history session gives at most this many of the latest hands: a day's long session, in a file
 # Discord takes (about 2 KB a hand, and as much again for the reveals).
 MAX_SESSION_HANDS: Final = 500
+# Hands read from the store at a time for /history session: as many as /history last:N reads.
+SESSION_PAGE: Final = 100
 # Hands written between two yields to the event loop (each takes about a millisecond).
 HANDS_PER_SLICE: Final = 25
 
@@ -104,7 +107,7 @@ class Archive:
 
     async def verify(self, guild_id: int, user_id: int, hand_id: int, lang: str) -> Verification:
         record = await self._finished(guild_id, hand_id)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)
         reveal = public_reveal(hand, record.salt, viewer)
         return Verification(
@@ -138,7 +141,7 @@ class Archive:
             hand_id = last.hand_id
         record = await self._finished(guild_id, hand_id)
         names = await self._names(guild_id, [record], user_id, viewer_name)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)
         text = _copy(record, hand, viewer, names, channel_name)
         net = tuple(
@@ -172,9 +175,7 @@ class Archive:
             if not records:
                 raise TableError("no_history")
         else:
-            records = await self.store.settled_hands_for(
-                user_id, guild_id=guild_id, limit=MAX_SESSION_HANDS + 1, channel_id=session_channel
-            )
+            records = await self._session_hands(guild_id, user_id, session_channel)
             more = len(records) > MAX_SESSION_HANDS
             records = records[:MAX_SESSION_HANDS]
             if not records:
@@ -186,7 +187,7 @@ class Archive:
         reveals: list[str] = []
         net = 0
         for count, record in enumerate(records, 1):
-            hand = StudHand.from_dict(record.state)
+            hand = decode(record.state)
             viewer = _viewer_seat(record, user_id)
             texts.append(_copy(record, hand, viewer, names, channel_name))
             reveals.append(_reveal_entry(record, hand, viewer, lang))
@@ -200,6 +201,27 @@ class Archive:
                 await asyncio.sleep(0)
         reveal = "\n".join(reveals) + "\n" + t(lang, "verify_howto") + "\n"
         return Export(tuple(r.hand_id for r in records), join_histories(texts), reveal, net, more)
+
+    async def _session_hands(
+        self, guild_id: int, user_id: int, channel_id: int
+    ) -> list[HandRecord]:
+        """His hands at the channel's table, newest first, one more than
+        :data:`MAX_SESSION_HANDS` if there are: a page at a time, so that each read stays
+        short and the tables play on between them."""
+        records: list[HandRecord] = []
+        while len(records) <= MAX_SESSION_HANDS:
+            wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(records))
+            page = await self.store.settled_hands_for(
+                user_id,
+                guild_id=guild_id,
+                limit=wanted,
+                channel_id=channel_id,
+                before=records[-1].hand_id if records else None,
+            )
+            records += page
+            if len(page) < wanted:
+                break
+        return records
 
     async def _names(
         self, guild_id: int, records: Sequence[HandRecord], user_id: int, viewer_name: str

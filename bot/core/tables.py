@@ -38,6 +38,7 @@ from bot.core.settings import DEFAULT_TIME_BANK, GameDefaults
 from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
 from engine.cards import shuffled_deck
+from engine.codec import decode, encode
 from engine.fairness import DeckCommitment, new_secret, visible_cards
 from engine.hand import LegalActions, StudHand
 from engine.public import PrivateHand
@@ -565,7 +566,7 @@ class TableManager:
             hand_id = await self.store.start_hand(
                 table.channel_id,
                 [(seat.user_id, seat.stack) for seat in players],
-                hand.to_dict(),
+                encode(hand),
                 commitment=commitment,
                 salt=salt,
                 settings=(
@@ -645,7 +646,7 @@ class TableManager:
                 raise TableError("stale_button")
             legal = live.hand.legal()
             name, shown_amount = _resolve(legal, action, amount)
-            before = live.hand.to_dict()
+            before = encode(live.hand)
             banking_since = live.banking_since
             live.hand.apply(name, shown_amount if name == "raise_to" else None)
             await self._commit(table, before)
@@ -672,7 +673,7 @@ class TableManager:
                 table.say("time_bank_used", ping=user_id, mention=f"<@{user_id}>", seconds=bank)
                 table.outbox.put(Picture())
                 return
-            before = live.hand.to_dict()
+            before = encode(live.hand)
             live.hand.timeout()
             await self._commit(table, before)
             if bank:
@@ -687,7 +688,7 @@ class TableManager:
             # Seconds, not chips: the table plays on with what it knows.
             log.warning("channel %s: time banks not saved", table.channel_id, exc_info=True)
 
-    async def _commit(self, table: Table, before: dict[str, Any]) -> None:
+    async def _commit(self, table: Table, before: bytes) -> None:
         """Save the decision just applied (settling the hand if it ended), then record it.
 
         If the database refuses, the hand goes back to ``before``, which is what the database
@@ -699,12 +700,12 @@ class TableManager:
         try:
             if live.hand.is_over:
                 live.end = await self.store.settle_hand(
-                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                    live.hand_id, encode(live.hand), list(live.hand.stacks)
                 )
             else:
-                await self.store.save_action(live.hand_id, live.hand.to_dict())
+                await self.store.save_action(live.hand_id, encode(live.hand))
         except BaseException:
-            live.hand = StudHand.from_dict(before)
+            live.hand = decode(before)
             if live.deadline is not None:
                 self._arm_timer(table, live.deadline)
             raise
@@ -751,7 +752,7 @@ class TableManager:
         if live.end is None:
             try:
                 live.end = await self.store.settle_hand(
-                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                    live.hand_id, encode(live.hand), list(live.hand.stacks)
                 )
             except Exception:
                 # Nothing to roll back (no one decided anything): keep the hand and try again.
@@ -770,7 +771,7 @@ class TableManager:
                     return
                 try:
                     live.end = await self.store.settle_hand(
-                        live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                        live.hand_id, encode(live.hand), list(live.hand.stacks)
                     )
                 except Exception:
                     log.warning("hand %s: settlement failed again", live.hand_id)
@@ -956,7 +957,7 @@ class TableManager:
                     await self._load_names(table, (p.user_id for p in players))
                     table.live = LiveHand(
                         hand_record.hand_id,
-                        StudHand.from_dict(hand_record.state),
+                        decode(hand_record.state),
                         tuple(p.user_id for p in players),
                         hand_record.commitment,
                         hand_record.salt,

@@ -15,6 +15,7 @@ import sys
 from bot.core.storage import Store
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
+from engine.codec import encode
 
 CHANNEL = 500
 GUILD = 50
@@ -70,16 +71,16 @@ async def run(database: str, seed: int) -> None:
     hand_id = await store.start_hand(
         CHANNEL,
         list(zip(PLAYERS, BUY_INS, strict=True)),
-        hand.to_dict(),
+        encode(hand),
         commitment=COMMITMENT,
         salt=SALT,
     )
     report(f"hand {hand_id}")
     while not hand.is_over:
         hand.apply(*next_action(hand, seed))
-        version = await store.save_action(hand_id, hand.to_dict())
+        version = await store.save_action(hand_id, encode(hand))
         report(f"action {version}")
-    await store.settle_hand(hand_id, hand.to_dict(), hand.stacks)
+    await store.settle_hand(hand_id, encode(hand), hand.stacks)
     report("settled")
     await store.close()
     report("closed")

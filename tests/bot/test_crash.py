@@ -29,6 +29,7 @@ import pytest
 
 from bot.core.storage import HandNotLive, Store
 from engine import StudHand
+from engine.codec import decode, encode
 from tests.bot.crash_child import BUY_INS, CHANNEL, GUILD, PLAYERS, new_hand, next_action, play
 from tests.databases import BACKENDS, Location, new_database, query
 
@@ -123,9 +124,9 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             assert hand.version >= reported_actions, "a reported action is lost"
             # The hand is exactly as of its last committed action...
             expected = reference_hand(hand.version)
-            assert hand.state == expected.to_dict()
-            restored = StudHand.from_dict(hand.state)
-            assert restored.to_dict() == expected.to_dict()
+            assert hand.state == encode(expected)
+            restored = decode(hand.state)
+            assert restored.events == expected.events
             assert restored.stacks == expected.stacks
             if finish_by_voiding:
                 await store.void_hand(hand.hand_id, reason="could not be restored")
@@ -135,10 +136,10 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
                 # ... and plays on from there to the same end as the uninterrupted hand.
                 while not restored.is_over:
                     restored.apply(*next_action(restored, SEED))
-                    await store.save_action(hand.hand_id, restored.to_dict())
+                    await store.save_action(hand.hand_id, encode(restored))
                     await store.audit()
                 assert restored.stacks == reference.stacks
-                await store.settle_hand(hand.hand_id, restored.to_dict(), restored.stacks)
+                await store.settle_hand(hand.hand_id, encode(restored), restored.stacks)
             outcome = Outcome("live", hand.version, None)
         else:
             assert hand.outcome == "settled"
@@ -152,7 +153,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
         else:
             assert final == reference.stacks
         with pytest.raises(HandNotLive):
-            await store.settle_hand(hand.hand_id, reference.to_dict(), reference.stacks)
+            await store.settle_hand(hand.hand_id, encode(reference), reference.stacks)
         with pytest.raises(HandNotLive):
             await store.void_hand(hand.hand_id, reason="again")
         assert [seat.stack for seat in await store.seats(CHANNEL)] == final

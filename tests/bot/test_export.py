@@ -14,8 +14,8 @@ from bot.core.archive import Archive, Export
 from bot.core.errors import TableError
 from bot.core.i18n import EN, t
 from bot.core.storage import Store
+from engine.codec import decode
 from engine.fairness import verify, visible_cards
-from engine.hand import StudHand
 from tests.bot.fakes import CHANNEL, GUILD
 from tests.bot.test_ledger import Session
 from tests.engine.pokerstars_parser import parse_histories
@@ -69,7 +69,7 @@ async def check_export(store: Store, found: Export, hand_ids: list[int]) -> None
     net = 0
     for hand_id, text, block in zip(hand_ids, parsed, blocks, strict=True):
         record = await store.get_hand(hand_id)
-        hand = StudHand.from_dict(record.state)
+        hand = decode(record.state)
         seat = next(p.seat_index for p in record.players if p.user_id == ANN)
         assert text.names[seat] == "Ann"
         assert text.final_stacks() == dict(enumerate(hand.stacks))
@@ -123,6 +123,22 @@ async def test_a_long_session_gives_its_latest_hands_and_says_there_are_more(
     await check_export(store, found, session.hand_ids[-3:])
 
 
+async def test_a_session_read_a_page_at_a_time_is_the_same_file(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = await played(store, hands=5)
+    monkeypatch.setattr(archive_module, "SESSION_PAGE", 2)
+    whole = await export(store, session_channel=CHANNEL)
+    await check_export(store, whole, session.hand_ids)
+    assert not whole.more
+    monkeypatch.setattr(archive_module, "MAX_SESSION_HANDS", 4)
+    cut = await export(store, session_channel=CHANNEL)
+    await check_export(store, cut, session.hand_ids[-4:])
+    assert cut.more
+    monkeypatch.setattr(archive_module, "MAX_SESSION_HANDS", 5)
+    assert not (await export(store, session_channel=CHANNEL)).more
+
+
 async def test_nothing_to_export_is_told_clearly(store: Store) -> None:
     with pytest.raises(TableError) as nothing:
         await export(store, last=10)
@@ -162,6 +178,12 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
     assert (
         await store.settled_hands_for(ANN, guild_id=GUILD, limit=10, channel_id=OTHER_CHANNEL) == []
     )
+    # The next page: the hands below the last one given.
+    for channel in (None, CHANNEL):
+        below = await store.settled_hands_for(
+            ANN, guild_id=GUILD, limit=10, channel_id=channel, before=newest_first[0]
+        )
+        assert [h.hand_id for h in below] == newest_first[1:]
     # Voided: the hand never ended at the table, so it has no history.
     await store.void_hand(live, reason="test")
     assert live not in [

@@ -23,6 +23,7 @@ from bot.core.storage import LedgerEntry, Store, TableLedger
 from bot.core.storage.sqlite import SqliteBackend
 from bot.core.tables import TableConfig, TableManager
 from bot.edge.presenter import ledger_embed
+from engine.codec import decode
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
@@ -96,7 +97,7 @@ class Session:
         for hand_id in self.hand_ids:
             record = await self.store.get_hand(hand_id)
             assert record.outcome == "settled"
-            replayed = StudHand.from_dict(record.state)
+            replayed = decode(record.state)
             assert replayed.is_over
             for player in record.players:
                 seat = player.seat_index

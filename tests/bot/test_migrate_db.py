@@ -39,9 +39,9 @@ async def a_played_database(location: Location) -> None:
         for user in (ALICE, BOB):
             await store.sit(OLD_CHANNEL, user, 300)
         settled = await store.start_hand(
-            OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], {"n": 0}, commitment=COMMITMENT, salt="s"
+            OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], b"n0", commitment=COMMITMENT, salt="s"
         )
-        await store.settle_hand(settled, {"n": 9}, [450, 150])
+        await store.settle_hand(settled, b"n9", [450, 150])
         await store.close_table(OLD_CHANNEL)
         await store.open_table(
             CHANNEL,
@@ -56,9 +56,9 @@ async def a_played_database(location: Location) -> None:
         for user, stack in ((ALICE, 400), (BOB, 200), (CAROL, 100)):
             await store.sit(CHANNEL, user, stack)
         live = await store.start_hand(
-            CHANNEL, [(ALICE, 400), (BOB, 200)], {"n": 0}, commitment=COMMITMENT, salt="t"
+            CHANNEL, [(ALICE, 400), (BOB, 200)], b"n0", commitment=COMMITMENT, salt="t"
         )
-        await store.save_action(live, {"n": 1})
+        await store.save_action(live, b"n1")
         await store.set_leaving(CHANNEL, BOB, True)
         await store.save_name(GUILD, ALICE, "Алиса")
         await store.save_name(GUILD + 1, ALICE, "Ally")
@@ -95,12 +95,12 @@ async def the_copy_plays_on(location: Location) -> None:
     store = await Store.open(location)
     try:
         (live,) = await store.live_hands()
-        assert (live.version, live.state) == (1, {"n": 1})
-        assert await store.save_action(live.hand_id, {"n": 2}) == 2
-        end = await store.settle_hand(live.hand_id, {"n": 3}, [600, 0])
+        assert (live.version, live.state) == (1, b"n1")
+        assert await store.save_action(live.hand_id, b"n2") == 2
+        end = await store.settle_hand(live.hand_id, b"n3", [600, 0])
         assert end.cashed_out == {BOB: 0}  # he had asked to leave
         following = await store.start_hand(
-            CHANNEL, [(ALICE, 600), (CAROL, 100)], {}, commitment=COMMITMENT, salt="u"
+            CHANNEL, [(ALICE, 600), (CAROL, 100)], b"x", commitment=COMMITMENT, salt="u"
         )
         assert following == live.hand_id + 1
         await store.open_table(OLD_CHANNEL, GUILD, CAROL, max_seats=2, min_buy_in=1, max_buy_in=9)

@@ -41,6 +41,7 @@ from bot.core.storage import (
 )
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
+from engine.codec import decode, encode
 from tests.databases import INTEGRITY_ERRORS, Location, query, raw, snapshot
 
 GUILD = 1
@@ -105,7 +106,7 @@ async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
     for user_id, stack in stacks.items():
         await store.sit(CHANNEL, user_id, stack)
     return await store.start_hand(
-        CHANNEL, list(stacks.items()), {"street": 3}, commitment=COMMITMENT, salt="salt"
+        CHANNEL, list(stacks.items()), b"street 3", commitment=COMMITMENT, salt="salt"
     )
 
 
@@ -260,7 +261,7 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
     ),
     (
         "an unknown hand",
-        lambda s: s.save_action(12345, {}),
+        lambda s: s.save_action(12345, b"x"),
         HandNotFound,
         "There is no hand #12,345.",
     ),
@@ -434,7 +435,7 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     totals = await store.audit()
     assert (totals.seats, totals.live_hands) == (0, 500)
     record = await store.get_hand(hand_id)
-    assert record.is_live and record.version == 0 and record.state == {"street": 3}
+    assert record.is_live and record.version == 0 and record.state == b"street 3"
     assert [(p.seat_index, p.user_id, p.starting_stack) for p in record.players] == [
         (0, ALICE, 300),
         (1, BOB, 200),
@@ -452,10 +453,10 @@ async def test_hand_rules_while_live(store: Store, database: Location) -> None:
         await store.close_table(CHANNEL)
     with pytest.raises(HandInProgress):
         await store.start_hand(
-            CHANNEL, [(CAROL, 100), (DAN, 0)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(CAROL, 100), (DAN, 0)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(ChipsNotConserved, match="600 paid out but 500 entered"):
-        await store.settle_hand(hand_id, {}, [400, 200])
+        await store.settle_hand(hand_id, b"x", [400, 200])
     assert await snapshot(database) == before
     assert await store.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
 
@@ -468,26 +469,26 @@ async def test_stale_stack_rolls_back_the_whole_start(store: Store, database: Lo
     before = await snapshot(database)
     with pytest.raises(SeatsChanged):
         await store.start_hand(
-            CHANNEL, [(ALICE, 300), (BOB, 250)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(ALICE, 300), (BOB, 250)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(SeatsChanged):
         await store.start_hand(
-            CHANNEL, [(ALICE, 300), (CAROL, 200)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(ALICE, 300), (CAROL, 200)], b"x", commitment=COMMITMENT, salt="s"
         )
     assert await snapshot(database) == before
 
 
 async def test_save_action_bumps_the_version(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    assert await store.save_action(hand_id, {"n": 1}) == 1
-    assert await store.save_action(hand_id, {"n": 2}) == 2
+    assert await store.save_action(hand_id, b"n1") == 1
+    assert await store.save_action(hand_id, b"n2") == 2
     record = await store.get_hand(hand_id)
-    assert (record.version, record.state) == (2, {"n": 2})
+    assert (record.version, record.state) == (2, b"n2")
 
 
 async def test_settlement_pays_exactly_once(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200, CAROL: 100})
-    end = await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+    end = await store.settle_hand(hand_id, b"over", [450, 150, 0])
     assert end.final_stacks == {ALICE: 450, BOB: 150, CAROL: 0}
     assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
     assert end.cashed_out == {}
@@ -495,14 +496,14 @@ async def test_settlement_pays_exactly_once(store: Store, database: Location) ->
     assert (await store.wallet(GUILD, ALICE)).total == 1150
     before = await snapshot(database)
     with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
-        await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+        await store.settle_hand(hand_id, b"over", [450, 150, 0])
     with pytest.raises(HandNotLive):
         await store.void_hand(hand_id, reason="late")
     with pytest.raises(HandNotLive):
-        await store.save_action(hand_id, {"late": True})
+        await store.save_action(hand_id, b"late")
     assert await snapshot(database) == before
     record = await store.get_hand(hand_id)
-    assert (record.outcome, record.state) == ("settled", {"over": True})
+    assert (record.outcome, record.state) == ("settled", b"over")
     assert [p.final_stack for p in record.players] == [450, 150, 0]
     assert len(await ledger(database, f"hand_id = {hand_id}", "kind = 'hand_result'")) == 3
 
@@ -512,8 +513,8 @@ async def test_concurrent_settlements_pay_once(database: Location) -> None:
     try:
         hand_id = await seated_hand(first, {ALICE: 300, BOB: 200})
         results = await asyncio.gather(
-            first.settle_hand(hand_id, {}, [500, 0]),
-            second.settle_hand(hand_id, {}, [500, 0]),
+            first.settle_hand(hand_id, b"x", [500, 0]),
+            second.settle_hand(hand_id, b"x", [500, 0]),
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in results) == ["HandEnd", "HandNotLive"]
@@ -526,18 +527,18 @@ async def test_concurrent_settlements_pay_once(database: Location) -> None:
 
 async def test_void_returns_every_chip(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, {"n": 1})
+    await store.save_action(hand_id, b"n1")
     end = await store.void_hand(hand_id, reason="state could not be restored")
     assert end.final_stacks == {ALICE: 300, BOB: 200} and end.net == {ALICE: 0, BOB: 0}
     assert [seat.stack for seat in await store.seats(CHANNEL)] == [300, 200]
     record = await store.get_hand(hand_id)
-    assert (record.outcome, record.state) == ("voided", {"n": 1})
+    assert (record.outcome, record.state) == ("voided", b"n1")
 
 
 async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.set_leaving(CHANNEL, BOB, True)
-    end = await store.settle_hand(hand_id, {}, [100, 400])
+    end = await store.settle_hand(hand_id, b"x", [100, 400])
     assert end.cashed_out == {BOB: 400}
     assert [seat.user_id for seat in await store.seats(CHANNEL)] == [ALICE]
     assert await store.balance(GUILD, BOB) == 1200
@@ -546,9 +547,9 @@ async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -
 async def test_last_hand_for_a_player(store: Store) -> None:
     assert await store.last_hand_for(ALICE) is None
     first = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(first, {}, [300, 200])
+    await store.settle_hand(first, b"x", [300, 200])
     second = await store.start_hand(
-        CHANNEL, [(ALICE, 300), (BOB, 200)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(ALICE, 300), (BOB, 200)], b"x", commitment=COMMITMENT, salt="s"
     )
     last = await store.last_hand_for(ALICE, guild_id=GUILD)
     assert last is not None and last.hand_id == second
@@ -571,7 +572,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
     random.Random(7).shuffle(deck)
     hand = StudHand(list(stacks.values()), Stakes(1, 3, 10, 20), deck, dealer=2)
     hand_id = await store.start_hand(
-        CHANNEL, list(stacks.items()), hand.to_dict(), commitment=COMMITMENT, salt="s"
+        CHANNEL, list(stacks.items()), encode(hand), commitment=COMMITMENT, salt="s"
     )
     rng = random.Random(3)
     while not hand.is_over:
@@ -584,10 +585,10 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
             hand.check()
         else:
             hand.call()
-        await store.save_action(hand_id, hand.to_dict())
-        restored = StudHand.from_dict((await store.get_hand(hand_id)).state)
-        assert restored.to_dict() == hand.to_dict()
-    await store.settle_hand(hand_id, hand.to_dict(), hand.stacks)
+        await store.save_action(hand_id, encode(hand))
+        restored = decode((await store.get_hand(hand_id)).state)
+        assert restored.events == hand.events and encode(restored) == encode(hand)
+    await store.settle_hand(hand_id, encode(hand), hand.stacks)
     assert [seat.stack for seat in await store.seats(CHANNEL)] == hand.stacks
     assert sum(hand.stacks) == sum(stacks.values())
 
@@ -599,8 +600,8 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
     """Issue 4 point 4: close, reopen, and the hand in progress is there as last saved."""
     store = await Store.open(database)
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, {"n": 1})
-    await store.save_action(hand_id, {"n": 2})
+    await store.save_action(hand_id, b"n1")
+    await store.save_action(hand_id, b"n2")
     await store.open_table(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
     await store.close()
 
@@ -609,10 +610,10 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
         await store.audit()
         (live,) = await store.live_hands()
         assert (live.hand_id, live.channel_id, live.guild_id) == (hand_id, CHANNEL, GUILD)
-        assert (live.version, live.state) == (2, {"n": 2})
+        assert (live.version, live.state) == (2, b"n2")
         assert [p.user_id for p in live.players] == [ALICE, BOB]
         assert [t.channel_id for t in await store.tables()] == [CHANNEL, OTHER_CHANNEL]
-        await store.settle_hand(hand_id, {"n": 3}, [0, 500])
+        await store.settle_hand(hand_id, b"n3", [0, 500])
         assert await store.live_hands() == []
         await store.audit()
     finally:
@@ -639,13 +640,13 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     await store.sit(CHANNEL, 1001, 500)
     await store.sit(CHANNEL, 1002, 400)
     hand_id = await store.start_hand(
-        CHANNEL, [(1000, 900), (1001, 500)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(1000, 900), (1001, 500)], b"x", commitment=COMMITMENT, salt="s"
     )
-    await store.settle_hand(hand_id, {}, [1400, 0])
+    await store.settle_hand(hand_id, b"x", [1400, 0])
     expected[1000] += 500
     expected[1001] -= 500
     await store.start_hand(
-        CHANNEL, [(1000, 1400), (1002, 400)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(1000, 1400), (1002, 400)], b"x", commitment=COMMITMENT, salt="s"
     )
 
     ordered = sorted(expected.items(), key=lambda item: (-item[1], item[0]))
@@ -669,7 +670,7 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
 
 async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(hand_id, {}, [300, 200])
+    await store.settle_hand(hand_id, b"x", [300, 200])
     async with raw(database) as other:
         with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             await other.execute("UPDATE ledger SET wallet_delta = wallet_delta + 1")

@@ -276,6 +276,30 @@ _TIME_BANK: Final = (
     "ALTER TABLE seats ADD COLUMN time_bank REAL CHECK (time_bank IS NULL OR time_bank >= 0)",
 )
 
+# Migration 8: a hand's state is bytes (issue 12 point 7): ``engine.codec`` packs a hand in about
+# 120 bytes, where its JSON took 1.1 KB. Hands saved before keep their JSON, now as its UTF-8
+# bytes, which the same decoder reads: an ended hand is history, never rewritten in a new form,
+# and re-encoding years of hands would hold the write lock through a long startup. SQLite keeps
+# the column's declared TEXT (changing it means rebuilding the table the ledger references): a
+# BLOB is stored as one whatever the declared type, so only the old values are cast, around the
+# trigger that keeps ended hands unchanged.
+_COMPACT_HANDS: Final = (
+    Dialects(sqlite="DROP TRIGGER hands_ended_are_final", postgresql=None),
+    Dialects(
+        sqlite="UPDATE hands SET state = CAST(state AS BLOB) WHERE typeof(state) = 'text'",
+        postgresql="ALTER TABLE hands ALTER COLUMN state TYPE BYTEA"
+        " USING convert_to(state, 'UTF8')",
+    ),
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands
+        WHEN OLD.ended_at IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, 'an ended hand cannot change'); END
+        """,
+        postgresql=None,
+    ),
+)
+
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -284,6 +308,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _PLAYERS,
     _BY_TABLE,
     _TIME_BANK,
+    _COMPACT_HANDS,
 )
 LATEST: Final = len(MIGRATIONS)
 

@@ -63,12 +63,14 @@ class HandPlayer:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A hand as stored. ``state`` holds the deck: reveal it (and ``salt``) only once it ended."""
+    """A hand as stored. ``state`` holds the deck: reveal it (and ``salt``) only once it ended.
+
+    ``engine.codec.decode(state)`` replays it, whichever form it was saved in."""
 
     hand_id: int
     channel_id: int
     guild_id: int
-    state: dict[str, Any]  # the last committed StudHand.to_dict()
+    state: bytes  # the last committed engine.codec.encode(hand) (older hands: their JSON)
     version: int  # how many actions were saved since the hand started
     commitment: str
     salt: str
