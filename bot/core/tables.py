@@ -322,7 +322,8 @@ class TableManager:
     show; the edge sets it to wake its delivery of that table.
 
     ``owns`` says whether a server's tables are this process's (:meth:`bot.core.shards.Shards.owns`
-    when the bot runs in several processes sharing one database): only those are restored.
+    when the bot runs in several processes sharing one database; None: every server's): only
+    those are restored.
     """
 
     def __init__(
@@ -330,7 +331,7 @@ class TableManager:
         store: Store,
         *,
         clock: Clock | None = None,
-        owns: Callable[[int], bool] = lambda guild_id: True,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -933,7 +934,7 @@ class TableManager:
         """
         live_hands = await self.store.live_hands()
         for record in await self.store.tables():
-            if not self.owns(record.guild_id):
+            if self.owns is not None and not self.owns(record.guild_id):
                 continue
             try:
                 config = TableConfig.from_settings(
