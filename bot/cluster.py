@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -78,6 +79,13 @@ def exit_text(code: int) -> str:
     return f"exited with code {code}"
 
 
+def end_group(pid: int) -> None:
+    """Kill what is left of a worker's process group: after a SIGKILL (or the OOM killer) its
+    drawing process would otherwise run on, orphaned, holding its memory."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 @dataclass
 class Worker:
     number: int
@@ -128,11 +136,16 @@ class Cluster:
         deaths = 0
         while not self.stopping.is_set():
             started = loop.time()
-            worker.process = await asyncio.create_subprocess_exec(*self.command(worker))
+            # A process group of its own: what it leaves behind (its drawing process) can be
+            # ended with it, as systemd ends a unit's processes.
+            worker.process = await asyncio.create_subprocess_exec(
+                *self.command(worker), start_new_session=True
+            )
             if self.stopping.is_set():  # it was starting when the others got SIGTERM
                 worker.process.terminate()
             log.info("%s started (pid %d)", worker.name, worker.process.pid)
             code = await worker.process.wait()
+            end_group(worker.process.pid)
             if self.stopping.is_set():
                 return
             if code in FATAL:
@@ -158,8 +171,7 @@ class Cluster:
         for worker in self.workers:
             if worker.process is not None and worker.process.returncode is None:
                 log.warning("%s did not stop in %g s: killing it", worker.name, STOP_SECONDS)
-                with contextlib.suppress(ProcessLookupError):
-                    worker.process.kill()
+                end_group(worker.process.pid)
         if late:
             await asyncio.wait(late)
 

@@ -115,6 +115,12 @@ class StudBot(commands.AutoShardedBot):
         intents.guilds = True
         if settings.shard_ids is not None:
             options["shard_ids"] = list(settings.shard_ids)
+        if identify_turns is not None and settings.shard_count is not None:
+            # A shard's connection attempt includes waiting for its turn, which can come after
+            # every other shard of the cluster's.
+            options.setdefault(
+                "shard_connect_timeout", 180.0 + identify_turns.interval * settings.shard_count
+            )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -1,12 +1,14 @@
 """A stand-in for a cluster's worker (``stud-bot run --shards ...``) that needs no Discord: it
 notes how it was started in ``$STUD_TEST_CLUSTER/started-PID`` and, when signalled, in
 ``stopped-PID``, then exits 0. Named in ``STUD_TEST_FATAL``, its shards exit 4 at once (the
-database refused); named in ``STUD_TEST_STUBBORN``, they ignore SIGTERM."""
+database refused); named in ``STUD_TEST_STUBBORN``, they ignore SIGTERM. Like the bot's drawing
+process, a child of its own runs beside it (its pid in ``child-PID``)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from types import FrameType
@@ -27,7 +29,9 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    # Written last: once it is there, the signal handlers are too.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    (folder / f"child-{os.getpid()}").write_text(str(child.pid))
+    # Written last: once it is there, the signal handlers and the child are too.
     (folder / f"started-{os.getpid()}").write_text(" ".join(args))
     while True:
         signal.pause()

@@ -95,6 +95,13 @@ class Launcher:
             int(path.name.split("-")[1]): path.read_text() for path in self.folder.glob("started-*")
         }
 
+    def children(self) -> dict[int, int]:
+        """worker pid -> the pid of the child it started."""
+        return {
+            int(path.name.split("-")[1]): int(path.read_text())
+            for path in self.folder.glob("child-*")
+        }
+
     def stopped(self) -> dict[int, str]:
         return {
             int(path.name.split("-")[1]): path.read_text() for path in self.folder.glob("stopped-*")
@@ -160,7 +167,7 @@ async def launch(tmp_path: Path) -> AsyncIterator[Launch]:
         if launcher.process.returncode is None:
             launcher.process.kill()
             await launcher.process.wait()
-        for pid in launcher.started():
+        for pid in [*launcher.started(), *launcher.children().values()]:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
@@ -184,13 +191,17 @@ async def test_each_worker_gets_its_shards_a_dead_one_is_restarted_and_sigterm_s
     (new,) = set(restarted) - set(started)
     assert "--shards 0-1 " in restarted[new]
     assert alive(other)  # the other worker was left alone
+    # What the killed worker had started went with it; the others' run on.
+    children = cluster.children()
+    assert not alive(children[killed])
+    assert alive(children[other]) and alive(children[new])
 
     cluster.process.send_signal(signal.SIGTERM)
     code, log, took = await cluster.finish()
     assert code == 0, log
     assert took < 10
     assert cluster.stopped() == {new: "SIGTERM", other: "SIGTERM"}
-    assert not any(alive(pid) for pid in restarted)
+    assert not any(alive(pid) for pid in [*restarted, *cluster.children().values()])
     assert "worker 1 (shards 0-1) was killed by SIGKILL; restarting it in 1 s" in log
     assert "Traceback" not in log and log.rstrip().endswith("stopped")
 
