@@ -188,12 +188,14 @@ async def measure(processes: int, database: str, tables: int, log: Path) -> list
             await asyncio.sleep(0.1)
         return await search(players, tables, games)
     finally:
+        # The bot first: a click cancelled while the bot answers it would have no one to hear.
         players.stopping = True
-        for game in games:
-            game.cancel()
         if bot.returncode is None:
             bot.terminate()
         await bot.wait()
+        for game in games:
+            game.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
         await fake.stop()
 
 

@@ -93,13 +93,15 @@ def workers(launcher: int) -> dict[str, int]:
 
 
 @pytest.fixture
-async def database() -> AsyncIterator[str]:
+async def postgresql() -> AsyncIterator[str]:
     url = await create_postgresql()  # skipped, saying how to run it, without a server
     yield url
     await drop_postgresql(url)
 
 
-async def test_a_killed_worker_s_tables_resume_and_the_others_never_pause(database: str) -> None:
+async def test_a_killed_worker_s_tables_resume_and_the_others_never_pause(
+    postgresql: str,
+) -> None:
     fake = FakeDiscord(shard_count=4)
     guilds = [fake.guild_id] + [fake.add_guild() for _ in range(3)]
     await fake.start()
@@ -107,7 +109,7 @@ async def test_a_killed_worker_s_tables_resume_and_the_others_never_pause(databa
         **os.environ,
         "STUD_FAKE_DISCORD": f"127.0.0.1:{fake.port}",
         "DISCORD_TOKEN": "fake-token",
-        "DATABASE_URL": database,
+        "DATABASE_URL": postgresql,
         "COUNTDOWN_SECONDS": "0",
         "LOG_LEVEL": "INFO",
     }
@@ -179,7 +181,7 @@ async def test_a_killed_worker_s_tables_resume_and_the_others_never_pause(databa
     assert "worker 1 (shards 0-1) was killed by SIGKILL; restarting it in 1 s" in log
     assert "Traceback" not in log, log
     # Every chip of the four servers is where the ledger says: 8 wallets of 1,000.
-    store = await Store.open(database)
+    store = await Store.open(postgresql)
     try:
         totals = await store.audit()
         assert totals.granted == 8 * 1000
