@@ -32,6 +32,7 @@ from pathlib import Path
 import discord
 import yarl
 
+from benchmarks import capacity
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
@@ -255,7 +256,21 @@ def main() -> None:
         default=[1.0, 0.5],
         help="mean seconds a player takes to act, one run each (0: none)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        help="instead: the clicks/s that 1, 2... bot processes sustain with the update p95 "
+        "under 50 ms (benchmarks/capacity.py)",
+    )
+    parser.add_argument(
+        "--database", nargs="+", choices=("sqlite", "postgresql"), default=["sqlite"],
+        help="with --processes: the databases to run on",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.processes:
+        capacity.main(args.processes, args.database, args.tables)
+        return
     for think in args.think:
         run(args.tables, args.clicks, think)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

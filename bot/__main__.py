@@ -1,5 +1,6 @@
 """``python -m bot`` / ``stud-bot``: read settings, set up logging, run the bot until stopped
-(or run one of the maintenance commands of :mod:`bot.cli`)."""
+(or a cluster of its processes, :mod:`bot.cluster`, or one of the maintenance commands of
+:mod:`bot.cli`)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,20 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
 import discord
 
-from bot import cli
+from bot import cli, cluster
 from bot.cli import EXIT_SETTINGS
 from bot.cli import open_store as open_store  # tests and benchmarks open the store as we do
-from bot.core.settings import Settings, SettingsError, load_settings
+from bot.core.settings import Settings, SettingsError, load_settings, with_shards
+from bot.core.shards import shard_ranges
 from bot.edge.client import StudBot
+from bot.edge.identify import IdentifyTurns
 
 log = logging.getLogger("bot")
 
@@ -60,8 +63,12 @@ def keep_payloads_out_of_logs(level: int | str) -> None:
 
 def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler()
+    # A cluster's workers log to the same journal: each line says whose it is.
+    shards = "" if settings.shard_ids is None else f"[shards {shard_ranges(settings.shard_ids)}] "
     handler.setFormatter(
-        logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S")
+        logging.Formatter(
+            f"%(asctime)s %(levelname)-8s {shards}%(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"
+        )
     )
     handler.addFilter(RedactToken(settings.token))
     root = logging.getLogger()
@@ -70,7 +77,7 @@ def configure_logging(settings: Settings) -> None:
     keep_payloads_out_of_logs(settings.log_level)
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, identify_lock: Path | None = None) -> None:
     """Run until Discord closes the connection for good, or SIGTERM/SIGINT asks us to stop.
 
     systemd and Docker stop a service with SIGTERM: the bot then stops taking interactions,
@@ -78,12 +85,10 @@ async def run(settings: Settings) -> None:
     closes the database, so the process exits 0 well inside their usual 10-second grace.
     """
     store = await open_store(settings)
+    turns = None if identify_lock is None else IdentifyTurns(identify_lock)
     try:
-        async with StudBot(settings, store) as bot:
-            stop = asyncio.Event()
-            loop = asyncio.get_running_loop()
-            for signum in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(signum, stop.set)
+        async with StudBot(settings, store, identify_turns=turns) as bot:
+            stop = cli.stop_signal()
             runner = asyncio.create_task(bot.start(settings.token))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -98,7 +103,8 @@ async def run(settings: Settings) -> None:
 
 
 COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], Coroutine[Any, Any, None]]] = {
-    "run": lambda settings, _: run(settings),
+    "run": lambda settings, args: run(settings, args.identify_lock),
+    "cluster": cluster.cluster,
     "sync": cli.sync,
     "backup": cli.backup,
     "migrate-db": cli.migrate_db,
@@ -113,7 +119,7 @@ def fail(code: int, message: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse(argv)
     try:
-        settings = load_settings()
+        settings = with_shards(load_settings(), args.shard_count, args.shards)
     except SettingsError as error:
         return fail(EXIT_SETTINGS, str(error))
     configure_logging(settings)

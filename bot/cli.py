@@ -1,5 +1,5 @@
-"""``stud-bot``'s command line: run the bot (the default), sync its commands by hand, back up,
-move the database.
+"""``stud-bot``'s command line: run the bot (the default) or a cluster of its processes, sync
+its commands by hand, back up, move the database.
 
 Every way starting can fail that an operator can fix is a :class:`StartupFailure`: one line on
 stderr and an exit code of its own (the table in README.md), never a traceback.
@@ -8,6 +8,8 @@ stderr and an exit code of its own (the table in README.md), never a traceback.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import signal
 import sqlite3
 import urllib.parse
 from collections.abc import Sequence
@@ -105,13 +107,69 @@ async def open_store(settings: Settings) -> Store:
     return await open_database(settings.database, name, settings)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def stop_signal() -> asyncio.Event:
+    """An event set by SIGTERM (systemd, Docker) or SIGINT (Ctrl+C): what stops the bot and
+    the cluster cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    return stop
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="stud-bot",
         description="The Stud Discord bot. Without a command it runs the bot until stopped.",
     )
+    # Read by every command; only run and cluster offer them (sharded settings, README).
+    top.set_defaults(shards=None, shard_count=None, identify_lock=None)
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("run", help="run the bot until stopped (the default)")
+    run = commands.add_parser(
+        "run",
+        help="run the bot until stopped (the default)",
+        description="Run the bot until SIGTERM or Ctrl+C. With --shards, only those shards "
+        "(and the tables of their servers): the other shards run in other processes.",
+    )
+    run.add_argument(
+        "--shards", metavar="IDS",
+        help="the shards this process runs, like 0-3 or 0,2,4-5 (default: SHARD_IDS, or all)",
+    )  # fmt: skip
+    run.add_argument(
+        "--shard-count", type=positive, metavar="N",
+        help="how many shards the bot has (default: SHARD_COUNT, or Discord's recommendation)",
+    )  # fmt: skip
+    run.add_argument(
+        "--identify-lock", type=Path, metavar="FILE",
+        help="a file the processes of a cluster share to take turns connecting (stud-bot "
+        "cluster passes it to its workers)",
+    )  # fmt: skip
+    cluster = commands.add_parser(
+        "cluster",
+        help="run the bot in N processes, each with its range of shards, until stopped",
+        description="Start N worker processes (stud-bot run --shards ...), each with its range "
+        "of the shards; restart a worker that dies; stop them all on SIGTERM or Ctrl+C. The "
+        "workers share the database: use PostgreSQL (DATABASE_URL).",
+    )
+    cluster.add_argument(
+        "--processes", type=positive, required=True, metavar="N", help="how many workers"
+    )
+    cluster.add_argument(
+        "--shard-count", type=positive, metavar="N",
+        help="how many shards in all (default: SHARD_COUNT, or Discord's recommendation, "
+        "at least one per process)",
+    )  # fmt: skip
     sync = commands.add_parser(
         "sync",
         help="log in, register the slash commands now, and exit",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bot.core.shards import Shards, parse_shard_ids
 from bot.core.storage.backend import is_postgresql
 from engine.stakes import Stakes
 
@@ -60,11 +61,43 @@ class Settings:
     daily_chips: int = 200
     daily_cooldown_hours: int = 20
     game: GameDefaults = field(default_factory=GameDefaults)
+    # None: Discord's recommended count (the bot asks when it connects)
+    shard_count: int | None = None
+    # None: every shard, in this process; else only these (the others run elsewhere)
+    shard_ids: tuple[int, ...] | None = None
 
     @property
     def database(self) -> str:
         """Where the store lives: DATABASE_URL (PostgreSQL) if set, else the SQLite file."""
         return self.database_url or self.database_path
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs, or None when it runs them all (every server)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        return Shards(frozenset(self.shard_ids), self.shard_count)
+
+
+def with_shards(settings: Settings, shard_count: int | None, shard_ids: str | None) -> Settings:
+    """``settings`` with the shard count and the shards to run replaced where given (SHARD_COUNT
+    and SHARD_IDS, or the command line's ``--shard-count`` and ``--shards``); ``shard_ids`` is a
+    text like ``0-3`` or ``0,2,4-5``. :class:`SettingsError` for shards without a count, or
+    beyond it."""
+    count = settings.shard_count if shard_count is None else shard_count
+    ids = settings.shard_ids
+    if shard_ids is not None:
+        if count is None:
+            raise SettingsError(
+                "shards named without their count: set SHARD_COUNT (or --shard-count) too"
+            )
+        try:
+            ids = parse_shard_ids(shard_ids, count)
+        except ValueError as error:
+            raise SettingsError(f"SHARD_IDS (--shards): {error}") from None
+    elif ids is not None and count is not None and max(ids) >= count:
+        raise SettingsError(f"SHARD_IDS names shard {max(ids)}, but there are only {count}")
+    return replace(settings, shard_count=count, shard_ids=ids)
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -154,7 +187,9 @@ def load_settings(
         raise SettingsError(
             f"DEV_GUILD_ID must be a server id (digits), not {dev_guild!r}"
         ) from None
-    return Settings(
+    shard_count = merged.get("SHARD_COUNT", "").strip()
+    shard_ids = merged.get("SHARD_IDS", "").strip()
+    settings = Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH", "").strip() or "stud.db",
         database_url=database_url,
@@ -164,4 +199,9 @@ def load_settings(
         daily_chips=_int(merged, "DAILY_CHIPS", 200, 1),
         daily_cooldown_hours=_int(merged, "DAILY_COOLDOWN_HOURS", 20, 1),
         game=game,
+    )
+    return with_shards(
+        settings,
+        _int(merged, "SHARD_COUNT", 0, 1) if shard_count else None,
+        shard_ids or None,
     )

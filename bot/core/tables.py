@@ -321,11 +321,22 @@ class TableManager:
 
     ``on_outbox`` is called (synchronously, never awaited) whenever a table has something new to
     show; the edge sets it to wake its delivery of that table.
+
+    ``owns`` says whether a server's tables are this process's (:meth:`bot.core.shards.Shards.owns`
+    when the bot runs in several processes sharing one database; None: every server's): only
+    those are restored.
     """
 
-    def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        owns: Callable[[int], bool] | None = None,
+    ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
+        self.owns = owns
         self.tables: dict[int, Table] = {}
         self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -915,14 +926,18 @@ class TableManager:
     # ------------------------------------------------------------------ startup / shutdown
 
     async def restore(self) -> list[int]:
-        """Load every open table and continue every hand in progress; returns the hand ids.
+        """Load every open table this process owns and continue every hand in progress there;
+        returns the hand ids.
 
         Never raises for one table's sake: a hand that can't be continued is voided (every
         player gets his chips back), the channel is told, the log has the details under an id,
-        and every other table goes on.
+        and every other table goes on. Another process's tables are left alone, even unreadable
+        ones: that process closes those.
         """
         live_hands = await self.store.live_hands()
         for record in await self.store.tables():
+            if self.owns is not None and not self.owns(record.guild_id):
+                continue
             try:
                 config = TableConfig.from_settings(
                     record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
@@ -948,7 +963,7 @@ class TableManager:
         restored: list[int] = []
         for hand_record in live_hands:
             if hand_record.channel_id not in self.tables:
-                continue  # its table could not be loaded and was closed above
+                continue  # another process's, or its table could not be loaded and was closed
             table = self.tables[hand_record.channel_id]
             players = sorted(hand_record.players, key=lambda p: p.seat_index)
             async with table.lock:

@@ -10,6 +10,11 @@ for nothing.
 The store keeps, per application and scope, a digest of the payload last sent (the exact JSON
 ``CommandTree.sync`` would PUT, translations included) and the ids Discord gave the commands;
 the ids make the mentions (``</sit:ID>``) that messages name commands with.
+
+The bot is sharded (discord.py's ``AutoShardedBot``): Discord's recommended number of shards, all
+in this process, unless the settings name the count (SHARD_COUNT) and the shards this process
+runs (SHARD_IDS, as each worker of ``stud-bot cluster`` is told); its tables are then those of the
+servers on its shards (:attr:`bot.core.settings.Settings.shards`).
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from discord.ext import commands
 from bot.core import i18n
 from bot.core.clock import Clock
 from bot.core.settings import Settings
+from bot.core.shards import shard_ranges
 from bot.core.storage import Store
 from bot.core.tables import TableManager
 from bot.edge.buttons import route_click
 from bot.edge.funnel import StudTree
+from bot.edge.identify import IdentifyTurns
 from bot.edge.presenter import DiscordPresenter
 from bot.edge.translator import CommandTranslator
 
@@ -93,24 +100,41 @@ def mentions(ids: Mapping[str, int]) -> Callable[[str, str], str]:
     return mention
 
 
-class StudBot(commands.Bot):
+class StudBot(commands.AutoShardedBot):
     def __init__(
-        self, settings: Settings, store: Store, *, clock: Clock | None = None, **options: object
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        identify_turns: IdentifyTurns | None = None,
+        **options: object,
     ) -> None:
         # Slash commands and buttons only: no privileged intents (no message content, members).
         intents = discord.Intents.none()
         intents.guilds = True
+        if settings.shard_ids is not None:
+            options["shard_ids"] = list(settings.shard_ids)
+        if identify_turns is not None and settings.shard_count is not None:
+            # A shard's connection attempt includes waiting for its turn, which can come after
+            # every other shard of the cluster's.
+            options.setdefault(
+                "shard_connect_timeout", 180.0 + identify_turns.interval * settings.shard_count
+            )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=StudTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.store = store
-        self.tables = TableManager(store, clock=clock)
+        shards = settings.shards
+        self.tables = TableManager(store, clock=clock, owns=None if shards is None else shards.owns)
+        self.identify_turns = identify_turns
         self.presenter = DiscordPresenter(self, self.tables)
         # False once shutting down: new interactions are told to come back in a minute.
         self.accepting = True
@@ -177,8 +201,35 @@ class StudBot(commands.Bot):
         )
         log.info("removed the commands of %s", _scope(guild_id))
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if self.identify_turns is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        else:
+            # The other processes identify too: even this process's first shard waits its turn.
+            await self.identify_turns.wait()
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        log.info("shard %d of %s connected", shard_id, self.shard_count)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        guilds = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
+        log.info("shard %d ready in %d guilds", shard_id, guilds)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.info("shard %d disconnected", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("shard %d resumed", shard_id)
+
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        shards = sorted(self.shards)
+        log.info(
+            "ready as %s in %d guilds (shards %s of %s)",
+            self.user,
+            len(self.guilds),
+            shard_ranges(shards) if shards else "none",
+            self.shard_count,
+        )
 
     async def close(self) -> None:
         """Stop taking interactions, let the changes in flight be saved and shown, disconnect."""

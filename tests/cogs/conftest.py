@@ -37,6 +37,8 @@ def make_settings(tmp_path: Path, **game: int) -> Settings:
         token="test-token-never-used",
         database_path=str(tmp_path / "stud.db"),
         game=GameDefaults(**{"countdown_seconds": 30, **game}),
+        # simcord cannot recommend a shard count as Discord does: the bot is told its one shard.
+        shard_count=1,
     )
 
 

@@ -13,6 +13,12 @@ accepts a RESUME (replaying missed events) or invalidates the session (``resume_
 interaction callback later than ``callback_window`` seconds is refused as Discord refuses it.
 Every REST request, interaction, command sync and gateway session step is recorded with its time
 (``time.monotonic()``).
+
+It shards as Discord does: ``GET /gateway/bot`` recommends ``shard_count`` shards, each IDENTIFY
+with ``[shard_id, shard_count]`` opens that shard's session, and each server's events (its
+GUILD_CREATE, its interactions) go on the session of shard ``(guild_id >> 22) % shard_count``
+only. :meth:`FakeDiscord.add_guild` adds servers; the ``n``-th server is on shard ``n % count``
+for any count up to 10. A client that names no shard is shard 0 of 1: it gets every server.
 """
 
 from __future__ import annotations
@@ -50,6 +56,9 @@ MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
 BACKLOG = 1000
+# Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
+# count dividing 2520 (1 to 10 among them); below the other snowflakes, so none is reused.
+GUILD_EPOCH = (1_200_000_000_000_000_000 >> 22) // 2520 * 2520
 
 
 def json_response(data: object, status: int = 200) -> web.Response:
@@ -104,6 +113,25 @@ class CommandSync:
 class GatewayStep:
     what: str  # IDENTIFY, RESUME, RESUMED, INVALID_SESSION, DROPPED, CLOSED <code>
     at: float
+    shard: int = 0
+
+
+@dataclass
+class GatewaySession:
+    """A shard's gateway session, as Discord keeps it between connections for a RESUME."""
+
+    shard: int
+    count: int
+    named: bool  # the IDENTIFY named its shard, so READY names it back
+    id: str
+    ws: web.WebSocketResponse | None = None
+    transport: asyncio.Transport | None = None
+    sequence: int = 0
+    backlog: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=BACKLOG))
+
+    @property
+    def live(self) -> bool:
+        return self.ws is not None and not self.ws.closed
 
 
 @dataclass
@@ -146,6 +174,7 @@ class FakeDiscord:
     callback_window: float = 3.0  # Discord's limit for the first interaction callback
     followup_window: float = 15 * 60.0  # the interaction token's life for followups
     resume_policy: Literal["resume", "invalidate"] = "resume"
+    shard_count: int = 1  # what GET /gateway/bot recommends
     requests: list[RequestRecord] = field(default_factory=list)
     interactions: dict[int, InteractionRecord] = field(default_factory=dict)
     commands: dict[int | None, list[JSON]] = field(default_factory=dict)  # scope -> commands
@@ -168,24 +197,24 @@ class FakeDiscord:
             "bot": True,
         }
         self.owner_id = self.snowflake()
-        self.guild_id = self.snowflake()
-        self.channel_id = self.snowflake()
-        self.channel_ids = [self.channel_id]
+        self.guild_ids: list[int] = []
+        self._channel_guild: dict[int, int] = {}  # channel id -> its server
+        self.channel_ids: list[int] = []
+        self.sessions: dict[int, GatewaySession] = {}  # shard id -> its latest session
+        self._count = self.shard_count  # the shard count the bot identified with
+        self.guild_id = self.add_guild()  # the first server, where most tests play
+        self.channel_id = self.channel_ids[0]
         self._callbacks: dict[int, asyncio.Future[Callback]] = {}
         # interaction id -> the followups sent with its token, oldest first
         self.followups: dict[int, list[Callback]] = {}
         self._followed: dict[int, asyncio.Event] = {}
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
-        self._ws: web.WebSocketResponse | None = None
-        self._transport: asyncio.Transport | None = None
-        self._sessions = itertools.count(1)
-        self._session_id: str | None = None
-        self._sequence = 0
-        self._backlog: deque[tuple[int, str]] = deque(maxlen=BACKLOG)
+        self._session_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self.identified = asyncio.Event()
-        self.connected = asyncio.Event()  # set by READY or RESUMED, cleared by a drop
+        # Set while every shard that identified is connected (READY or RESUMED), cleared by a drop
+        self.connected = asyncio.Event()
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -203,8 +232,9 @@ class FakeDiscord:
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for session in self.sessions.values():
+            if session.ws is not None:
+                await session.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -242,11 +272,32 @@ class FakeDiscord:
             "permissions": str(permissions),
         }
 
-    def add_channel(self) -> int:
-        """Another text channel (before the bot connects: it arrives with GUILD_CREATE)."""
+    def add_guild(self) -> int:
+        """Another server the bot is in, with a text channel of its own (``channels_of``).
+        Before the bot connects: it arrives with its shard's GUILD_CREATE."""
+        guild_id = (GUILD_EPOCH + len(self.guild_ids)) << 22
+        self.guild_ids.append(guild_id)
+        self.add_channel(guild_id)
+        return guild_id
+
+    def add_channel(self, guild_id: int | None = None) -> int:
+        """Another text channel, in the first server unless ``guild_id`` names another (before
+        the bot connects: it arrives with GUILD_CREATE)."""
         channel_id = self.snowflake()
         self.channel_ids.append(channel_id)
+        self._channel_guild[channel_id] = guild_id or self.guild_id
         return channel_id
+
+    def channels_of(self, guild_id: int) -> list[int]:
+        return [c for c in self.channel_ids if self._channel_guild[c] == guild_id]
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard a server's events go on, by the shard count the bot identified with."""
+        return (guild_id >> 22) % self._count
+
+    def live_shards(self) -> set[int]:
+        """The shards whose session is connected now."""
+        return {shard for shard, session in self.sessions.items() if session.live}
 
     def app_permissions_in(self, channel_id: int) -> int:
         return self.app_permissions.get(channel_id, ALL_PERMISSIONS)
@@ -255,7 +306,7 @@ class FakeDiscord:
         """The bot's permissions in a channel, as interactions there carry them in
         ``app_permissions``; the bot's own posts there are refused (403) without them."""
         self.app_permissions[channel_id] = permissions
-        if self._session_id is not None:
+        if self.sessions:
             await self.dispatch("CHANNEL_UPDATE", self._channel(channel_id))
 
     def _channel(self, channel_id: int | None = None) -> JSON:
@@ -271,7 +322,7 @@ class FakeDiscord:
             "id": str(channel_id),
             "type": 0,
             "name": "stud",
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self._channel_guild[channel_id]),
             "position": 0,
             "permission_overwrites": overwrites,
             "nsfw": False,
@@ -282,17 +333,17 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    def _guild(self) -> JSON:
+    def _guild(self, guild_id: int) -> JSON:
         return {
-            "id": str(self.guild_id),
-            "name": "Casino",
+            "id": str(guild_id),
+            "name": "Casino" if guild_id == self.guild_id else f"Casino {guild_id >> 22}",
             "owner_id": str(self.owner_id),
             "icon": None,
             "preferred_locale": self.guild_locale,
             "features": [],
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "permissions": str(EVERYONE_PERMISSIONS),
                     "position": 0,
@@ -303,7 +354,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": [self._channel(channel_id) for channel_id in self.channel_ids],
+            "channels": [self._channel(channel_id) for channel_id in self.channels_of(guild_id)],
             "members": [self._member(self.bot_user)],
             "member_count": 1 + len(self.users),
             "threads": [],
@@ -327,8 +378,14 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    def _step(self, what: str) -> None:
-        self.gateway_steps.append(GatewayStep(what, time.monotonic()))
+    def _step(self, what: str, shard: int = 0) -> None:
+        self.gateway_steps.append(GatewayStep(what, time.monotonic(), shard))
+
+    def _update_connected(self) -> None:
+        if self.sessions and all(session.live for session in self.sessions.values()):
+            self.connected.set()
+        else:
+            self.connected.clear()
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
@@ -341,79 +398,100 @@ class FakeDiscord:
             if payload["op"] == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None}))
             elif payload["op"] == 2:
-                self._use(ws, request)
-                await self._identify()
+                await self._identify(ws, request, payload["d"])
             elif payload["op"] == 6:
                 await self._resume(ws, request, payload["d"])
-        if self._ws is ws:
-            self._ws = None
-            self.connected.clear()
+        for session in self.sessions.values():
+            if session.ws is ws:
+                session.ws = None
+        self._update_connected()
         return ws
 
-    def _use(self, ws: web.WebSocketResponse, request: web.Request) -> None:
-        self._ws = ws
-        self._transport = request.transport
-
-    async def _identify(self) -> None:
-        self._step("IDENTIFY")
-        self._session_id = f"fake-session-{next(self._sessions)}"
-        self._sequence = 0
-        self._backlog.clear()
-        await self.dispatch(
-            "READY",
-            {
-                "v": 10,
-                "user": self.bot_user,
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                "session_id": self._session_id,
-                "resume_gateway_url": self.gateway_url,
-                "application": {"id": str(self.app_id), "flags": 0},
-            },
+    async def _identify(self, ws: web.WebSocketResponse, request: web.Request, data: JSON) -> None:
+        named = data.get("shard")
+        shard, count = (int(named[0]), int(named[1])) if named else (0, 1)
+        if not 0 <= shard < count:
+            self._step("CLOSED 4010", shard)  # Discord's "Invalid shard"
+            await ws.close(code=4010)
+            return
+        self._step("IDENTIFY", shard)
+        self._count = count
+        # A new session: whatever the shard's old one still held is gone, as on Discord.
+        session = GatewaySession(
+            shard, count, bool(named), f"fake-session-{next(self._session_ids)}"
         )
-        await self.dispatch("GUILD_CREATE", self._guild())
+        session.ws, session.transport = ws, request.transport
+        self.sessions[shard] = session
+        guilds = [guild for guild in self.guild_ids if self.shard_of(guild) == shard]
+        ready: JSON = {
+            "v": 10,
+            "user": self.bot_user,
+            "guilds": [{"id": str(guild), "unavailable": True} for guild in guilds],
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.app_id), "flags": 0},
+        }
+        if named:
+            ready["shard"] = [shard, count]
+        await self._send(session, "READY", ready)
+        for guild in guilds:
+            await self._send(session, "GUILD_CREATE", self._guild(guild))
         self.identified.set()
-        self.connected.set()
+        self._update_connected()
 
     async def _resume(self, ws: web.WebSocketResponse, request: web.Request, data: JSON) -> None:
-        self._step("RESUME")
+        session = next((s for s in self.sessions.values() if s.id == data["session_id"]), None)
+        shard = 0 if session is None else session.shard
+        self._step("RESUME", shard)
         seen = int(data.get("seq") or 0)
-        kept = not self._backlog or self._backlog[0][0] <= seen + 1
-        if self.resume_policy == "invalidate" or data["session_id"] != self._session_id or not kept:
+        kept = session is not None and (not session.backlog or session.backlog[0][0] <= seen + 1)
+        if self.resume_policy == "invalidate" or session is None or not kept:
             # d=false: not resumable; discord.py closes and IDENTIFYs afresh.
-            self._step("INVALID_SESSION")
+            self._step("INVALID_SESSION", shard)
             await ws.send_str(json.dumps({"op": 9, "d": False}))
             return
         # Replay until caught up (events dispatched meanwhile join the backlog), then go live.
-        while missed := [(s, text) for s, text in self._backlog if s > seen]:
+        while missed := [(s, text) for s, text in session.backlog if s > seen]:
             for _, text in missed:
                 await ws.send_str(text)
             seen = missed[-1][0]
-        self._use(ws, request)
-        await self.dispatch("RESUMED", {})
-        self._step("RESUMED")
-        self.connected.set()
+        session.ws, session.transport = ws, request.transport
+        await self._send(session, "RESUMED", {})
+        self._step("RESUMED", shard)
+        self._update_connected()
 
-    async def drop_gateway(self, code: int | None = None) -> None:
-        """Cut the bot's gateway connection: abruptly (no close frame) when ``code`` is None, else
-        with that close code. Events dispatched until the bot is back wait for its RESUME."""
-        ws, transport = self._ws, self._transport
-        assert ws is not None and transport is not None, "the bot is not connected"
-        self._ws = None
-        self.connected.clear()
+    async def drop_gateway(self, code: int | None = None, shard: int = 0) -> None:
+        """Cut a shard's gateway connection: abruptly (no close frame) when ``code`` is None,
+        else with that close code. Events dispatched until the bot is back wait for its RESUME."""
+        session = self.sessions.get(shard)
+        ws, transport = (None, None) if session is None else (session.ws, session.transport)
+        assert session and ws is not None and transport is not None, "the bot is not connected"
+        session.ws = None
+        self._update_connected()
         if code is None:
-            self._step("DROPPED")
+            self._step("DROPPED", shard)
             transport.abort()
         else:
-            self._step(f"CLOSED {code}")
+            self._step(f"CLOSED {code}", shard)
             await ws.close(code=code)
 
-    async def dispatch(self, event: str, data: JSON) -> None:
-        assert self._session_id is not None, "the bot never connected"
-        self._sequence += 1
-        text = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
-        self._backlog.append((self._sequence, text))
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.send_str(text)
+    async def dispatch(self, event: str, data: JSON, *, shard: int | None = None) -> None:
+        """Send an event on the session of ``shard``: by default the shard of the server the
+        event names (``guild_id``), or shard 0 for an event of no server."""
+        if shard is None:
+            guild = data.get("guild_id")
+            shard = 0 if guild is None else self.shard_of(int(guild))
+        session = self.sessions.get(shard)
+        assert session is not None, f"the bot never connected shard {shard}"
+        await self._send(session, event, data)
+
+    async def _send(self, session: GatewaySession, event: str, data: JSON) -> None:
+        session.sequence += 1
+        text = json.dumps({"op": 0, "t": event, "s": session.sequence, "d": data})
+        session.backlog.append((session.sequence, text))
+        if session.live:
+            assert session.ws is not None
+            await session.ws.send_str(text)
 
     # ------------------------------------------------------------------ REST
 
@@ -516,6 +594,11 @@ class FakeDiscord:
         parts = path.strip("/").split("/")
         if method == "GET" and path == "/users/@me":
             return json_response(self.bot_user)
+        if method == "GET" and path == "/gateway/bot":
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            return json_response(
+                {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
+            )
         if method == "GET" and path == "/oauth2/applications/@me":
             owner = {**self.bot_user, "id": str(self.owner_id), "bot": False, "username": "owner"}
             return json_response(
@@ -682,6 +765,7 @@ class FakeDiscord:
         :class:`CallbackTooLate` if that comes after ``callback_window`` seconds."""
         interaction_id = self.snowflake()
         channel_id = channel_id or self.channel_id
+        guild_id = self._channel_guild[channel_id]
         self._interaction_channels[interaction_id] = channel_id
         self.interactions[interaction_id] = InteractionRecord(
             interaction_id, kind, int(user["id"]), channel_id, time.monotonic()
@@ -693,7 +777,7 @@ class FakeDiscord:
             "application_id": str(self.app_id),
             "type": kind,
             "data": data,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id),
             "channel_id": str(channel_id),
             "channel": self._channel(channel_id),
             "member": self._member(user, permissions),
@@ -703,7 +787,7 @@ class FakeDiscord:
             "guild_locale": self.guild_locale,
             "app_permissions": str(self.app_permissions_in(channel_id)),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 25 * 1024 * 1024,
         }

@@ -474,3 +474,98 @@ async def test_app_permissions_reach_interactions_and_refuse_posts(
             break
         await asyncio.sleep(0.01)
     assert not channel.permissions_for(channel.guild.me).send_messages
+
+
+# ---------------------------------------------------------------------- shards
+
+
+class ShardedClient(discord.AutoShardedClient):
+    """A bare sharded discord.py client that records which shard each interaction came on."""
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(intents=discord.Intents(guilds=True), **options)  # type: ignore[arg-type]
+        self.came_on: list[tuple[int, int | None]] = []  # (server, shard) of each interaction
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py waits 5 s between shards; the fake has no IDENTIFY limit
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        guild = self.get_guild(interaction.guild_id)
+        self.came_on.append((interaction.guild_id, guild.shard_id if guild else None))
+        await interaction.response.send_message("ok")
+
+
+async def connected(client: ShardedClient) -> asyncio.Task[None]:
+    client._connection.guild_ready_timeout = 0.05
+    runner = asyncio.create_task(client.start("fake-token"))
+    await asyncio.wait_for(client.wait_until_ready(), 5)
+    return runner
+
+
+async def test_each_server_s_events_come_on_its_shard(fake: FakeDiscord) -> None:
+    """GET /gateway/bot recommends 2 shards; each IDENTIFY names its shard and READY holds only
+    that shard's servers; an interaction in a server arrives on that server's shard."""
+    fake.shard_count = 2
+    guilds = [fake.guild_id] + [fake.add_guild() for _ in range(3)]
+    client = ShardedClient()
+    runner = await connected(client)
+    try:
+        assert client.shard_count == 2
+        assert fake.requests_to("GET /gateway/bot")[0].status == 200
+        assert sorted((s.what, s.shard) for s in fake.gateway_steps) == [
+            ("IDENTIFY", 0),
+            ("IDENTIFY", 1),
+        ]
+        assert fake.live_shards() == {0, 1} and fake.connected.is_set()
+        shards = {guild.id: guild.shard_id for guild in client.guilds}
+        assert shards == {guild: index % 2 for index, guild in enumerate(guilds)}
+        ann = fake.add_user("ann")
+        for guild in guilds:
+            (channel,) = fake.channels_of(guild)
+            assert (await fake.slash(ann, "ping", channel_id=channel)).content == "ok"
+        assert client.came_on == [(guild, (guild >> 22) % 2) for guild in guilds]
+    finally:
+        await client.close()
+        await asyncio.wait_for(runner, 5)
+
+
+async def test_a_process_with_some_shards_sees_only_their_servers(fake: FakeDiscord) -> None:
+    """One process of several: shards 2 and 3 of 4. The other shards' servers never reach it,
+    and a shard of its own dropping leaves the other connected (and resumes)."""
+    guilds = [fake.guild_id] + [fake.add_guild() for _ in range(7)]
+    client = ShardedClient(shard_count=4, shard_ids=[2, 3])
+    runner = await connected(client)
+    try:
+        assert fake.requests_to("GET /gateway/bot") == []  # the count was given
+        assert {guild.id for guild in client.guilds} == {
+            guild for guild in guilds if (guild >> 22) % 4 in (2, 3)
+        }
+        assert len(client.guilds) == 4
+        await fake.drop_gateway(shard=3)
+        assert fake.live_shards() == {2} and not fake.connected.is_set()
+        ann = fake.add_user("ann")
+        # On the live shard at once; on the dropped one once it resumes (replayed).
+        for guild in (guilds[2], guilds[3]):
+            (channel,) = fake.channels_of(guild)
+            assert (await fake.slash(ann, "ping", channel_id=channel)).content == "ok"
+        await asyncio.wait_for(fake.connected.wait(), 5)
+        assert [(s.what, s.shard) for s in fake.gateway_steps if s.shard == 3][1:] == [
+            ("DROPPED", 3),
+            ("RESUME", 3),
+            ("RESUMED", 3),
+        ]
+        assert client.came_on == [(guilds[2], 2), (guilds[3], 3)]
+    finally:
+        await client.close()
+        await asyncio.wait_for(runner, 5)
+
+
+async def test_a_shard_beyond_the_count_is_refused(fake: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session, session.ws_connect(fake.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": "fake-token", "shard": [2, 2]}})
+        closing = await ws.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4010
+    assert [(s.what, s.shard) for s in fake.gateway_steps] == [("CLOSED 4010", 2)]
+    assert fake.sessions == {}
