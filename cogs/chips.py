@@ -72,14 +72,14 @@ class Chips(commands.Cog):
     @app_commands.command(name="daily", description="Collect your daily chips")
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
-        balance = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
         await reply(
             interaction,
             t(
                 language(interaction.locale),
                 "daily_granted",
                 amount=self.bot.settings.daily_chips,
-                wallet=balance,
+                wallet=claim.balance,
             ),
         )
 
