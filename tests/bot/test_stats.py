@@ -1,6 +1,7 @@
+# ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
 """Players' stats (issue 12 points 1 and 2, issue 11 point 10): what a hand adds, read off the
 engine's hand; the store's figures and leaderboards against a replay of the stored hands; the
-periods, the games, the ring of recent hands and bad input."""
+periods, the games, the ring of recent hands, bad input, and how it all is worded."""
 
 from __future__ import annotations
 
@@ -12,11 +13,22 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from bot.core.archive import Archive
 from bot.core.games import HI_LO, MIXED, RAZZ_GAME, STUD, game_of
-from bot.core.stats import hand_facts
-from bot.core.storage import GameStats, HandFacts, SeatFacts, Store
+from bot.core.i18n import EN, RU
+from bot.core.stats import hand_facts, stats_chart
+from bot.core.storage import (
+    GameStats,
+    HandFacts,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerStats,
+    SeatFacts,
+    Store,
+)
 from bot.core.storage import store as store_module
 from bot.core.tables import TableConfig, TableManager
+from bot.edge.presenter import leaderboard_embed, stats_embed
 from engine import STUD_HI_LO, StudHand
 from engine import events as ev
 from engine.stakes import DEFAULT_STAKES
@@ -25,6 +37,7 @@ from tests.databases import Location, snapshot
 from tests.engine.decks import call_down, stud
 
 COUNTDOWN = 30.0
+NBSP = "\xa0"
 T0 = datetime(2025, 1, 8, 12, 0, tzinfo=UTC)  # a Wednesday
 OTHER_GUILD = GUILD + 1
 
@@ -302,7 +315,7 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(store: Store) -> N
         )
     expected = {"day": (2, 70, 45), "week": (3, 90, 45), "month": (3, 90, 45), "all": (4, 100, 45)}
     for period, (hands, net, biggest) in expected.items():
-        stats = await store.player_stats(GUILD, 1, period=period, now=T0)  # type: ignore[arg-type]
+        stats = await store.player_stats(GUILD, 1, period=period, now=T0)
         assert (stats.total.hands, stats.total.net, stats.total.biggest_pot) == (
             hands,
             net,
@@ -400,3 +413,96 @@ async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
         with pytest.raises(ValueError):
             await store.winnings(GUILD, **wrong)  # type: ignore[arg-type]
     assert await snapshot(database) == before
+
+
+# ----------------------------------------------------------------- words
+
+
+def sample_stats(game: str | None = None) -> PlayerStats:
+    stud = GameStats(STUD, 30, 12, 9, 6, 14, 1500, 640)
+    razz = GameStats(RAZZ_GAME, 10, 3, 2, 1, 4, -300, 95)
+    total = GameStats("all", 40, 15, 11, 7, 18, 1200, 640)
+    return PlayerStats(
+        guild_id=GUILD,
+        user_id=1,
+        season=2,
+        season_started=datetime(2025, 3, 3, 18, 0, tzinfo=UTC),
+        period="week",
+        since=date(2025, 3, 10),
+        game=game,
+        total=total if game is None else stud,
+        games=(stud, razz),
+        recent=(40, -20, 1180),
+    )
+
+
+def test_the_stats_embed_and_chart_are_worded_in_the_readers_language() -> None:
+    english = stats_embed(sample_stats(), "Ann", EN)
+    assert english.title == "Stats · Ann"
+    assert english.description == "This week, from Mar 10, 2025 · Season 2, since Mar 3, 2025"
+    assert {f.name: f.value for f in english.fields} == {
+        "Hands": "40",
+        "Won": "15 (38%)",
+        "Won at showdown": "7 of 11",
+        "VPIP": "45%",
+        "Net": "+1,200",
+        "Biggest pot won": "640",
+        "By game": "Seven Card Stud: 30 hands, net +1,500, VPIP 47%\n"
+        "Razz: 10 hands, net -300, VPIP 40%",
+    }
+    russian = stats_embed(sample_stats(), "Оля", RU)
+    assert russian.title == "Статистика · Оля"
+    assert (russian.description or "").startswith("Эта неделя, с 10 мар. 2025")
+    figures = {f.name: f.value or "" for f in russian.fields}
+    assert figures["Итог"] == f"+1{NBSP}200" and figures["Добровольный вход"] == "45 %"
+    assert figures["По играм"].startswith(f"Семикарточный стад: 30 раздач, итог +1{NBSP}500")
+    # One game: no split by game, the game named first.
+    stud_only = stats_embed(sample_stats(STUD), "Оля", RU)
+    assert (stud_only.description or "").startswith("Семикарточный стад · Эта неделя")
+    assert "По играм" not in {f.name for f in stud_only.fields}
+    chart = stats_chart(sample_stats(), "Оля", RU)
+    assert chart.title == "Оля · итог в фишках" and chart.thousands == NBSP
+    assert chart.axis == f"3 последние раздачи, от старых к новым: итог +1{NBSP}200"
+    assert stats_chart(sample_stats(), "Ann", EN).axis == (
+        "The last 3 hands, oldest first: net +1,200"
+    )
+
+
+def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
+    rows = (LeaderboardRow(1, 1, 1500, 21), LeaderboardRow(2, 2, -40, 1))
+    board = Leaderboard(rows, LeaderboardRow(2, 2, -40, 1), 1, None, "all", None, RAZZ_GAME)
+    names = {1: "Оля", 2: "Борис"}
+    russian = leaderboard_embed(board, names, RU)
+    assert russian.title == "Таблица лидеров · выигрыш за столами"
+    assert russian.description == (
+        f"Разз · Весь сезон · Сезон 1\n\n1. Оля — +1{NBSP}500 за 21 раздачу\n"
+        "2. Борис — -40 за 1 раздачу"
+    )
+    assert russian.footer.text == "Вы на 2-м месте: -40 за 1 раздачу."
+    unranked = leaderboard_embed(Leaderboard((), None, 1, None, "day", date(2025, 1, 8)), {}, EN)
+    assert (
+        unranked.description
+        == "Today, Jan 8, 2025 · Season 1\n\nNo hand was played in this period."
+    )
+    assert unranked.footer.text == "You have played no hand in this period: no rank yet."
+    wallets = leaderboard_embed(Leaderboard((LeaderboardRow(1, 3, 1000),), None, 3), {}, EN)
+    assert wallets.title == "Leaderboard · chips in wallets and at tables"
+    assert wallets.description == "Season 3\n\n1. <@3> — 1,000"
+    assert (wallets.footer.text or "").startswith("You have no chips on this server yet")
+
+
+async def test_histories_name_each_hands_game(store: Store) -> None:
+    """Issue 11 point 10: the one-hand summary and the export's listing say the game."""
+    hand_ids = await play_random_hands(store, 6, seed=3)
+    archive = Archive(store)
+    games = []
+    for hand_id in hand_ids:
+        found = await archive.history(
+            GUILD, 1, hand_id, viewer_name="p1", channel_name=str, lang=EN
+        )
+        record = await store.get_hand(hand_id)
+        assert found.game == game_of(StudHand.from_dict(record.state).variant)
+        games.append(found.game)
+    assert games == [STUD, STUD, RAZZ_GAME, RAZZ_GAME, HI_LO, HI_LO]
+    export = await archive.export(GUILD, 1, last=6, viewer_name="p1", channel_name=str, lang=EN)
+    assert export.games == ((STUD, 2), (RAZZ_GAME, 2), (HI_LO, 2))

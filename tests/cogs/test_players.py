@@ -126,8 +126,16 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
     (embed,) = result.response.embeds
     assert embed.title == "Seven Card Stud: how to play"
     assert len((embed.description or "").splitlines()) == 5
-    assert [field.name for field in embed.fields] == ["How a hand goes", "Buttons", "Commands"]
+    assert [field.name for field in embed.fields] == [
+        "How a hand goes",
+        "Buttons",
+        "Commands",
+        "Chips, stats and hands",
+    ]
     assert "/table open" in (embed.fields[2].value or "")
+    assert "/stats" in (embed.fields[3].value or "") and all(
+        len(field.value or "") <= 1024 for field in embed.fields
+    )
     (attachment,) = result.response.attachments
     assert attachment.filename == "rankings.png"
     assert embed.image.url == "attachment://rankings.png"

@@ -137,9 +137,17 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
+    """The top players and the caller's own row, in the guild's current ``season``; ranking
+    winnings, also over which ``period`` (its first day ``since``, UTC) and ``game`` (None:
+    every game)."""
+
     top: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None  # None when the caller has no wallet (or no hand) here
-    season: int = 1  # the guild's season the figures are of
+    season: int = 1
+    season_started: datetime | None = None  # None: the guild's first season
+    period: Period | None = None  # None: the wallets' ranking, which is of now
+    since: date | None = None
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

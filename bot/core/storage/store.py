@@ -808,7 +808,7 @@ class Store:
         if not _is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         async with self._read():
-            season = (await self._season(guild_id)).number
+            season = await self._season(guild_id)
             # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
             rows = await self._all(
                 "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
@@ -833,13 +833,13 @@ class Store:
             tied = top and top[-1].chips == row["chips"]
             rank = top[-1].rank if tied else index + 1
             top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
-        return Leaderboard(tuple(top), caller, season)
+        return Leaderboard(tuple(top), caller, season.number, season.started_at)
 
     async def winnings(
         self,
         guild_id: int,
         *,
-        period: Period = "all",
+        period: str = "all",
         game: str | None = None,
         limit: int = 10,
         user_id: int | None = None,
@@ -851,9 +851,11 @@ class Store:
         if not _is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         key = _game_key(game)
-        since = _since(_check_period(period), _aware(now).date())
+        checked = _check_period(period)
+        since = _since(checked, _aware(now).date())
         async with self._read():
-            season = (await self._season(guild_id)).number
+            current = await self._season(guild_id)
+            season = current.number
             bucket = (guild_id, season, period, since, key)
             # Both walk player_stats_by_net: the top ten, then the count of those above him.
             rows = await self._all(
@@ -885,14 +887,22 @@ class Store:
             top.append(
                 LeaderboardRow(rank, int(row["user_id"]), int(row["net"]), int(row["hands"]))
             )
-        return Leaderboard(tuple(top), caller, season)
+        return Leaderboard(
+            tuple(top),
+            caller,
+            season,
+            current.started_at,
+            checked,
+            None if checked == "all" else _from_day_number(since),
+            game,
+        )
 
     async def player_stats(
         self,
         guild_id: int,
         user_id: int,
         *,
-        period: Period = "all",
+        period: str = "all",
         game: str | None = None,
         now: datetime | None = None,
     ) -> PlayerStats:
@@ -901,7 +911,8 @@ class Store:
         his last hands of the period (at most :data:`RECENT_HANDS`, oldest first)."""
         key = _game_key(game)
         today = _aware(now).date()
-        since = _since(_check_period(period), today)
+        checked = _check_period(period)
+        since = _since(checked, today)
         async with self._read():
             season = await self._season(guild_id)
             rows = await self._all(
@@ -938,8 +949,8 @@ class Store:
             user_id=user_id,
             season=season.number,
             season_started=season.started_at,
-            period=period,
-            since=None if period == "all" else _from_day_number(since),
+            period=checked,
+            since=None if checked == "all" else _from_day_number(since),
             game=game,
             total=figures.get(key) or GameStats(key),
             games=tuple(games),
