@@ -33,7 +33,7 @@ from engine import STUD_HI_LO, StudHand
 from engine import events as ev
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
-from tests.databases import Location, snapshot
+from tests.databases import Location, query, snapshot
 from tests.engine.decks import call_down, stud
 
 COUNTDOWN = 30.0
@@ -301,7 +301,9 @@ LOST = SeatFacts(dealt=True, vpip=True, showdown=True, collected=0)
 FOLDED = SeatFacts(dealt=True, vpip=False, showdown=False, collected=0)
 
 
-async def test_days_weeks_and_months_are_utc_calendar_buckets(store: Store) -> None:
+async def test_days_weeks_and_months_are_utc_calendar_buckets(
+    store: Store, database: Location
+) -> None:
     monday = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
     moments = [
         datetime(2024, 12, 31, 23, 59, tzinfo=UTC),  # another year, month and week
@@ -309,13 +311,21 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(store: Store) -> N
         monday + timedelta(days=2),  # Wednesday, T0's day
         T0 + timedelta(hours=11, minutes=59),  # still Wednesday in UTC
     ]
+    # Player 3 plays once, on New Year's Eve, with player 2.
+    await settle(store, {2: (5, won(9)), 3: (-5, LOST)}, now=moments[0])
     for number, moment in enumerate(moments, 1):
         await settle(
             store, {1: (10 * number, won(10 * number + 5)), 2: (-10 * number, LOST)}, now=moment
         )
+        if number == 1:
+            december = await store.player_stats(GUILD, 2, period="month", now=moment)
+            assert (december.total.hands, december.total.net) == (2, -5)
     expected = {"day": (2, 70, 45), "week": (3, 90, 45), "month": (3, 90, 45), "all": (4, 100, 45)}
+    buckets = set()
     for period, (hands, net, biggest) in expected.items():
         stats = await store.player_stats(GUILD, 1, period=period, now=T0)
+        if stats.since is not None:
+            buckets.add((stats.since - date(1970, 1, 1)).days)
         assert (stats.total.hands, stats.total.net, stats.total.biggest_pot) == (
             hands,
             net,
@@ -325,16 +335,24 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(store: Store) -> N
     assert (await store.player_stats(GUILD, 1, period="week", now=T0)).since == date(2025, 1, 6)
     assert (await store.player_stats(GUILD, 1, period="month", now=T0)).since == date(2025, 1, 1)
     assert (await store.player_stats(GUILD, 1, period="day", now=T0)).since == date(2025, 1, 8)
-    # The next day has nothing yet; December has its one hand.
+    # The next day has nothing yet.
     tomorrow = await store.player_stats(GUILD, 1, period="day", now=T0 + timedelta(days=1))
     assert tomorrow.total == GameStats("all") and tomorrow.recent == ()
-    december = await store.player_stats(GUILD, 2, period="month", now=moments[0])
-    assert (december.total.hands, december.total.net) == (1, -10)
-    board = await store.winnings(GUILD, period="day", now=T0, user_id=2)
+    board = await store.winnings(GUILD, period="day", now=T0, user_id=3)
     assert [(row.rank, row.user_id, row.chips, row.hands) for row in board.top] == [
         (1, 1, 70, 2),
         (2, 2, -70, 2),
     ]
+    assert board.caller is None
+    assert (await store.player_stats(GUILD, 2)).total.hands == 5  # the season keeps them all
+    # Only current periods are asked for: a player's past ones went when he played again;
+    # player 3's December stays until he plays again, and shows nowhere now.
+    rows = await query(
+        database, "SELECT user_id, period, since FROM player_stats WHERE game = 'all'"
+    )
+    past = sorted((r["user_id"], r["period"]) for r in rows if r["since"] not in {0, *buckets})
+    assert past == [(3, "day"), (3, "month"), (3, "week")]
+    assert (await store.player_stats(GUILD, 2, period="month", now=moments[0])).total.hands == 0
 
 
 async def test_the_figures_count_wins_showdowns_and_vpip_per_game(store: Store) -> None:

@@ -283,9 +283,10 @@ _TIME_BANK: Final = (
 # first day (``since``: days since 1970-01-01, UTC), or 'all' (``since`` 0) for the whole season;
 # ``game`` is the game's key or 'all' for every game together. So any leaderboard is a walk of
 # ``player_stats_by_net`` (its top ten) plus a count along it (the caller's rank), and a player's
-# figures are a few rows of the primary key, however many hands were played. ``recent_hands``
-# keeps each player's last hands of each game, a ring of ``slot``s a settlement overwrites in
-# turn, for the chart of his net: bounded by players, not by hands.
+# figures are a few rows of the primary key, however many hands were played. Only the current
+# day, week and month are asked for: a player's past ones are deleted when he next plays.
+# ``recent_hands`` keeps each player's last hands of each game, a ring of ``slot``s a settlement
+# overwrites in turn, for the chart of his net. Both grow with players, not with hands.
 _STATS: Final = (
     """
     CREATE TABLE seasons (

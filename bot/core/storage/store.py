@@ -1439,6 +1439,20 @@ class Store:
             for user_id, seat, net in zip(users, facts.seats, nets, strict=True)
             if seat.dealt
         ]
+        if not dealt:
+            return
+        marks = ", ".join("?" * len(dealt))
+        players = [user_id for user_id, _, _ in dealt]
+        # Only the current day, week and month are ever asked for: a player's past ones go
+        # when he next plays, so the table stays the size of the guild's players, not of its
+        # history.
+        since = dict(buckets)
+        await self._run(
+            "DELETE FROM player_stats WHERE guild_id = ? AND season = ?"
+            f" AND user_id IN ({marks}) AND ((period = 'day' AND since < ?)"
+            " OR (period = 'week' AND since < ?) OR (period = 'month' AND since < ?))",
+            (guild_id, season, *players, since["day"], since["week"], since["month"]),
+        )
         await self._db().insert_many(
             "INSERT INTO player_stats (guild_id, season, user_id, period, since, game, hands,"
             " won, showdowns, won_showdown, vpip, net, biggest_pot)"
@@ -1472,17 +1486,14 @@ class Store:
                 for game in (facts.game, ALL_GAMES)
             ],
         )
-        if not dealt:
-            return
         # The season's count of his hands of this game, this one included, picks the slot of
         # the ring this hand overwrites.
-        marks = ", ".join("?" * len(dealt))
         counts = {
             int(row["user_id"]): int(row["hands"])
             for row in await self._all(
                 "SELECT user_id, hands FROM player_stats WHERE guild_id = ? AND season = ?"
                 f" AND period = 'all' AND since = 0 AND game = ? AND user_id IN ({marks})",
-                (guild_id, season, facts.game, *(user_id for user_id, _, _ in dealt)),
+                (guild_id, season, facts.game, *players),
             )
         }
         await self._db().insert_many(
