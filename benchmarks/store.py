@@ -1,6 +1,6 @@
 """Storage speed: the leaderboard over many wallets, and the commits of a hand.
 
-    python -m benchmarks.store [--wallets N] [--rounds N] [--path DIR]
+    python -m benchmarks.store [--wallets N] [--rounds N] [--path DIR] [--hands N]
                                [--database sqlite|postgresql] [--postgres-url URL]
 
 1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
@@ -12,6 +12,9 @@
 2. Hand commits: ``start_hand``, ``save_action`` and ``settle_hand`` at an 8-seat table, each one
    transaction committed as the store commits it, on the file system of ``--path`` (default: the
    system temp dir; point it at the production disk to measure that).
+3. Stats and leaderboards by winnings (issue 12, target < 10 ms) with ``--hands`` settled hands
+   (default 1,000,000; 0 skips it) in the same server: every query /stats and /leaderboard make,
+   and a settlement with its stats (``benchmarks/stats.py`` says how the data is made).
 
 The wallets are written straight into the database in one transaction, with ledger rows that
 balance, so ``audit()`` passes on the result (its time is printed too).
@@ -40,6 +43,7 @@ from typing import Any
 
 import asyncpg
 
+from benchmarks import stats
 from bot.core.storage import Store
 
 GUILD = 1
@@ -227,6 +231,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument(
+        "--hands", type=int, default=1_000_000, help="settled hands for the stats (0: none)"
+    )
+    parser.add_argument(
         "--postgres-url",
         default="postgresql://postgres@127.0.0.1:5432/postgres",
         help="a PostgreSQL server whose user may create databases (with --database postgresql)",
@@ -260,6 +267,9 @@ async def main() -> None:
                 print(f"Hand commits, {args.rounds} hands, in {where}:")
                 await hand_figures(store, args.rounds)
                 await store.audit()
+                if args.hands:
+                    print(f"Stats and leaderboards, {args.hands:,} settled hands in one server:")
+                    await stats.figures(store, database, args.hands, args.rounds, GUILD)
             finally:
                 await store.close()
 
