@@ -235,7 +235,7 @@ class DailyClaim:
 class AuditTotals:
     """The figures ``audit()`` checked: ``granted == wallets + seats + live_hands``."""
 
-    granted: int
+    granted: int  # every chip the ledger minted, less those admins took or a new season burned
     wallets: int
     seats: int
     live_hands: int
