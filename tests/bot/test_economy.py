@@ -18,8 +18,9 @@ from bot.core.storage import (
     SeatFacts,
     Store,
 )
+from bot.core.storage.migrations import LATEST
 from tests.bot.test_storage import Audited
-from tests.databases import INTEGRITY_ERRORS, Location, query, raw, snapshot
+from tests.databases import INTEGRITY_ERRORS, Location, migrate_to, query, raw, snapshot, version
 
 GUILD, OTHER_GUILD = 1, 2
 CHANNEL = 10
@@ -188,3 +189,59 @@ async def test_the_daily_streak_counts_days_in_a_row_and_restarts_after_a_gap(
     late = await store.claim_daily(GUILD, ALICE, third.streak_until + timedelta(seconds=1))
     assert late.streak == 1
     assert (await store.claim_daily(GUILD, BOB, T0)).streak == 1  # everyone has his own
+
+
+# ----------------------------------------------------------------- the ledger's new kinds
+
+
+async def ledger_schema(database: Location) -> list[tuple[str, str]]:
+    """The ledger's indexes and triggers, by name and definition."""
+    async with raw(database) as other:
+        if isinstance(database, str):
+            rows = await other.rows(
+                "SELECT indexname AS name, indexdef AS sql FROM pg_indexes"
+                " WHERE tablename = 'ledger' UNION ALL"
+                " SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger"
+                " WHERE tgrelid = 'ledger'::regclass AND NOT tgisinternal"
+            )
+        else:
+            rows = await other.rows(
+                "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'ledger'"
+                " AND type IN ('index', 'trigger')"
+            )
+    return sorted((row["name"], row["sql"] or "") for row in rows)
+
+
+async def test_migration_9_keeps_the_ledger_its_indexes_and_its_guards(
+    database: Location,
+) -> None:
+    assert await migrate_to(database, 8) == 8
+    before = await ledger_schema(database)
+    assert {"ledger_by_wallet", "ledger_by_hand", "ledger_by_table"} <= {n for n, _ in before}
+    async with raw(database) as other:
+        await other.execute(
+            "INSERT INTO ledger (id, created_at, guild_id, user_id, kind, minted, wallet_delta,"
+            " reason) VALUES (7, 'then', 1, 100, 'starting_grant', 1000, 1000, 'start'),"
+            " (9, 'then', 1, 100, 'daily_grant', 200, 200, 'daily')"
+        )
+        await other.execute(
+            "INSERT INTO wallets (guild_id, user_id, balance, seated, total, created_at,"
+            " last_daily_at) VALUES (1, 100, 1200, 0, 1200, 'then', NULL)"
+        )
+        rows = await other.rows("SELECT * FROM ledger ORDER BY id")
+    store = await Store.open(database)
+    try:
+        assert await version(database) == LATEST
+        assert await ledger_schema(database) == before
+        async with raw(database) as other:
+            assert await other.rows("SELECT * FROM ledger ORDER BY id") == rows
+            with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+                await other.execute("DELETE FROM ledger")
+        taken = await store.take(GUILD, 100, 50, reason="", by=ADMIN)
+        assert taken.balance == 1150 and (await store.audit()).granted == 1150
+        if not isinstance(database, str):
+            # SQLite built the ledger again: new rows carry on after the copied ids.
+            (row,) = await query(database, "SELECT id FROM ledger WHERE kind = 'admin_take'")
+            assert row["id"] == 10
+    finally:
+        await store.close()
