@@ -856,7 +856,7 @@ class Store:
         async with self._read():
             current = await self._season(guild_id)
             season = current.number
-            bucket = (guild_id, season, period, since, key)
+            bucket = (guild_id, season, checked, since, key)
             # Both walk player_stats_by_net: the top ten, then the count of those above him.
             rows = await self._all(
                 "SELECT user_id, net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
@@ -868,7 +868,7 @@ class Store:
                 own = await self._one(
                     "SELECT net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
                     " AND user_id = ? AND period = ? AND since = ? AND game = ?",
-                    (guild_id, season, user_id, period, since, key),
+                    (guild_id, season, user_id, checked, since, key),
                 )
                 if own is not None:
                     above = await self._one(
@@ -919,23 +919,21 @@ class Store:
                 "SELECT game, hands, won, showdowns, won_showdown, vpip, net, biggest_pot"
                 " FROM player_stats WHERE guild_id = ? AND season = ? AND user_id = ?"
                 " AND period = ? AND since = ?",
-                (guild_id, season.number, user_id, period, since),
+                (guild_id, season.number, user_id, checked, since),
             )
-            # A period starts on a day: a hand of the ring is in it if it settled since then.
-            first_day = _day_number(today) if period == "all" else since
+            # A hand of the ring is in the period if it settled on its first day or later
+            # (the whole season's "first day" is 0).
             recent = await self._all(
                 "SELECT hand_id, net FROM recent_hands WHERE guild_id = :guild"
                 " AND season = :season AND user_id = :user"
-                " AND (CAST(:game AS TEXT) IS NULL OR game = :game)"
-                " AND (:whole OR day >= :first_day)"
+                " AND (CAST(:game AS TEXT) IS NULL OR game = :game) AND day >= :since"
                 " ORDER BY hand_id DESC LIMIT :limit",
                 {
                     "guild": guild_id,
                     "season": season.number,
                     "user": user_id,
                     "game": game,
-                    "whole": period == "all",
-                    "first_day": first_day,
+                    "since": since,
                     "limit": RECENT_HANDS,
                 },
             )
