@@ -21,6 +21,9 @@ history of a million hands: what it takes on disk and how fast /history reads it
    each table on disk with its indexes and the whole database, per hand; then ``last_hand_for``
    (/history), ``settled_hands_for`` (/history last:100 and /history session) and ``get_hand``
    through the store, for the player with the most hands and for players as they ask.
+4. Stats and leaderboards by winnings (issue 12, target < 10 ms) with ``--hands`` settled hands
+   (default 1,000,000; 0 skips it) in the same server: every query /stats and /leaderboard make,
+   and a settlement with its stats (``benchmarks/stats.py`` says how the data is made).
 
 The wallets are written straight into the database in one transaction, with ledger rows that
 balance, so ``audit()`` passes on the result (its time is printed too).
@@ -49,6 +52,7 @@ from typing import Any
 
 import asyncpg
 
+from benchmarks import stats
 from benchmarks.hands import HISTORY_TABLES, History, build_history, played_hands
 from bot.core.archive import MAX_SESSION_HANDS, SESSION_PAGE
 from bot.core.storage import HandRecord, Store
@@ -472,7 +476,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--wallets", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--hands", type=int, default=1_000_000, help="settled hands; 0: none")
+    parser.add_argument(
+        "--hands", type=int, default=1_000_000, help="settled hands, for stats and history; 0: none"
+    )
     parser.add_argument("--path", type=Path, default=None, help="directory for the database")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
@@ -510,6 +516,9 @@ async def main() -> None:
                 print(f"Hand commits, {args.rounds} hands, in {where}:")
                 await hand_figures(store, args.rounds)
                 await store.audit()
+                if args.hands:
+                    print(f"Stats and leaderboards, {args.hands:,} settled hands in one server:")
+                    await stats.figures(store, database, args.hands, args.rounds, GUILD)
             finally:
                 await store.close()
         if args.hands:

@@ -1,17 +1,40 @@
-"""/balance, /daily, /leaderboard and /chips grant."""
+"""/balance, /daily, /leaderboard, /stats and /chips grant, take and reset."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 import discord
 from discord import app_commands
-from discord.app_commands import Range
+from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from bot.core.errors import TableError
+from bot.core.games import HI_LO, RAZZ_GAME, STUD
 from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
+from bot.edge.funnel import full_time, relative_time, reply
+from bot.edge.presenter import leaderboard_embed
+
+NET: Final = "net"
+WALLET: Final = "wallet"
+BY_CHOICES: Final = [
+    Choice(name="Chips won at the tables", value=NET),
+    Choice(name="Chips in wallet and at tables", value=WALLET),
+]
+# Calendar periods in UTC, weeks from Monday (the store's stats buckets).
+PERIOD_CHOICES: Final = [
+    Choice(name="Today", value="day"),
+    Choice(name="This week", value="week"),
+    Choice(name="This month", value="month"),
+    Choice(name="The whole season", value="all"),
+]
+STATS_GAME_CHOICES: Final = [
+    Choice(name="Seven Card Stud", value=STUD),
+    Choice(name="Razz", value=RAZZ_GAME),
+    Choice(name="Stud Hi-Lo", value=HI_LO),
+]
+BOARD_SIZE: Final = 10
 
 
 def guild_id_of(interaction: discord.Interaction) -> int:
@@ -55,6 +78,65 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    @app_commands.command(
+        name="take",
+        description="Take chips from a member's wallet, never below zero (Manage Server)",
+    )
+    @app_commands.describe(
+        member="Whose wallet loses the chips",
+        amount="How many chips to take (at most what the wallet has)",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def take(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        amount: Range[int, 1, 1_000_000_000],
+    ) -> None:
+        taken = await self.bot.store.take(
+            guild_id_of(interaction),
+            member.id,
+            amount,
+            reason="admin take",
+            by=interaction.user.id,
+        )
+        await reply(
+            interaction,
+            t(
+                language(interaction.locale),
+                "chips_taken" if taken.taken == amount else "chips_taken_all",
+                name=member.display_name,
+                taken=taken.taken,
+                wallet=taken.balance,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(
+        name="reset",
+        description=(
+            "A new season: every wallet back to the starting chips, stats anew (Manage Server)"
+        ),
+    )
+    @app_commands.describe(confirm="Yes: reset every wallet of this server")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset(self, interaction: discord.Interaction, confirm: bool) -> None:
+        if not confirm:
+            raise TableError("season_reset_unconfirmed")
+        reset = await self.bot.store.reset_season(guild_id_of(interaction), by=interaction.user.id)
+        await reply(
+            interaction,
+            t(
+                language(interaction.locale),
+                "season_started",
+                season=reset.season,
+                wallets=reset.wallets,
+                start=self.bot.store.starting_balance,
+                granted=reset.granted,
+                burned=reset.burned,
+            ),
+        )
+
 
 class Chips(commands.Cog):
     def __init__(self, bot: StudBot) -> None:
@@ -72,41 +154,84 @@ class Chips(commands.Cog):
     @app_commands.command(name="daily", description="Collect your daily chips")
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
-        balance = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
-        await reply(
-            interaction,
-            t(
-                language(interaction.locale),
-                "daily_granted",
-                amount=self.bot.settings.daily_chips,
-                wallet=balance,
-            ),
+        lang = language(interaction.locale)
+        claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        text = " ".join(
+            (
+                t(
+                    lang,
+                    "daily_granted",
+                    amount=self.bot.settings.daily_chips,
+                    wallet=claim.balance,
+                ),
+                t(lang, "daily_streak", streak=claim.streak),
+                t(
+                    lang,
+                    "daily_next",
+                    when=relative_time(claim.next_at.timestamp()),
+                    until=full_time(claim.streak_until.timestamp()),
+                ),
+            )
         )
+        await reply(interaction, text)
 
     @app_commands.command(
-        name="leaderboard", description="Top 10 players on this server and your rank"
+        name="leaderboard",
+        description="Top 10 by chips won at the tables, or by wallet, and your rank",
     )
+    @app_commands.describe(
+        by="Chips won at the tables (default) or chips in wallet and at tables",
+        period="Today, this week or this month (UTC), or the whole season (default)",
+        game="One game only (default: every game)",
+    )
+    @app_commands.choices(by=BY_CHOICES, period=PERIOD_CHOICES, game=STATS_GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        by: str = NET,
+        period: str | None = None,
+        game: str | None = None,
+    ) -> None:
         lang = language(interaction.locale)
         guild_id = guild_id_of(interaction)
-        board = await self.bot.store.leaderboard(guild_id, limit=10, user_id=interaction.user.id)
-        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
-        lines = []
-        for row in board.top:
-            # Names as the bot last saw them (it has no member cache); a mention for a player
-            # it never saw, which Discord shows as his name to whoever can see him.
-            name = names.get(row.user_id, f"<@{row.user_id}>")
-            lines.append(t(lang, "leaderboard_line", rank=row.rank, name=name, chips=row.chips))
-        embed = discord.Embed(
-            title=t(lang, "leaderboard_title"),
-            description="\n".join(lines) or t(lang, "leaderboard_empty"),
-        )
-        if board.caller is not None:
-            embed.set_footer(
-                text=t(lang, "leaderboard_you", rank=board.caller.rank, chips=board.caller.chips)
+        user_id = interaction.user.id
+        if by == WALLET:
+            if period is not None or game is not None:
+                raise TableError("leaderboard_wallet_now")
+            board = await self.bot.store.leaderboard(guild_id, limit=BOARD_SIZE, user_id=user_id)
+        else:
+            board = await self.bot.store.winnings(
+                guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
-        await reply(interaction, embed=embed)
+        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
+        await reply(interaction, embed=leaderboard_embed(board, names, lang))
+
+    @app_commands.command(
+        name="stats",
+        description="Your stats or a member's: hands, wins, VPIP, net and a chart of it",
+    )
+    @app_commands.describe(
+        member="Whose stats (default: yours)",
+        period="Today, this week or this month (UTC), or the whole season (default)",
+        game="One game only (default: every game)",
+    )
+    @app_commands.choices(period=PERIOD_CHOICES, game=STATS_GAME_CHOICES)
+    @app_commands.guild_only()
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        period: str = "all",
+        game: str | None = None,
+    ) -> None:
+        lang = language(interaction.locale)
+        who = member or interaction.user
+        stats = await self.bot.store.player_stats(
+            guild_id_of(interaction), who.id, period=period, game=game
+        )
+        embed, picture = await self.bot.presenter.stats_message(stats, who.display_name, lang)
+        await reply(interaction, embed=embed, file=picture)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,6 +1,6 @@
 """/hand verify and /history: fairness reveal and PokerStars-format hand histories (one hand,
 the player's last few, or his hands at the channel's table), each with its reveal in a second
-file."""
+file, and a line saying which game each hand was."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.core.archive import Archive
 from bot.core.errors import TableError
 from bot.core.i18n import language, t
+from bot.core.tables import game_name
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
 
@@ -108,6 +109,11 @@ class Hands(commands.Cog):
             last=newest,
             net=found.net,
         )
+        games = ", ".join(
+            t(lang, "history_game_count", game=game_name(game, lang), count=count)
+            for game, count in found.games
+        )
+        text += " " + t(lang, "history_games", games=games)
         if found.more:
             text += " " + t(lang, "history_session_more", count=len(found.hand_ids))
         name = f"hands-{first}-{newest}"
@@ -135,7 +141,13 @@ class Hands(commands.Cog):
         name = f"hand-{found.hand_id}"
         await reply(
             interaction,
-            t(lang, "history_summary", hand_id=found.hand_id, summary=summary),
+            t(
+                lang,
+                "history_summary",
+                hand_id=found.hand_id,
+                game=game_name(found.game, lang),
+                summary=summary,
+            ),
             files=[
                 discord.File(io.BytesIO(found.text.encode()), filename=f"{name}.txt"),
                 discord.File(io.BytesIO(found.reveal.encode()), filename=f"{name}-reveal.txt"),

@@ -1,4 +1,5 @@
-"""/help: the game in five lines, how a hand goes, the buttons, the commands, the hand rankings."""
+"""/help: the game in five lines, how a hand goes, the buttons, the commands (playing; chips,
+stats and hands), the hand rankings."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ class Help(commands.Cog):
             ("help_buttons_title", "help_buttons"),
             ("help_games_title", "help_games"),
             ("help_commands_title", "help_commands"),
+            ("help_chips_title", "help_chips"),
         ):
             embed.add_field(name=t(lang, title), value=t(lang, text), inline=False)
         embed.set_image(url=f"attachment://{RANKINGS_PICTURE}")

@@ -1,5 +1,5 @@
 """Pictures of the game, drawn with Pillow: the table, the showdown, one player's own hand, the
-hand rankings and a table's session ledger.
+hand rankings, a table's session ledger and a player's net chips over his last hands.
 
 Everything here takes engine views (``engine.public``) plus plain labels and returns PNG bytes;
 it does no other I/O and is safe to call from worker threads (``asyncio.to_thread``).
@@ -10,6 +10,7 @@ down cards while the hand is live.
 from __future__ import annotations
 
 from engine.public import PrivateHand, PublicTable
+from render.chart import NetChart, draw_chart
 from render.labels import SeatLabel, TableLabels, words
 from render.ledger import LedgerRow, LedgerSheet, draw_ledger
 from render.png import encode
@@ -20,10 +21,12 @@ from render.table import draw_table
 __all__ = [
     "LedgerRow",
     "LedgerSheet",
+    "NetChart",
     "SeatLabel",
     "TableLabels",
     "hand_rankings_png",
     "ledger_png",
+    "net_chart_png",
     "private_hand_png",
     "showdown_png",
     "table_png",
@@ -61,3 +64,9 @@ def ledger_png(sheet: LedgerSheet) -> bytes:
     """A table's session ledger: each player's buy-ins, cash-outs, chips on the table, net and
     hands, and their total (the words and numbers as ``sheet`` has them)."""
     return encode(draw_ledger(sheet))
+
+
+def net_chart_png(chart: NetChart) -> bytes:
+    """A player's running net over his last hands as a line chart, green while ahead and red
+    while behind (the words and digit grouping as ``chart`` has them)."""
+    return encode(draw_chart(chart))

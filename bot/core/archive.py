@@ -7,11 +7,13 @@ reveal goes in a file of its own beside it.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from bot.core.errors import TableError
+from bot.core.games import game_of
 from bot.core.i18n import t
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import fallback_name, public_reveal
@@ -41,6 +43,7 @@ HANDS_PER_SLICE: Final = 25
 @dataclass(frozen=True, slots=True)
 class History:
     hand_id: int
+    game: str  # the game's key ("razz"), as bot.core.games names it
     text: str  # PokerStars format, the viewer's own copy
     reveal: str  # the deck reveal for the viewer, a file apart from the history
     net: tuple[tuple[str, int], ...]  # (name, chips won or lost) per player
@@ -55,6 +58,7 @@ class Export:
     reveal: str
     net: int  # the player's chips won (+) or lost (-) over these hands
     more: bool  # he has more hands than these where they were taken from
+    games: tuple[tuple[str, int], ...]  # (game key, hands of it), in the order first played
 
 
 def _viewer_seat(record: HandRecord, user_id: int) -> int | None:
@@ -149,7 +153,13 @@ class Archive:
             for p in record.players
             if p.final_stack is not None
         )
-        return History(record.hand_id, text, _reveal_text(record, hand, viewer, lang), net)
+        return History(
+            record.hand_id,
+            game_of(hand.variant),
+            text,
+            _reveal_text(record, hand, viewer, lang),
+            net,
+        )
 
     async def export(
         self,
@@ -186,8 +196,10 @@ class Archive:
         texts: list[str] = []
         reveals: list[str] = []
         net = 0
+        games: Counter[str] = Counter()
         for count, record in enumerate(records, 1):
             hand = decode(record.state)
+            games[game_of(hand.variant)] += 1
             viewer = _viewer_seat(record, user_id)
             texts.append(_copy(record, hand, viewer, names, channel_name))
             reveals.append(_reveal_entry(record, hand, viewer, lang))
@@ -200,7 +212,14 @@ class Archive:
                 # Hundreds of hands take a while to write: let the tables play meanwhile.
                 await asyncio.sleep(0)
         reveal = "\n".join(reveals) + "\n" + t(lang, "verify_howto") + "\n"
-        return Export(tuple(r.hand_id for r in records), join_histories(texts), reveal, net, more)
+        return Export(
+            tuple(r.hand_id for r in records),
+            join_histories(texts),
+            reveal,
+            net,
+            more,
+            tuple(games.items()),
+        )
 
     async def _session_hands(
         self, guild_id: int, user_id: int, channel_id: int

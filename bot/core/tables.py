@@ -35,6 +35,7 @@ from bot.core.i18n import EN, t
 from bot.core.ledger import SessionLedger
 from bot.core.outbox import ClearButtons, Ledger, Line, Outbox, Picture, Private, Results
 from bot.core.settings import DEFAULT_TIME_BANK, GameDefaults
+from bot.core.stats import hand_facts
 from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
 from engine.cards import shuffled_deck
@@ -710,9 +711,7 @@ class TableManager:
         assert live is not None
         try:
             if live.hand.is_over:
-                live.end = await self.store.settle_hand(
-                    live.hand_id, encode(live.hand), list(live.hand.stacks)
-                )
+                live.end = await self._settle(live)
             else:
                 await self.store.save_action(live.hand_id, encode(live.hand))
         except BaseException:
@@ -721,6 +720,13 @@ class TableManager:
                 self._arm_timer(table, live.deadline)
             raise
         await self._after_change(table)
+
+    async def _settle(self, live: LiveHand) -> HandEnd:
+        """Pay out the finished hand and count it in its players' stats (one transaction)."""
+        hand = live.hand
+        return await self.store.settle_hand(
+            live.hand_id, encode(hand), list(hand.stacks), facts=hand_facts(hand)
+        )
 
     async def _after_change(self, table: Table, *, restoring: bool = False) -> None:
         """Announce new events, settle a finished hand, and ask for the table to be shown."""
@@ -762,9 +768,7 @@ class TableManager:
         assert live is not None
         if live.end is None:
             try:
-                live.end = await self.store.settle_hand(
-                    live.hand_id, encode(live.hand), list(live.hand.stacks)
-                )
+                live.end = await self._settle(live)
             except Exception:
                 # Nothing to roll back (no one decided anything): keep the hand and try again.
                 log.warning("hand %s: settlement failed; trying again", live.hand_id, exc_info=True)
@@ -781,9 +785,7 @@ class TableManager:
                 if table.closed or table.live is not live:
                     return
                 try:
-                    live.end = await self.store.settle_hand(
-                        live.hand_id, encode(live.hand), list(live.hand.stacks)
-                    )
+                    live.end = await self._settle(live)
                 except Exception:
                     log.warning("hand %s: settlement failed again", live.hand_id)
                     continue

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.core.errors import TableError
 from bot.core.i18n import language, store_error_text, t
-from bot.core.storage import StoreError
+from bot.core.storage import DailyNotReady, StoreError
 from bot.core.tables import error_id
 from engine.errors import IllegalAction
 
@@ -38,6 +38,16 @@ FOLLOWUP_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 T = TypeVar("T")
 
 
+def relative_time(timestamp: float) -> str:
+    """A moment as Discord shows it to each reader: "in 3 hours", "2 minutes ago"."""
+    return f"<t:{int(timestamp)}:R>"
+
+
+def full_time(timestamp: float) -> str:
+    """A date and time each reader sees in his own time zone and language."""
+    return f"<t:{int(timestamp)}:f>"
+
+
 def user_message(error: BaseException, lang: str) -> str | None:
     """The reply for an error a player caused, or ``None`` when it is our bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
@@ -46,6 +56,15 @@ def user_message(error: BaseException, lang: str) -> str | None:
         return error.message(lang)
     if isinstance(error, IllegalAction):
         return t(lang, "illegal_action", reason=str(error))
+    if isinstance(error, DailyNotReady) and error.streak_until is not None:
+        # When, as a Discord timestamp: each reader sees it in his own time zone, counting down.
+        return t(
+            lang,
+            "daily_wait",
+            when=relative_time(error.retry_at.timestamp()),
+            streak=error.streak,
+            until=full_time(error.streak_until.timestamp()),
+        )
     if isinstance(error, StoreError):
         return store_error_text(lang, error.code, error.params) or str(error)
     if isinstance(error, app_commands.NoPrivateMessage):

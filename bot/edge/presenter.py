@@ -30,12 +30,14 @@ import discord
 from bot.core.announce import announce
 from bot.core.errors import TableError
 from bot.core.games import game_of
-from bot.core.i18n import cards_text, language, t
+from bot.core.i18n import cards_text, catalogue, language, t
 from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Picture, Private, Results
+from bot.core.stats import board_heading, percent, stats_chart, stats_heading
+from bot.core.storage import Leaderboard, PlayerStats
 from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
-from bot.edge.funnel import brief, is_retryable, with_retries
+from bot.edge.funnel import brief, full_time, is_retryable, relative_time, with_retries
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.hand import StudHand
@@ -46,6 +48,7 @@ from render import (
     TableLabels,
     hand_rankings_png,
     ledger_png,
+    net_chart_png,
     private_hand_png,
     showdown_png,
     table_png,
@@ -61,6 +64,7 @@ SHOWDOWN_PICTURE = "showdown.png"
 PRIVATE_PICTURE = "cards.png"
 RANKINGS_PICTURE = "rankings.png"
 LEDGER_PICTURE = "ledger.png"
+STATS_PICTURE = "stats.png"
 # Discord shows names of at most 32 characters; the store keeps some room past that. Cut to it,
 # 25 ledger lines stay within an embed's 4,096 characters.
 LEDGER_NAME = 32
@@ -75,15 +79,6 @@ NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "e
 THREAD_PERMISSION: Final = "send_messages_in_threads"
 
 R = TypeVar("R")
-
-
-def relative_time(timestamp: float) -> str:
-    return f"<t:{int(timestamp)}:R>"
-
-
-def full_time(timestamp: float) -> str:
-    """A date and time each reader sees in his own time zone and language."""
-    return f"<t:{int(timestamp)}:f>"
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -488,6 +483,16 @@ class DiscordPresenter:
         embed.set_image(url=f"attachment://{LEDGER_PICTURE}")
         return embed, discord.File(io.BytesIO(png), filename=LEDGER_PICTURE)
 
+    async def stats_message(
+        self, stats: PlayerStats, name: str, lang: str
+    ) -> tuple[discord.Embed, discord.File]:
+        """A player's stats in ``lang``: an embed of his figures and the chart of his net over
+        his last hands (attach the file with the embed)."""
+        png = await self._draw(net_chart_png, stats_chart(stats, name, lang))
+        embed = stats_embed(stats, name, lang)
+        embed.set_image(url=f"attachment://{STATS_PICTURE}")
+        return embed, discord.File(io.BytesIO(png), filename=STATS_PICTURE)
+
     # ------------------------------------------------------------------ results
 
     async def _results(self, table: Table, state: _MessageState, effect: Results) -> None:
@@ -625,6 +630,92 @@ def ledger_embed(ledger: SessionLedger, lang: str) -> discord.Embed:
     return discord.Embed(
         title=t(lang, "ledger_title"), description="\n".join(lines), colour=discord.Colour.gold()
     )
+
+
+def stats_embed(stats: PlayerStats, name: str, lang: str) -> discord.Embed:
+    """A player's figures: hands, won, won at showdown, VPIP, net and biggest pot, then, over
+    every game, each game's hands and net."""
+    embed = discord.Embed(
+        title=t(lang, "stats_title", name=discord.utils.escape_markdown(name[:LEDGER_NAME])),
+        description=stats_heading(lang, stats),
+        colour=discord.Colour.dark_green(),
+    )
+    total = stats.total
+    words = catalogue(lang)
+    if not total.hands:
+        embed.description = f"{embed.description}\n\n{t(lang, 'stats_none')}"
+        return embed
+    for key, value in (
+        ("stats_hands", words.number(total.hands)),
+        (
+            "stats_won",
+            t(lang, "stats_share", part=total.won, percent=percent(total.won, total.hands)),
+        ),
+        (
+            "stats_won_showdown",
+            t(lang, "stats_of", part=total.won_showdown, whole=total.showdowns),
+        ),
+        ("stats_vpip", t(lang, "stats_percent", percent=percent(total.vpip, total.hands))),
+        ("stats_net", words.signed(total.net)),
+        ("stats_biggest_pot", words.number(total.biggest_pot)),
+    ):
+        embed.add_field(name=t(lang, key), value=value, inline=True)
+    if stats.game is None and stats.games:
+        lines = [
+            t(
+                lang,
+                "stats_game_line",
+                game=t(lang, f"game_{game.game}"),
+                hands=game.hands,
+                net=game.net,
+                vpip=percent(game.vpip, game.hands),
+            )
+            for game in stats.games
+        ]
+        embed.add_field(name=t(lang, "stats_by_game"), value="\n".join(lines), inline=False)
+    return embed
+
+
+def leaderboard_embed(board: Leaderboard, names: dict[int, str], lang: str) -> discord.Embed:
+    """The top players, each with his net over the period and his hands (ranking winnings) or
+    his chips (ranking wallets), and the caller's own rank under them (or why he has none)."""
+    winnings = board.period is not None
+    lines = [board_heading(lang, board), ""]
+    for row in board.top:
+        # Names as the bot last saw them (it has no member cache); a mention for a player it
+        # never saw, which Discord shows as his name to whoever can see him.
+        shown = names.get(row.user_id)
+        name = f"<@{row.user_id}>" if shown is None else discord.utils.escape_markdown(shown)
+        if winnings:
+            line = t(
+                lang,
+                "leaderboard_net_line",
+                rank=row.rank,
+                name=name,
+                net=row.chips,
+                hands=row.hands or 0,
+            )
+        else:
+            line = t(lang, "leaderboard_line", rank=row.rank, name=name, chips=row.chips)
+        lines.append(line)
+    if not board.top:
+        lines.append(t(lang, "leaderboard_net_empty" if winnings else "leaderboard_empty"))
+    caller = board.caller
+    if caller is None:
+        footer = t(lang, "leaderboard_net_unranked" if winnings else "leaderboard_no_wallet")
+    elif winnings:
+        footer = t(
+            lang, "leaderboard_net_you", rank=caller.rank, net=caller.chips, hands=caller.hands or 0
+        )
+    else:
+        footer = t(lang, "leaderboard_you", rank=caller.rank, chips=caller.chips)
+    embed = discord.Embed(
+        title=t(lang, "leaderboard_net_title" if winnings else "leaderboard_wallet_title"),
+        description="\n".join(lines),
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(text=footer)
+    return embed
 
 
 def warm_up_drawing() -> None:

@@ -79,6 +79,9 @@ SAMPLES: dict[str, object] = {
     "reveal": "9♠:1f2e 7c0d",
     "game": "Разз",
     "after": "Стад хай-лоу",
+    "until": "<t:1767225600:f>",
+    "date": "6 янв. 2025 г.",
+    "games": "Разз: 2 раздачи",
 }
 NUMBER = 1500
 # Hand names may use any form of their ranks, whichever English happens to need (HandWords).
@@ -406,14 +409,16 @@ def test_a_new_language_is_one_more_catalogue_file(
 def test_help_fits_discords_embed_limits(lang: str) -> None:
     """/help: five lines on the game; each field within Discord's 1,024 characters."""
     assert len(t(lang, "help_what").splitlines()) == 5
-    keys = ("help_how", "help_buttons", "help_games", "help_commands")
+    keys = ("help_how", "help_buttons", "help_games", "help_commands", "help_chips")
     fields = [t(lang, key) for key in keys]
     assert all(0 < len(value) <= 1024 for value in fields), [len(v) for v in fields]
-    titles = sum(len(t(lang, f"{key}_title")) for key in keys)
-    total = len(t(lang, "help_title")) + len(t(lang, "help_what")) + sum(map(len, fields))
-    assert total + titles <= 6000
+    titles = [t(lang, f"{key}_title") for key in keys]
+    total = len(t(lang, "help_title")) + len(t(lang, "help_what"))
+    assert total + sum(map(len, fields)) + sum(map(len, titles)) <= 6000
     # Every command the bot has is listed under its name in this language.
-    assert i18n.slash_command("settings deck", lang) in fields[3]
+    listed = "\n".join(fields[3:])
+    for command in ("settings deck", "stats", "leaderboard", "chips take", "chips reset"):
+        assert i18n.slash_command(command, lang) in listed, command
 
 
 def test_option_descriptions_with_defaults_are_translated_and_fit() -> None:

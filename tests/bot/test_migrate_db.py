@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import EXIT_DATABASE, EXIT_SETTINGS
-from bot.core.storage import Store
+from bot.core.storage import HandFacts, SeatFacts, Store
 from bot.core.storage.migrations import TABLES
 from tests.bot.test_startup import closed_port, one_line, shell, stud_bot  # noqa: F401 - fixture
 from tests.databases import Location, query, snapshot
@@ -27,10 +27,11 @@ DIRECTIONS = ["sqlite to postgresql", "postgresql to sqlite"]
 
 
 async def a_played_database(location: Location) -> None:
-    """Grants, a closed table with a settled hand, an open one mid-hand with a player waiting
-    and one leaving, names, a deck choice and a process fact."""
+    """Grants, a closed table with a settled hand (in the stats), an open one mid-hand with a
+    player waiting and one leaving, names, a deck choice, a process fact and a new season."""
     store = await Store.open(location)
     try:
+        await store.reset_season(GUILD + 1, by=ADMIN)
         await store.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
         await store.claim_daily(GUILD, BOB)
         await store.open_table(
@@ -41,7 +42,14 @@ async def a_played_database(location: Location) -> None:
         settled = await store.start_hand(
             OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], b"n0", commitment=COMMITMENT, salt="s"
         )
-        await store.settle_hand(settled, b"n9", [450, 150])
+        facts = HandFacts(
+            "stud",
+            (
+                SeatFacts(dealt=True, vpip=True, showdown=True, collected=450),
+                SeatFacts(dealt=True, vpip=True, showdown=True, collected=0),
+            ),
+        )
+        await store.settle_hand(settled, b"n9", [450, 150], facts=facts)
         await store.close_table(OLD_CHANNEL)
         await store.open_table(
             CHANNEL,
@@ -79,6 +87,9 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
             "live": await store.live_hands(),
             "last": [await store.last_hand_for(user, finished=True) for user in (ALICE, BOB)],
             "board": await store.leaderboard(GUILD, user_id=CAROL),
+            "winnings": await store.winnings(GUILD, user_id=BOB),
+            "stats": await store.player_stats(GUILD, ALICE),
+            "seasons": [await store.season(guild) for guild in (GUILD, GUILD + 1)],
             "names": [await store.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)],
             "decks": [await store.four_colour(user) for user in (ALICE, BOB)],
             "meta": await store.get_meta("commands:1:global"),

@@ -126,14 +126,14 @@ async def test_new_wallet_starts_with_a_logged_grant_once(store: Store, database
 
 
 async def test_daily_once_per_cooldown(store: Store, database: Location) -> None:
-    assert await store.claim_daily(GUILD, ALICE, T0) == 1200
+    assert (await store.claim_daily(GUILD, ALICE, T0)).balance == 1200
     before = await snapshot(database)
     with pytest.raises(DailyNotReady) as raised:
         await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=19, minutes=59))
     assert raised.value.retry_at == T0 + timedelta(hours=20)
     assert str(raised.value) == "You already took your daily chips: come back in 1 min."
     assert await snapshot(database) == before
-    assert await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20)) == 1400
+    assert (await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20))).balance == 1400
     assert [row["minted"] for row in await ledger(database, "kind = 'daily_grant'")] == [200, 200]
 
 
@@ -162,8 +162,8 @@ async def test_daily_settings_come_from_open(database: Location) -> None:
     )
     try:
         assert await store.balance(GUILD, ALICE) == 50
-        assert await store.claim_daily(GUILD, ALICE, T0) == 57
-        assert await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=1)) == 64
+        assert (await store.claim_daily(GUILD, ALICE, T0)).balance == 57
+        assert (await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=1))).balance == 64
         await store.audit()
     finally:
         await store.close()
@@ -416,7 +416,7 @@ async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database:
             second.claim_daily(GUILD, BOB, T0),
             return_exceptions=True,
         )
-        assert sorted(type(r).__name__ for r in daily) == ["DailyNotReady", "int"]
+        assert sorted(type(r).__name__ for r in daily) == ["DailyClaim", "DailyNotReady"]
         assert await first.balance(GUILD, BOB) == 1200
         await first.audit()
     finally:

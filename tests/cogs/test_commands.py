@@ -343,18 +343,21 @@ async def test_wallet_commands(world: World) -> None:
     assert result.response is not None and "1,200" in result.response.content
     refused(await ann.slash(world.channel, "daily"), "already took your daily chips")
     await bob.slash(world.channel, "balance")
-    board = await bob.slash(world.channel, "leaderboard")
+    board = await bob.slash(world.channel, "leaderboard", by="wallet")
     assert board.ephemeral and board.response is not None
     embed = board.response.embeds[0]
+    assert embed.title == "Leaderboard · chips in wallets and at tables"
     # Names as the bot saw them when they used it (no member cache to look them up in).
-    assert embed.description == "1. ann — 1,200\n2. bob — 1,000"
+    assert embed.description == "Season 1\n\n1. ann — 1,200\n2. bob — 1,000"
     assert embed.footer.text == "You are #2 with 1,000 chips."
     # A wallet whose owner never used the bot: a mention, which pings nobody in an embed.
     cy = world.players[2]
     await world.admin.slash(world.channel, "chips grant", member=cy, amount=5000)
-    board = await bob.slash(world.channel, "leaderboard")
+    board = await bob.slash(world.channel, "leaderboard", by="wallet")
     assert board.response is not None
-    assert (board.response.embeds[0].description or "").startswith(f"1. {cy.mention} — 6,000\n")
+    assert (board.response.embeds[0].description or "").startswith(
+        f"Season 1\n\n1. {cy.mention} — 6,000\n"
+    )
 
 
 async def test_chips_grant_needs_manage_server(world: World) -> None:

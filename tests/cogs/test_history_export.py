@@ -53,7 +53,7 @@ async def test_the_last_hands_come_as_one_file_and_their_reveals_as_another(worl
         assert verify(record.commitment, block.split("Reveal: ", 1)[1].splitlines()[0])
     assert content == (
         f"Your last 2 hands (#1 to #2), net {net:+,}, in one PokerStars file; their deck"
-        " reveals are in the other file."
+        " reveals are in the other file. Games: Seven Card Stud: 2 hands."
     )
     one = await ann.slash(world.channel, "history", last=1)
     content, text, _ = await files(one)
@@ -88,4 +88,4 @@ async def test_asking_for_two_kinds_of_export_at_once_is_refused(world: World) -
         refused(await ann.slash(world.channel, "history", **options), "one thing at a time")
     # Saying no to the session is no choice at all: the last hand, as before.
     content, text, _ = await files(await ann.slash(world.channel, "history", session=False))
-    assert content.startswith("Hand #2: ") and len(parse_histories(text)) == 1
+    assert content.startswith("Hand #2 (Seven Card Stud): ") and len(parse_histories(text)) == 1

@@ -131,8 +131,12 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Buttons",
         "Razz, Stud Hi-Lo and the mix",
         "Commands",
+        "Chips, stats and hands",
     ]
     assert "/table open" in (embed.fields[3].value or "")
+    assert "/stats" in (embed.fields[4].value or "") and all(
+        len(field.value or "") <= 1024 for field in embed.fields
+    )
     (attachment,) = result.response.attachments
     assert attachment.filename == "rankings.png"
     assert embed.image.url == "attachment://rankings.png"

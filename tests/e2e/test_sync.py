@@ -32,8 +32,8 @@ from tests.e2e.fake_discord import JSON, CommandSync, FakeDiscord
 
 EVERY_COMMAND = {
     "table", "sit", "leave", "sitout", "sitin", "fold", "check", "call", "bet", "raise",
-    "complete", "bringin", "cards", "chips", "balance", "daily", "leaderboard", "hand", "history",
-    "help", "settings",
+    "complete", "bringin", "cards", "chips", "balance", "daily", "leaderboard", "stats", "hand",
+    "history", "help", "settings",
 }  # fmt: skip
 
 

@@ -53,14 +53,33 @@ class NotEnoughChips(StoreError):
 
 
 class DailyNotReady(StoreError):
-    """``retry_at`` is when the next daily grant can be claimed (timezone-aware UTC)."""
+    """``retry_at`` is when the next daily grant can be claimed (timezone-aware UTC);
+    ``streak`` the days in a row he has taken it, which a claim by ``streak_until`` continues."""
 
     code = "daily_not_ready"
     template = "You already took your daily chips: come back in {wait}."
 
-    def __init__(self, retry_at: datetime, now: datetime) -> None:
+    def __init__(
+        self,
+        retry_at: datetime,
+        now: datetime,
+        streak: int = 0,
+        streak_until: datetime | None = None,
+    ) -> None:
         self.retry_at = retry_at
+        self.streak = streak
+        self.streak_until = streak_until
         super().__init__(wait=_duration(retry_at - now), retry_at=retry_at)
+
+
+class NothingToTake(StoreError):
+    """``take`` found an empty wallet (what a player has at tables is never taken)."""
+
+    code = "nothing_to_take"
+    template = "That wallet has no chips to take; chips at tables are never taken."
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(user_id=user_id)
 
 
 class NoTable(StoreError):

@@ -300,6 +300,141 @@ _COMPACT_HANDS: Final = (
     ),
 )
 
+# Migration 9: stats (issue 12 points 1, 2, 6), counted as each hand settles, in the same
+# transaction. A guild's season (``seasons``; no row: the first) starts again at ``/chips reset``
+# and keys every figure, so seasons never mix. ``player_stats`` holds one row per player, period
+# bucket and game: ``period`` is 'day', 'week' (from Monday) or 'month', each bucket named by its
+# first day (``since``: days since 1970-01-01, UTC), or 'all' (``since`` 0) for the whole season;
+# ``game`` is the game's key or 'all' for every game together. So any leaderboard is a walk of
+# ``player_stats_by_net`` (its top ten) plus a count along it (the caller's rank), and a player's
+# figures are a few rows of the primary key, however many hands were played. Only the current
+# day, week and month are asked for: a player's past ones are deleted when he next plays.
+# ``recent_hands`` keeps each player's last hands of each game, a ring of ``slot``s a settlement
+# overwrites in turn, for the chart of his net. Both grow with players, not with hands.
+_STATS: Final = (
+    """
+    CREATE TABLE seasons (
+        guild_id   INTEGER PRIMARY KEY,
+        season     INTEGER NOT NULL CHECK (season >= 2),
+        started_at TEXT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE player_stats (
+        guild_id     INTEGER NOT NULL,
+        season       INTEGER NOT NULL CHECK (season >= 1),
+        user_id      INTEGER NOT NULL,
+        period       TEXT NOT NULL CHECK (period IN ('day', 'week', 'month', 'all')),
+        since        INTEGER NOT NULL CHECK (since >= 0),
+        game         TEXT NOT NULL CHECK (length(game) BETWEEN 1 AND 16),
+        hands        INTEGER NOT NULL CHECK (hands > 0),
+        won          INTEGER NOT NULL CHECK (won BETWEEN 0 AND hands),
+        showdowns    INTEGER NOT NULL CHECK (showdowns BETWEEN 0 AND hands),
+        won_showdown INTEGER NOT NULL CHECK (won_showdown BETWEEN 0 AND showdowns),
+        vpip         INTEGER NOT NULL CHECK (vpip BETWEEN 0 AND hands),
+        net          INTEGER NOT NULL,
+        biggest_pot  INTEGER NOT NULL CHECK (biggest_pot >= 0),
+        PRIMARY KEY (guild_id, season, user_id, period, since, game),
+        CHECK (won_showdown <= won)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX player_stats_by_net"
+    " ON player_stats (guild_id, season, period, since, game, net DESC, user_id)",
+    """
+    CREATE TABLE recent_hands (
+        guild_id INTEGER NOT NULL,
+        season   INTEGER NOT NULL CHECK (season >= 1),
+        user_id  INTEGER NOT NULL,
+        game     TEXT NOT NULL CHECK (length(game) BETWEEN 1 AND 16),
+        slot     INTEGER NOT NULL CHECK (slot >= 0),
+        hand_id  INTEGER NOT NULL,
+        day      INTEGER NOT NULL CHECK (day >= 0),
+        net      INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, user_id, game, slot)
+    ) WITHOUT ROWID
+    """,
+)
+
+# Migration 10: admins take chips (``admin_take``, a negative ``minted`` out of a wallet only) and
+# start a new season (``season_reset``: each wallet back to the starting chips, the difference
+# minted or burned); /daily counts its streak. The ledger's CHECKs change, which SQLite can only
+# do by building the table again (create, copy, drop, rename, then its indexes and triggers);
+# PostgreSQL swaps the constraints (named as it named them in migration 1).
+_LEDGER_KINDS: Final = """kind IN (
+                         'starting_grant', 'daily_grant', 'admin_grant', 'admin_take',
+                         'season_reset', 'buy_in', 'cash_out', 'hand_start', 'hand_result',
+                         'hand_void')"""
+_MINTED_BY_KIND: Final = """CASE
+            WHEN kind IN ('starting_grant', 'daily_grant', 'admin_grant') THEN minted > 0
+            WHEN kind = 'admin_take' THEN minted < 0
+            WHEN kind = 'season_reset' THEN minted != 0
+            ELSE minted = 0 END"""
+_BURNS_FROM_WALLETS: Final = "minted >= 0 OR (seat_delta = 0 AND hand_delta = 0)"
+_ECONOMY: Final = (
+    Dialects(
+        sqlite=f"""
+        CREATE TABLE ledger_v2 (
+            id           INTEGER PRIMARY KEY,
+            created_at   TEXT NOT NULL,
+            guild_id     INTEGER NOT NULL,
+            user_id      INTEGER NOT NULL,
+            kind         TEXT NOT NULL CHECK ({_LEDGER_KINDS}),
+            minted       INTEGER NOT NULL DEFAULT 0,
+            wallet_delta INTEGER NOT NULL DEFAULT 0,
+            seat_delta   INTEGER NOT NULL DEFAULT 0,
+            hand_delta   INTEGER NOT NULL DEFAULT 0,
+            table_id     INTEGER REFERENCES tables (id),
+            hand_id      INTEGER REFERENCES hands (id),
+            reason       TEXT NOT NULL CHECK (length(reason) > 0),
+            actor_id     INTEGER,
+            CHECK (wallet_delta + seat_delta + hand_delta = minted),
+            CHECK ({_MINTED_BY_KIND}),
+            CHECK ({_BURNS_FROM_WALLETS}),
+            CHECK (seat_delta = 0 OR table_id IS NOT NULL),
+            CHECK (hand_delta = 0 OR hand_id IS NOT NULL)
+        )
+        """,
+        postgresql=f"""
+        ALTER TABLE ledger
+            DROP CONSTRAINT ledger_kind_check,
+            DROP CONSTRAINT ledger_check1,
+            ADD CONSTRAINT ledger_kind_check CHECK ({_LEDGER_KINDS}),
+            ADD CONSTRAINT ledger_minted_check CHECK ({_MINTED_BY_KIND}),
+            ADD CONSTRAINT ledger_burn_check CHECK ({_BURNS_FROM_WALLETS})
+        """,
+    ),
+    Dialects(sqlite="INSERT INTO ledger_v2 SELECT * FROM ledger", postgresql=None),
+    # DROP TABLE fires no trigger: the append-only guards go with the old table.
+    Dialects(sqlite="DROP TABLE ledger", postgresql=None),
+    Dialects(sqlite="ALTER TABLE ledger_v2 RENAME TO ledger", postgresql=None),
+    Dialects(sqlite="CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id)", postgresql=None),
+    Dialects(
+        sqlite="CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
+        postgresql=None,
+    ),
+    Dialects(
+        sqlite="CREATE INDEX ledger_by_table ON ledger (table_id, user_id)"
+        " WHERE table_id IS NOT NULL",
+        postgresql=None,
+    ),
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+        """,
+        postgresql=None,
+    ),
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+        """,
+        postgresql=None,
+    ),
+    "ALTER TABLE wallets ADD COLUMN daily_streak INTEGER NOT NULL DEFAULT 0"
+    " CHECK (daily_streak >= 0)",
+)
+
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -309,6 +444,8 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _BY_TABLE,
     _TIME_BANK,
     _COMPACT_HANDS,
+    _STATS,
+    _ECONOMY,
 )
 LATEST: Final = len(MIGRATIONS)
 
@@ -324,6 +461,9 @@ TABLES: Final = (
     "meta",
     "player_names",
     "player_settings",
+    "seasons",
+    "player_stats",
+    "recent_hands",
 )
 
 
@@ -337,6 +477,8 @@ def for_postgresql(statement: str) -> str:
         "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
         statement,
     )
+    # PostgreSQL keeps every table in a heap, with its primary key an index beside it.
+    statement = re.sub(r"\)\s*WITHOUT\s+ROWID\s*$", ")", statement)
     return re.sub(r"\bINTEGER\b", "BIGINT", statement)
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Final, Literal
+
+Period = Literal["day", "week", "month", "all"]
+PERIODS: Final[tuple[Period, ...]] = ("day", "week", "month", "all")
+# The game key under which the stats add up every game together.
+ALL_GAMES: Final = "all"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,20 +133,111 @@ class TableLedger:
 class LeaderboardRow:
     rank: int  # 1-based; equal totals share a rank (1, 2, 2, 4)
     user_id: int
-    chips: int  # wallet + seated
+    chips: int  # wallet + seated; or, ranking winnings, the net won over the period
+    hands: int | None = None  # ranking winnings: the hands he played in the period
 
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
+    """The top players and the caller's own row, in the guild's current ``season``; ranking
+    winnings, also over which ``period`` (its first day ``since``, UTC) and ``game`` (None:
+    every game)."""
+
     top: tuple[LeaderboardRow, ...]
-    caller: LeaderboardRow | None  # None when the caller has no wallet in this guild
+    caller: LeaderboardRow | None  # None when the caller has no wallet (or no hand) here
+    season: int = 1
+    season_started: datetime | None = None  # None: the guild's first season
+    period: Period | None = None  # None: the wallets' ranking, which is of now
+    since: date | None = None
+    game: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """What one seat of a settled hand did, as the stats count it (``bot.core.stats`` reads
+    them off the engine's hand)."""
+
+    dealt: bool  # a seat without chips is not dealt in, and counts nowhere
+    vpip: bool  # put chips in by choice on the first street: a call, completion or raise
+    showdown: bool  # still in at the showdown
+    collected: int  # chips he took from the pots (0: he won nothing)
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """A settled hand for the stats: its game's key ("stud", "razz", "hilo") and its seats, in
+    engine seat order (the order of the final stacks)."""
+
+    game: str
+    seats: tuple[SeatFacts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """A player's figures over one period, in one game (or, with ``game`` "all", in all)."""
+
+    game: str
+    hands: int = 0
+    won: int = 0  # hands in which he collected chips from a pot
+    showdowns: int = 0  # hands he took to the showdown
+    won_showdown: int = 0  # those of them he won chips in
+    vpip: int = 0  # hands he put chips in voluntarily on the first street
+    net: int = 0  # chips won (+) or lost (-)
+    biggest_pot: int = 0  # the most he collected in one hand
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's stats on a guild, over a period of its current season."""
+
+    guild_id: int
+    user_id: int
+    season: int
+    season_started: datetime | None  # None: the guild's first season
+    period: Period
+    since: date | None  # the period's first day (UTC); None for the whole season
+    game: str | None  # the game ``total`` and ``recent`` are of; None: every game
+    total: GameStats
+    games: tuple[GameStats, ...]  # every game he played in the period, most hands first
+    recent: tuple[int, ...]  # his net in each of his latest hands of the period, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    number: int
+    started_at: datetime | None  # None: the first season, since the bot came
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReset:
+    """What ``/chips reset`` did: the new season, and the chips it minted and burned to put
+    every wallet of the guild back to the starting chips."""
+
+    season: int
+    wallets: int  # wallets reset
+    granted: int  # chips added to wallets that had fewer
+    burned: int  # chips taken from wallets that had more
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsTaken:
+    taken: int  # what left the wallet: what was asked, or all it had if that was less
+    balance: int  # the wallet after
+
+
+@dataclass(frozen=True, slots=True)
+class DailyClaim:
+    balance: int  # the wallet after the grant
+    streak: int  # days in a row he took his daily chips, this one included
+    next_at: datetime  # when he can take the next ones
+    streak_until: datetime  # the last moment to take them without losing the streak
 
 
 @dataclass(frozen=True, slots=True)
 class AuditTotals:
     """The figures ``audit()`` checked: ``granted == wallets + seats + live_hands``."""
 
-    granted: int
+    granted: int  # every chip the ledger minted, less those admins took or a new season burned
     wallets: int
     seats: int
     live_hands: int

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from bot.core.storage.errors import (
     InvalidTableConfig,
     NoTable,
     NotEnoughChips,
+    NothingToTake,
     NotSeated,
     PlayerInHand,
     SeatsChanged,
@@ -49,13 +50,23 @@ from bot.core.storage.errors import (
 )
 from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
+    ALL_GAMES,
+    PERIODS,
     AuditTotals,
+    ChipsTaken,
+    DailyClaim,
+    GameStats,
     HandEnd,
+    HandFacts,
     HandPlayer,
     HandRecord,
     Leaderboard,
     LeaderboardRow,
     LedgerEntry,
+    Period,
+    PlayerStats,
+    Season,
+    SeasonReset,
     Seat,
     Table,
     TableLedger,
@@ -69,6 +80,11 @@ MAX_SEATS = 8
 MAX_NAME = 100  # Discord names are at most 32 characters; the schema allows some room
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 _NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
+# A player's last hands of each game kept for the chart of his net (per guild and season).
+RECENT_HANDS = 200
+# A daily claim continues the streak if made within a day of the moment it became possible.
+STREAK_GRACE = timedelta(hours=24)
+EPOCH = date(1970, 1, 1)  # stats periods are named by their first day, counted from this one
 
 # In this order: _to_hands reads them by position.
 _HAND_COLUMNS = """
@@ -167,30 +183,45 @@ class Store:
         """Chips in the wallet (not counting seats); creates the wallet like ``wallet()``."""
         return (await self.wallet(guild_id, user_id)).balance
 
-    async def claim_daily(self, guild_id: int, user_id: int, now: datetime | None = None) -> int:
-        """Add the daily grant and return the new balance; ``DailyNotReady`` inside the cooldown."""
+    async def claim_daily(
+        self, guild_id: int, user_id: int, now: datetime | None = None
+    ) -> DailyClaim:
+        """Add the daily grant; ``DailyNotReady`` inside the cooldown.
+
+        A claim made within :data:`STREAK_GRACE` of the moment it became possible continues the
+        streak of days in a row; a later one starts it again at 1.
+        """
         now = _aware(now)
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             rows = await self._all(
+                # SET reads the row as it was: the streak looks at the previous claim.
                 "UPDATE wallets SET balance = balance + :amount, total = total + :amount,"
+                " daily_streak = CASE WHEN last_daily_at >= :streak_if_after"
+                " THEN daily_streak + 1 ELSE 1 END,"
                 " last_daily_at = :now"
                 " WHERE guild_id = :guild AND user_id = :user"
                 " AND (last_daily_at IS NULL OR last_daily_at <= :ready_if_before)"
-                " RETURNING balance",
+                " RETURNING balance, daily_streak",
                 {
                     "amount": self.daily_amount,
                     "now": _ts(now),
                     "guild": guild_id,
                     "user": user_id,
                     "ready_if_before": _ts(now - self.daily_cooldown),
+                    "streak_if_after": _ts(now - self.daily_cooldown - STREAK_GRACE),
                 },
             )
             if not rows:
                 row = await self._wallet_row(guild_id, user_id)
                 last = _parse_ts(row["last_daily_at"])
                 assert last is not None
-                raise DailyNotReady(retry_at=last + self.daily_cooldown, now=now)
+                raise DailyNotReady(
+                    retry_at=last + self.daily_cooldown,
+                    now=now,
+                    streak=int(row["daily_streak"]),
+                    streak_until=last + self.daily_cooldown + STREAK_GRACE,
+                )
             await self._log(
                 now,
                 _Move(
@@ -202,7 +233,12 @@ class Store:
                     wallet_delta=self.daily_amount,
                 ),
             )
-        return int(rows[0]["balance"])
+        return DailyClaim(
+            balance=int(rows[0]["balance"]),
+            streak=int(rows[0]["daily_streak"]),
+            next_at=now + self.daily_cooldown,
+            streak_until=now + self.daily_cooldown + STREAK_GRACE,
+        )
 
     async def grant(self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int) -> int:
         """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
@@ -228,6 +264,99 @@ class Store:
                 ),
             )
         return int(rows[0]["balance"])
+
+    async def take(
+        self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int
+    ) -> ChipsTaken:
+        """An admin takes up to ``amount`` (1..MAX_AMOUNT) chips out of the wallet, all it has
+        if that is less, burning them (a logged ``admin_take``); what the player has at tables
+        is never touched. ``NothingToTake`` for an empty wallet."""
+        _check_amount(amount)
+        now = _utcnow()
+        async with self._write():
+            await self._ensure_wallet(guild_id, user_id, now)
+            wallet = await self._wallet_row(guild_id, user_id)
+            taken = min(amount, int(wallet["balance"]))
+            if taken == 0:
+                raise NothingToTake(user_id)
+            rows = await self._all(
+                "UPDATE wallets SET balance = balance - :taken, total = total - :taken"
+                " WHERE guild_id = :guild AND user_id = :user AND balance >= :taken"
+                " RETURNING balance",
+                {"taken": taken, "guild": guild_id, "user": user_id},
+            )
+            assert rows, "the wallet was read in this transaction"
+            await self._log(
+                now,
+                _Move(
+                    guild_id,
+                    user_id,
+                    "admin_take",
+                    reason=reason.strip() or "taken by an admin",
+                    minted=-taken,
+                    wallet_delta=-taken,
+                    actor_id=by,
+                ),
+            )
+        return ChipsTaken(taken, int(rows[0]["balance"]))
+
+    async def season(self, guild_id: int) -> Season:
+        """The guild's current season (the first until ``reset_season``)."""
+        async with self._read():
+            return await self._season(guild_id)
+
+    async def reset_season(
+        self, guild_id: int, *, by: int, now: datetime | None = None
+    ) -> SeasonReset:
+        """Start the guild's next season: every wallet of the guild back to the starting chips
+        (the difference logged as a ``season_reset``, minted or burned), chips at tables
+        untouched. Stats and leaderboards count from zero in the new season; the old one's stay
+        under its number."""
+        now = _aware(now)
+        async with self._write():
+            season = (await self._season(guild_id)).number + 1
+            await self._run(
+                "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE"
+                " SET season = excluded.season, started_at = excluded.started_at",
+                (guild_id, season, _ts(now)),
+            )
+            wallets = await self._all(
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ?"
+                " ORDER BY user_id",
+                (guild_id, self.starting_balance),
+            )
+            await self._run(
+                "UPDATE wallets SET balance = :start, total = :start + seated"
+                " WHERE guild_id = :guild AND balance != :start",
+                {"start": self.starting_balance, "guild": guild_id},
+            )
+            changes = [
+                (int(row["user_id"]), self.starting_balance - int(row["balance"]))
+                for row in wallets
+            ]
+            if changes:
+                await self._log(
+                    now,
+                    *(
+                        _Move(
+                            guild_id,
+                            user_id,
+                            "season_reset",
+                            reason=f"season {season} starts",
+                            minted=change,
+                            wallet_delta=change,
+                            actor_id=by,
+                        )
+                        for user_id, change in changes
+                    ),
+                )
+        return SeasonReset(
+            season=season,
+            wallets=len(changes),
+            granted=sum(change for _, change in changes if change > 0),
+            burned=-sum(change for _, change in changes if change < 0),
+        )
 
     # ----------------------------------------------------------------- tables
 
@@ -521,10 +650,21 @@ class Store:
         return int(rows[0]["version"])
 
     async def settle_hand(
-        self, hand_id: int, state: bytes, final_stacks: Sequence[int]
+        self,
+        hand_id: int,
+        state: bytes,
+        final_stacks: Sequence[int],
+        *,
+        facts: HandFacts | None = None,
+        now: datetime | None = None,
     ) -> HandEnd:
         """End the hand: ``final_stacks[i]`` (engine seat order) go back on the seats, seats
         marked leaving are cashed out, and the hand is closed, all in one transaction.
+
+        With ``facts`` (the tables always give them), the same transaction counts the hand in
+        its players' stats, in the guild's current season, for the day, week and month of
+        ``now`` and the whole season; a hand settled without them (a state the engine can't
+        replay, as storage tests write) counts in no stats.
 
         Exactly once: a hand that already ended raises ``HandNotLive`` and pays nothing.
         ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered.
@@ -532,13 +672,17 @@ class Store:
         if any(not _is_int(stack) or stack < 0 for stack in final_stacks):
             raise ValueError("final stacks must be whole numbers of chips, not negative")
         _check_state(state)
-        return await self._end_hand(hand_id, state, list(final_stacks), "")
+        if facts is not None:
+            _check_facts(facts, len(final_stacks))
+        return await self._end_hand(hand_id, state, list(final_stacks), "", facts, _aware(now))
 
     async def void_hand(self, hand_id: int, *, reason: str) -> HandEnd:
         """End the hand giving every player back his starting stack (e.g. a state that can't
-        be restored). ``HandNotFound``, ``HandNotLive``.
+        be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``.
         """
-        return await self._end_hand(hand_id, None, None, reason.strip() or "hand voided")
+        return await self._end_hand(
+            hand_id, None, None, reason.strip() or "hand voided", None, _utcnow()
+        )
 
     async def live_hands(self) -> list[HandRecord]:
         """Every hand in progress with its last committed state (restart recovery)."""
@@ -679,6 +823,7 @@ class Store:
         if not _is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         async with self._read():
+            season = await self._season(guild_id)
             # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
             rows = await self._all(
                 "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
@@ -703,7 +848,127 @@ class Store:
             tied = top and top[-1].chips == row["chips"]
             rank = top[-1].rank if tied else index + 1
             top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
-        return Leaderboard(tuple(top), caller)
+        return Leaderboard(tuple(top), caller, season.number, season.started_at)
+
+    async def winnings(
+        self,
+        guild_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Leaderboard:
+        """Top ``limit`` players by net chips won at the tables over ``period`` (the day, week
+        or month of ``now``, or the whole season) of the guild's current season, in ``game``
+        (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
+        if not _is_int(limit) or not 1 <= limit <= 100:
+            raise ValueError(f"limit must be 1..100, not {limit!r}")
+        key = _game_key(game)
+        checked = _check_period(period)
+        since = _since(checked, _aware(now).date())
+        async with self._read():
+            current = await self._season(guild_id)
+            season = current.number
+            bucket = (guild_id, season, checked, since, key)
+            # Both walk player_stats_by_net: the top ten, then the count of those above him.
+            rows = await self._all(
+                "SELECT user_id, net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
+                " AND period = ? AND since = ? AND game = ? ORDER BY net DESC, user_id LIMIT ?",
+                (*bucket, limit),
+            )
+            caller = None
+            if user_id is not None:
+                own = await self._one(
+                    "SELECT net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
+                    " AND user_id = ? AND period = ? AND since = ? AND game = ?",
+                    (guild_id, season, user_id, checked, since, key),
+                )
+                if own is not None:
+                    above = await self._one(
+                        "SELECT count(*) AS n FROM player_stats WHERE guild_id = ?"
+                        " AND season = ? AND period = ? AND since = ? AND game = ? AND net > ?",
+                        (*bucket, own["net"]),
+                    )
+                    assert above is not None
+                    caller = LeaderboardRow(
+                        int(above["n"]) + 1, user_id, int(own["net"]), int(own["hands"])
+                    )
+        top: list[LeaderboardRow] = []
+        for index, row in enumerate(rows):
+            tied = top and top[-1].chips == row["net"]
+            rank = top[-1].rank if tied else index + 1
+            top.append(
+                LeaderboardRow(rank, int(row["user_id"]), int(row["net"]), int(row["hands"]))
+            )
+        return Leaderboard(
+            tuple(top),
+            caller,
+            season,
+            current.started_at,
+            checked,
+            None if checked == "all" else _from_day_number(since),
+            game,
+        )
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        now: datetime | None = None,
+    ) -> PlayerStats:
+        """A player's figures over ``period`` of the guild's current season (as ``winnings``
+        takes it): in ``game`` (None: every game together) and per game, and his net in each of
+        his last hands of the period (at most :data:`RECENT_HANDS`, oldest first)."""
+        key = _game_key(game)
+        today = _aware(now).date()
+        checked = _check_period(period)
+        since = _since(checked, today)
+        async with self._read():
+            season = await self._season(guild_id)
+            rows = await self._all(
+                "SELECT game, hands, won, showdowns, won_showdown, vpip, net, biggest_pot"
+                " FROM player_stats WHERE guild_id = ? AND season = ? AND user_id = ?"
+                " AND period = ? AND since = ?",
+                (guild_id, season.number, user_id, checked, since),
+            )
+            # A hand of the ring is in the period if it settled on its first day or later
+            # (the whole season's "first day" is 0).
+            recent = await self._all(
+                "SELECT hand_id, net FROM recent_hands WHERE guild_id = :guild"
+                " AND season = :season AND user_id = :user"
+                " AND (CAST(:game AS TEXT) IS NULL OR game = :game) AND day >= :since"
+                " ORDER BY hand_id DESC LIMIT :limit",
+                {
+                    "guild": guild_id,
+                    "season": season.number,
+                    "user": user_id,
+                    "game": game,
+                    "since": since,
+                    "limit": RECENT_HANDS,
+                },
+            )
+        figures = {str(row["game"]): _to_game_stats(row) for row in rows}
+        games = sorted(
+            (stats for name, stats in figures.items() if name != ALL_GAMES),
+            key=lambda stats: -stats.hands,
+        )
+        return PlayerStats(
+            guild_id=guild_id,
+            user_id=user_id,
+            season=season.number,
+            season_started=season.started_at,
+            period=checked,
+            since=None if checked == "all" else _from_day_number(since),
+            game=game,
+            total=figures.get(key) or GameStats(key),
+            games=tuple(games),
+            recent=tuple(int(row["net"]) for row in reversed(recent)),
+        )
 
     async def table_ledger(self, channel_id: int) -> TableLedger | None:
         """Every player who sat at the channel's table since it opened, from its ledger rows:
@@ -976,6 +1241,14 @@ class Store:
             ready_at if ready_at is not None and ready_at > now else None,
         )
 
+    async def _season(self, guild_id: int) -> Season:
+        row = await self._one(
+            "SELECT season, started_at FROM seasons WHERE guild_id = ?", (guild_id,)
+        )
+        if row is None:
+            return Season(1, None)
+        return Season(int(row["season"]), _required_ts(row["started_at"]))
+
     async def _table_row(self, channel_id: int) -> Row | None:
         return await self._one(
             "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
@@ -1066,9 +1339,10 @@ class Store:
         state: bytes | None,
         final_stacks: list[int] | None,
         void_reason: str,
+        facts: HandFacts | None,
+        now: datetime,
     ) -> HandEnd:
         """Settle (``final_stacks`` given) or void (None) a live hand in one transaction."""
-        now = _utcnow()
         async with self._write():
             hand = await self._require_live_hand(hand_id)
             players = await self._all(
@@ -1140,6 +1414,9 @@ class Store:
                     for user_id, start, final in zip(users, starting, finals, strict=True)
                 ),
             )
+            if facts is not None:
+                nets = [final - start for start, final in zip(starting, finals, strict=True)]
+                await self._count_hand(int(table["guild_id"]), hand_id, facts, users, nets, now)
             cashed_out: dict[int, int] = {}
             for seat in await self._all(
                 "SELECT user_id FROM seats WHERE table_id = ? AND leaving = 1 ORDER BY position",
@@ -1155,6 +1432,101 @@ class Store:
                 for user, start, final in zip(users, starting, finals, strict=True)
             },
             cashed_out,
+        )
+
+    async def _count_hand(
+        self,
+        guild_id: int,
+        hand_id: int,
+        facts: HandFacts,
+        users: Sequence[int],
+        nets: Sequence[int],
+        now: datetime,
+    ) -> None:
+        """Add a settled hand to its players' stats (inside its settlement's transaction)."""
+        season = (await self._season(guild_id)).number
+        today = now.astimezone(UTC).date()
+        buckets = [(period, _since(period, today)) for period in PERIODS]
+        dealt = [
+            (user_id, seat, net)
+            for user_id, seat, net in zip(users, facts.seats, nets, strict=True)
+            if seat.dealt
+        ]
+        if not dealt:
+            return
+        marks = ", ".join("?" * len(dealt))
+        players = [user_id for user_id, _, _ in dealt]
+        # Only the current day, week and month are ever asked for: a player's past ones go
+        # when he next plays, so the table stays the size of the guild's players, not of its
+        # history.
+        since = dict(buckets)
+        await self._run(
+            "DELETE FROM player_stats WHERE guild_id = ? AND season = ?"
+            f" AND user_id IN ({marks}) AND ((period = 'day' AND since < ?)"
+            " OR (period = 'week' AND since < ?) OR (period = 'month' AND since < ?))",
+            (guild_id, season, *players, since["day"], since["week"], since["month"]),
+        )
+        await self._db().insert_many(
+            "INSERT INTO player_stats (guild_id, season, user_id, period, since, game, hands,"
+            " won, showdowns, won_showdown, vpip, net, biggest_pot)"
+            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, season, user_id, period, since, game) DO UPDATE SET"
+            " hands = player_stats.hands + 1,"
+            " won = player_stats.won + excluded.won,"
+            " showdowns = player_stats.showdowns + excluded.showdowns,"
+            " won_showdown = player_stats.won_showdown + excluded.won_showdown,"
+            " vpip = player_stats.vpip + excluded.vpip,"
+            " net = player_stats.net + excluded.net,"
+            " biggest_pot = CASE WHEN excluded.biggest_pot > player_stats.biggest_pot"
+            " THEN excluded.biggest_pot ELSE player_stats.biggest_pot END",
+            [
+                (
+                    guild_id,
+                    season,
+                    user_id,
+                    period,
+                    since,
+                    game,
+                    int(seat.collected > 0),
+                    int(seat.showdown),
+                    int(seat.showdown and seat.collected > 0),
+                    int(seat.vpip),
+                    net,
+                    seat.collected,
+                )
+                for user_id, seat, net in dealt
+                for period, since in buckets
+                for game in (facts.game, ALL_GAMES)
+            ],
+        )
+        # The season's count of his hands of this game, this one included, picks the slot of
+        # the ring this hand overwrites.
+        counts = {
+            int(row["user_id"]): int(row["hands"])
+            for row in await self._all(
+                "SELECT user_id, hands FROM player_stats WHERE guild_id = ? AND season = ?"
+                f" AND period = 'all' AND since = 0 AND game = ? AND user_id IN ({marks})",
+                (guild_id, season, facts.game, *players),
+            )
+        }
+        await self._db().insert_many(
+            "INSERT INTO recent_hands (guild_id, season, user_id, game, slot, hand_id, day, net)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, season, user_id, game, slot) DO UPDATE"
+            " SET hand_id = excluded.hand_id, day = excluded.day, net = excluded.net",
+            [
+                (
+                    guild_id,
+                    season,
+                    user_id,
+                    facts.game,
+                    (counts[user_id] - 1) % RECENT_HANDS,
+                    hand_id,
+                    _day_number(today),
+                    net,
+                )
+                for user_id, _, net in dealt
+            ],
         )
 
     async def _to_hands(self, rows: Iterable[Row]) -> list[HandRecord]:
@@ -1381,4 +1753,63 @@ def _to_seat(channel_id: int, row: Row) -> Seat:
         sitting_out=bool(row["sitting_out"]),
         leaving=bool(row["leaving"]),
         time_bank=None if row["time_bank"] is None else float(row["time_bank"]),
+    )
+
+
+def _check_period(period: object) -> Period:
+    for known in PERIODS:
+        if period == known:
+            return known
+    raise ValueError(f"a period is one of {', '.join(PERIODS)}, not {period!r}")
+
+
+def _game_key(game: str | None) -> str:
+    """The stats' key of ``game``: its own, or ``ALL_GAMES`` for None."""
+    if game is None:
+        return ALL_GAMES
+    if not isinstance(game, str) or not 1 <= len(game) <= 16 or game == ALL_GAMES:
+        raise ValueError(f"not a game's key: {game!r}")
+    return game
+
+
+def _check_facts(facts: HandFacts, seats: int) -> None:
+    _game_key(facts.game)
+    if len(facts.seats) != seats:
+        raise ValueError(f"the facts have {len(facts.seats)} seats, the hand {seats}")
+    for seat in facts.seats:
+        if not _is_int(seat.collected) or seat.collected < 0:
+            raise ValueError(f"chips collected must be a whole number, not {seat.collected!r}")
+        if not seat.dealt and (seat.vpip or seat.showdown or seat.collected):
+            raise ValueError("a seat that was not dealt in did nothing in the hand")
+
+
+def _day_number(day: date) -> int:
+    return (day - EPOCH).days
+
+
+def _from_day_number(number: int) -> date:
+    return EPOCH + timedelta(days=number)
+
+
+def _since(period: Period, today: date) -> int:
+    """The stats bucket of ``period`` that ``today`` (UTC) is in, named by its first day."""
+    if period == "day":
+        return _day_number(today)
+    if period == "week":
+        return _day_number(today - timedelta(days=today.weekday()))  # from Monday
+    if period == "month":
+        return _day_number(today.replace(day=1))
+    return 0
+
+
+def _to_game_stats(row: Row) -> GameStats:
+    return GameStats(
+        game=str(row["game"]),
+        hands=int(row["hands"]),
+        won=int(row["won"]),
+        showdowns=int(row["showdowns"]),
+        won_showdown=int(row["won_showdown"]),
+        vpip=int(row["vpip"]),
+        net=int(row["net"]),
+        biggest_pot=int(row["biggest_pot"]),
     )
