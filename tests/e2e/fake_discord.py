@@ -152,8 +152,9 @@ class FakeDiscord:
     command_requests: list[CommandSync] = field(default_factory=list)
     gateway_steps: list[GatewayStep] = field(default_factory=list)
     app_permissions: dict[int, int] = field(default_factory=dict)  # channel -> bits; default all
-    # Called with the channel id whenever the bot posts or edits a message with an embed there
-    # (a table picture or the results): the benchmark times interactions with it.
+    # Called with the channel id whenever the bot posts a message with an embed there or edits
+    # one's embed (a table picture or the results): the benchmark times interactions with it.
+    # An edit that only takes buttons away shows nothing new, so it does not count.
     on_update: Callable[[int], None] | None = None
 
     def __post_init__(self) -> None:
@@ -578,7 +579,8 @@ class FakeDiscord:
                     message["attachments"] = old["attachments"]
                 message["edited_timestamp"] = datetime.now(UTC).isoformat()
                 self.messages[int(parts[3])] = message
-                self._updated(message)
+                if "embeds" in body or files:
+                    self._updated(message)
                 return json_response(message)
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), body, files, arrived)
