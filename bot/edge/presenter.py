@@ -20,6 +20,7 @@ import functools
 import io
 import logging
 import multiprocessing
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -62,6 +63,9 @@ RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
+
+# Players whose DM channel ids are kept (a few hundred KB).
+DM_CHANNELS_KEPT: Final = 10_000
 
 # What the bot needs in a table's channel, as Permissions flag names.
 NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
@@ -121,6 +125,7 @@ class DiscordPresenter:
         )
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()  # user -> his DM channel, LRU
 
     # ------------------------------------------------------------------ delivery
 
@@ -402,8 +407,8 @@ class DiscordPresenter:
         )
 
         async def send() -> None:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
+            channel = await self._dm_channel(user_id)
+            await channel.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
 
         try:
             await with_retries(send, self.tables.clock.sleep)
@@ -412,6 +417,19 @@ class DiscordPresenter:
             # says so once a hand, and the player uses My cards.
             log.info("hand %s: no DM to a player (%s)", effect.hand_id, error.status)
             self.tables.dm_failed(table, effect.hand_id, user_id)
+
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """Where the player's DMs go. A DM channel's id never changes, so it is asked of Discord
+        once: otherwise each DM cost two more requests first (the user, then the channel)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
+            self._dm_channels[user_id] = channel_id
+            if len(self._dm_channels) > DM_CHANNELS_KEPT:
+                self._dm_channels.popitem(last=False)
+        else:
+            self._dm_channels.move_to_end(user_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def show_cards(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The clicking player's own cards, as an ephemeral followup (already acknowledged)."""
