@@ -9,8 +9,8 @@ Privacy: channel messages are built only from ``PublicTable.from_hand`` (no down
 it) and from announcements; a player's down cards are only ever put in his DM or in an
 ephemeral reply to him.
 
-Pictures are drawn in one worker thread, off the event loop, so a busy table's drawing never
-delays another table's click.
+Pictures are drawn off the event loop, in a process of its own (``bot.edge.drawing``), so a
+busy table's drawing never delays another table's click.
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ import asyncio
 import functools
 import io
 import logging
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final
 
 import discord
 
@@ -34,12 +32,10 @@ from bot.core.i18n import cards_text, language, t
 from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
 from bot.core.tables import LiveHand, Table, TableManager, error_id
 from bot.edge.buttons import table_view
+from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import brief, is_retryable, with_retries
 from engine import events as ev
-from engine.cards import shuffled_deck
-from engine.hand import StudHand
 from engine.public import PrivateHand, PublicTable
-from engine.stakes import DEFAULT_STAKES
 from render import (
     SeatLabel,
     TableLabels,
@@ -70,8 +66,6 @@ DM_CHANNELS_KEPT: Final = 10_000
 # What the bot needs in a table's channel, as Permissions flag names.
 NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
 THREAD_PERMISSION: Final = "send_messages_in_threads"
-
-R = TypeVar("R")
 
 
 def relative_time(timestamp: float) -> str:
@@ -115,14 +109,7 @@ class DiscordPresenter:
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
-        # Pictures are drawn in a process of their own: in a thread, drawing holds the GIL and
-        # every other table's database and network work waits behind it (measured: p95 of a
-        # draw's wait 1.5 s at 60 clicks/s with a thread, see benchmarks/bot.py).
-        self._pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=warm_up_drawing,
-        )
+        self.drawing = DrawingProcess()
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
         self._dm_channels: OrderedDict[int, int] = OrderedDict()  # user -> his DM channel, LRU
@@ -219,9 +206,11 @@ class DiscordPresenter:
                 self._dms.add(task)
                 task.add_done_callback(self._dms.discard)
 
-    async def _draw(self, draw: Callable[..., R], *args: object, **kwargs: object) -> R:
+    async def _draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
         call = functools.partial(draw, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        # What the whole channel waits for goes first.
+        private = draw not in (table_png, showdown_png)
+        return await self.drawing.draw(call, private=private)
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -529,7 +518,7 @@ class DiscordPresenter:
                 break
             await asyncio.wait(pending, timeout=remaining)
         self._closing = True
-        self._pool.shutdown(wait=True)
+        await self.drawing.close()
 
 
 def _title(table: Table, hand: LiveHand, street_key: str) -> str:
@@ -542,16 +531,6 @@ def _title(table: Table, hand: LiveHand, street_key: str) -> str:
         hand_id=hand.hand_id,
         street=t(lang, street_key),
     )
-
-
-def warm_up_drawing() -> None:
-    """In the drawing process: register every catalogue's picture words (importing the
-    catalogue does) and draw once, so the first table a player sees is not the slow one."""
-    from bot.core import i18n
-
-    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
-    for lang in i18n.CATALOGUES:
-        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
 
 
 def seat_lines(table: Table, lang: str) -> list[str]:
