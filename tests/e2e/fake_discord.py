@@ -419,7 +419,10 @@ class FakeDiscord:
     # ------------------------------------------------------------------ REST
 
     async def _body(self, request: web.Request) -> tuple[Any, list[Upload]]:
-        if request.content_type.startswith("multipart/"):
+        # The raw header and bytes: aiohttp's request.content_type (and the charset that
+        # request.json() reads) parse the header with the email package, a tenth of this
+        # server's time in the bot benchmark. Discord's JSON is UTF-8.
+        if request.headers.get("Content-Type", "").startswith("multipart/"):
             payload: JSON = {}
             files: list[Upload] = []
             reader = await request.multipart()
@@ -430,7 +433,7 @@ class FakeDiscord:
                     files.append(Upload(0, part.filename or "", bytes(await part.read())))  # type: ignore[union-attr]
             return payload, files
         if request.can_read_body:
-            return await request.json(), []
+            return json.loads(await request.read()), []
         return {}, []
 
     def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
