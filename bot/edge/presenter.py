@@ -20,7 +20,7 @@ import functools
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -228,11 +228,15 @@ class DiscordPresenter:
             return
         live = table.live
         lang = table.config.lang
+        channel = self._channel(table)
         if live is None:
             if state.after_hand:
                 return
             key = None
             embed = self._idle_embed(table)
+            edit = state.message_id is not None and state.key == key
+            if not edit:
+                await self._clear_old_buttons(table, state)
             view: discord.ui.View | None = None
             files: list[discord.File] = []
             shown: tuple[int, int] | None = None
@@ -242,31 +246,59 @@ class DiscordPresenter:
             embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
             labels = self._labels(table, live)
-            png = await self._draw(table_png, public, labels)
+            edit = state.message_id is not None and state.key == key
+            # A new street gets a new message: the old one keeps its picture but loses its
+            # buttons, taken away while the new picture is drawn.
+            png = await self._drawn_while_clearing(
+                table, state, self._draw(table_png, public, labels), clear=not edit
+            )
             files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
             shown = (live.hand_id, live.seq)
-        channel = self._channel(table)
-        if state.message_id is not None and state.key == key:
+        posted: discord.Message | None = None
+        if edit:
+            assert state.message_id is not None
             message = channel.get_partial_message(state.message_id)
             if view is None:
                 await message.edit(embed=embed)
             else:
                 await message.edit(embed=embed, view=view, attachments=files)
         else:
-            if state.message_id is not None and state.has_buttons:
-                # The street moved on: its message keeps the picture but loses the buttons.
-                await self._clear_buttons(table, state.message_id)
-                state.has_buttons = False
             if view is None:
                 posted = await channel.send(embed=embed)
             else:
                 posted = await channel.send(embed=embed, view=view, files=files)
             state.message_id, state.key, state.after_hand = posted.id, key, False
-            await self._remember(table, posted.id)
         state.has_buttons = view is not None
         if shown is not None:
+            # The buttons are there: the actor's clock starts now, not after the bookkeeping.
             self.tables.shown(table, *shown)
+        if posted is not None:
+            await self._remember(table, posted.id)
+
+    async def _clear_old_buttons(self, table: Table, state: _MessageState) -> None:
+        """Take the buttons off the table's last message: a new one is about to show it."""
+        if state.message_id is not None and state.has_buttons:
+            await self._clear_buttons(table, state.message_id)
+            state.has_buttons = False
+
+    async def _drawn_while_clearing(
+        self, table: Table, state: _MessageState, picture: Awaitable[bytes], *, clear: bool
+    ) -> bytes:
+        """``picture``'s bytes; meanwhile, with ``clear``, the last message's buttons are taken
+        away. Both run to the end whatever the other does, so ``state`` says what happened,
+        and Discord's error comes first: it decides whether the effect is tried again."""
+
+        async def clearing() -> None:
+            if clear:
+                await self._clear_old_buttons(table, state)
+
+        png, cleared = await asyncio.gather(picture, clearing(), return_exceptions=True)
+        if isinstance(cleared, BaseException):
+            raise cleared
+        if isinstance(png, BaseException):
+            raise png
+        return png
 
     async def _remember(self, table: Table, message_id: int) -> None:
         try:
@@ -470,15 +502,14 @@ class DiscordPresenter:
             colour=discord.Colour.gold(),
         )
         labels = self._labels(table, hand)
-        png = await self._draw(showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
             embed.add_field(
                 name="⏱", value=t(lang, "countdown", when=relative_time(effect.next_hand_at))
             )
-        if state.message_id is not None and state.has_buttons:
-            await self._clear_buttons(table, state.message_id)
-            state.has_buttons = False
+        png = await self._drawn_while_clearing(
+            table, state, self._draw(showdown_png, public, labels), clear=True
+        )
         posted = await self._channel(table).send(
             t(lang, "reveal", hand_id=hand.hand_id),
             embed=embed,
