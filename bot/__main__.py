@@ -101,6 +101,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], Coroutine[Any, Any,
     "run": lambda settings, _: run(settings),
     "sync": cli.sync,
     "backup": cli.backup,
+    "migrate-db": cli.migrate_db,
 }
 
 

@@ -1,4 +1,5 @@
-"""``stud-bot``'s command line: run the bot (the default), sync its commands by hand, back up.
+"""``stud-bot``'s command line: run the bot (the default), sync its commands by hand, back up,
+move the database.
 
 Every way starting can fail that an operator can fix is a :class:`StartupFailure`: one line on
 stderr and an exit code of its own (the table in README.md), never a traceback.
@@ -8,21 +9,25 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+import urllib.parse
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
 import aiohttp
+import asyncpg
 import discord
 
 from bot.core.settings import Settings
-from bot.core.storage import SchemaTooNew, Store
+from bot.core.storage import AuditFailed, AuditTotals, DatabaseNotEmpty, SchemaTooNew, Store
+from bot.core.storage.backend import is_postgresql
 from bot.edge.client import GuildRefused, StudBot
 
 # Exit codes (README.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
 EXIT_SETTINGS = 2  # a setting or argument is missing, malformed or names a server we can't use
 EXIT_TOKEN = 3  # Discord rejected DISCORD_TOKEN
-EXIT_DATABASE = 4  # DATABASE_PATH (or a backup's PATH) cannot be opened or written, or is too new
+EXIT_DATABASE = 4  # the database (or a backup's PATH, migrate-db's FROM or TO) cannot be
+# opened or written, is too new, or (migrate-db's TO) already has data
 EXIT_NETWORK = 5  # Discord cannot be reached (worth a retry: systemd restarts on it)
 
 
@@ -55,22 +60,49 @@ def explain(error: BaseException) -> StartupFailure | None:
     return None
 
 
-async def open_store(settings: Settings) -> Store:
-    """The store, or a :class:`StartupFailure` naming DATABASE_PATH."""
+def shown(location: str) -> str:
+    """A database location fit for a message: a URL's password replaced by ``***``."""
+    if not is_postgresql(location):
+        return location
+    url = urllib.parse.urlsplit(location)
+    if url.password is None:
+        return location
+    host = url.netloc.rpartition("@")[2]
+    return url._replace(netloc=f"{url.username}:***@{host}").geturl()
+
+
+async def open_database(location: str, name: str, settings: Settings) -> Store:
+    """The store at ``location`` (a SQLite file or a PostgreSQL URL), or a
+    :class:`StartupFailure` naming it as ``name`` (DATABASE_PATH, DATABASE_URL, FROM, TO)."""
     try:
-        # Tried first without aiosqlite: after a failed connect its worker thread reports to
-        # an event loop that asyncio.run may have closed, and prints a traceback (0.22).
-        sqlite3.connect(settings.database_path).close()
+        if not is_postgresql(location):
+            # Tried first without aiosqlite: after a failed connect its worker thread reports
+            # to an event loop that asyncio.run may have closed, and prints a traceback (0.22).
+            sqlite3.connect(location).close()
         return await Store.open(
-            settings.database_path,
+            location,
             starting_balance=settings.starting_chips,
             daily_amount=settings.daily_chips,
             daily_cooldown=timedelta(hours=settings.daily_cooldown_hours),
         )
-    except (sqlite3.Error, OSError, SchemaTooNew) as error:
+    # OSError: no such folder, or no server there (refused, no such host, no answer in time);
+    # asyncpg's errors: the server refused the user, the password or the database name.
+    except (
+        sqlite3.Error,
+        OSError,
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        SchemaTooNew,
+    ) as error:
         raise StartupFailure(
-            EXIT_DATABASE, f"cannot use DATABASE_PATH={settings.database_path}: {error}"
+            EXIT_DATABASE, f"cannot use {name}={shown(location)}: {error}"
         ) from None
+
+
+async def open_store(settings: Settings) -> Store:
+    """The store, or a :class:`StartupFailure` naming DATABASE_URL or DATABASE_PATH."""
+    name = "DATABASE_URL" if settings.database_url else "DATABASE_PATH"
+    return await open_database(settings.database, name, settings)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -104,6 +136,14 @@ def parser() -> argparse.ArgumentParser:
         "bot runs and writes.",
     )
     backup.add_argument("path", type=Path, metavar="PATH")
+    migrate_db = commands.add_parser(
+        "migrate-db",
+        help="copy every table of one database into an empty one, and exit",
+        description="Copy every row of FROM into TO, which must have none, in one transaction, "
+        "and audit the copy. Each is a SQLite file or a postgresql:// URL; stop the bot first.",
+    )
+    migrate_db.add_argument("source", metavar="FROM", help="the database to copy")
+    migrate_db.add_argument("target", metavar="TO", help="an empty database to copy into")
     return top
 
 
@@ -146,6 +186,12 @@ async def sync(settings: Settings, args: argparse.Namespace) -> None:
 
 async def backup(settings: Settings, args: argparse.Namespace) -> None:
     target: Path = args.path
+    if settings.database_url:
+        raise StartupFailure(
+            EXIT_SETTINGS,
+            "stud-bot backup copies the SQLite file DATABASE_PATH, but DATABASE_URL is set: "
+            "back PostgreSQL up with pg_dump (pg_dump --format=custom --file=stud.dump URL)",
+        )
     if target.resolve() == Path(settings.database_path).resolve():
         raise StartupFailure(EXIT_SETTINGS, f"{target} is DATABASE_PATH itself: name another file")
     store = await open_store(settings)
@@ -161,8 +207,47 @@ async def backup(settings: Settings, args: argparse.Namespace) -> None:
         totals = await copy.audit()
     finally:
         await copy.close()
-    print(
-        f"backed up {settings.database_path} to {target}; its audit passed: {totals.granted} "
-        f"chips, {totals.wallets} in wallets, {totals.seats} at tables, "
-        f"{totals.live_hands} in hands"
+    print(f"backed up {settings.database_path} to {target}; {audited(totals)}")
+
+
+def audited(totals: AuditTotals) -> str:
+    return (
+        f"its audit passed: {totals.granted} chips, {totals.wallets} in wallets, "
+        f"{totals.seats} at tables, {totals.live_hands} in hands"
     )
+
+
+def same_database(first: str, second: str) -> bool:
+    if is_postgresql(first) or is_postgresql(second):
+        return first == second
+    return Path(first).resolve() == Path(second).resolve()
+
+
+async def migrate_db(settings: Settings, args: argparse.Namespace) -> None:
+    source: str = args.source
+    target: str = args.target
+    if same_database(source, target):
+        raise StartupFailure(EXIT_SETTINGS, "FROM and TO are the same database: name another TO")
+    if not is_postgresql(source) and not Path(source).is_file():
+        raise StartupFailure(EXIT_SETTINGS, f"FROM={source} is not a file")
+    origin = await open_database(source, "FROM", settings)
+    try:
+        copy = await open_database(target, "TO", settings)
+        try:
+            copied = await copy.copy_from(origin)
+            totals = await copy.audit()
+        except DatabaseNotEmpty as error:
+            raise StartupFailure(
+                EXIT_DATABASE, f"cannot copy into TO={shown(target)}: {error}"
+            ) from None
+        except AuditFailed as error:
+            raise StartupFailure(
+                EXIT_DATABASE,
+                f"nothing was copied: the copy of FROM={shown(source)} does not add up ({error})",
+            ) from None
+        finally:
+            await copy.close()
+    finally:
+        await origin.close()
+    rows = ", ".join(f"{count} {table}" for table, count in copied.items())
+    print(f"copied {shown(source)} to {shown(target)} ({rows}); {audited(totals)}")

@@ -1,4 +1,6 @@
-"""/hand verify and /history: fairness reveal and PokerStars-format hand histories."""
+"""/hand verify and /history: fairness reveal and PokerStars-format hand histories (one hand,
+the player's last few, or his hands at the channel's table), each with its reveal in a second
+file."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from discord.app_commands import Range
 from discord.ext import commands
 
 from bot.core.archive import Archive
+from bot.core.errors import TableError
 from bot.core.i18n import language, t
 from bot.edge.client import StudBot
 from bot.edge.funnel import reply
@@ -63,28 +66,80 @@ class Hands(commands.Cog):
 
     @app_commands.command(
         name="history",
-        description="Your copy of your last hand (or a hand by id) as a PokerStars text file",
+        description=(
+            "Your hands as a PokerStars text file: the last one, one by number, your last few"
+            " or this table's"
+        ),
     )
-    @app_commands.describe(hand_id="The hand number")
+    @app_commands.describe(
+        hand_id="The hand number",
+        last="Your last hands, up to 100, in one file",
+        session="Your hands at this channel's table since it opened, in one file",
+    )
     @app_commands.guild_only()
     async def history(
-        self, interaction: discord.Interaction, hand_id: Range[int, 1, 2**53] | None = None
+        self,
+        interaction: discord.Interaction,
+        hand_id: Range[int, 1, 2**53] | None = None,
+        last: Range[int, 1, 100] | None = None,
+        session: bool = False,
     ) -> None:
         lang = language(interaction.locale)
+        if (hand_id is not None) + (last is not None) + session > 1:
+            raise TableError("history_one_choice")
+        if last is None and not session:
+            await self._one_hand(interaction, hand_id, lang)
+            return
+        found = await self.archive.export(
+            guild_of(interaction),
+            interaction.user.id,
+            last=last,
+            session_channel=interaction.channel_id if session else None,
+            viewer_name=interaction.user.display_name,
+            channel_name=self._channel_name,
+            lang=lang,
+        )
+        first, newest = found.hand_ids[0], found.hand_ids[-1]
+        text = t(
+            lang,
+            "history_session" if session else "history_export",
+            count=len(found.hand_ids),
+            first=first,
+            last=newest,
+            net=found.net,
+        )
+        if found.more:
+            text += " " + t(lang, "history_session_more", count=len(found.hand_ids))
+        name = f"hands-{first}-{newest}"
+        await reply(
+            interaction,
+            text,
+            files=[
+                discord.File(io.BytesIO(found.text.encode()), filename=f"{name}.txt"),
+                discord.File(io.BytesIO(found.reveal.encode()), filename=f"{name}-reveal.txt"),
+            ],
+        )
+
+    async def _one_hand(
+        self, interaction: discord.Interaction, hand_id: int | None, lang: str
+    ) -> None:
         found = await self.archive.history(
             guild_of(interaction),
             interaction.user.id,
             hand_id,
             viewer_name=interaction.user.display_name,
             channel_name=self._channel_name,
+            lang=lang,
         )
         summary = ", ".join(t(lang, "net_result", name=name, net=net) for name, net in found.net)
+        name = f"hand-{found.hand_id}"
         await reply(
             interaction,
             t(lang, "history_summary", hand_id=found.hand_id, summary=summary),
-            file=discord.File(
-                io.BytesIO(found.text.encode()), filename=f"hand-{found.hand_id}.txt"
-            ),
+            files=[
+                discord.File(io.BytesIO(found.text.encode()), filename=f"{name}.txt"),
+                discord.File(io.BytesIO(found.reveal.encode()), filename=f"{name}-reveal.txt"),
+            ],
         )
 
 

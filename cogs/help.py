@@ -32,6 +32,7 @@ class Help(commands.Cog):
         for title, text in (
             ("help_how_title", "help_how"),
             ("help_buttons_title", "help_buttons"),
+            ("help_games_title", "help_games"),
             ("help_commands_title", "help_commands"),
         ):
             embed.add_field(name=t(lang, title), value=t(lang, text), inline=False)

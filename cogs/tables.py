@@ -1,4 +1,5 @@
-"""/table open|close|info, /sit, /leave, /sitout, /sitin: thin adapters over the table manager."""
+"""/table open|close|info|ledger, /sit, /leave, /sitout, /sitin: thin adapters over the table
+manager."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord.app_commands import Choice, Range, locale_str
 from discord.ext import commands
 
 from bot.core import i18n
+from bot.core.games import HI_LO, MAX_EVERY, MIXED, RAZZ_GAME, STUD
 from bot.core.i18n import CATALOGUES, language, language_name, t, with_default
 from bot.core.tables import TableConfig, opened_params
 from bot.edge.client import StudBot
@@ -37,6 +39,12 @@ FOUR_COLOUR: Final = "four-colour"
 DECK_CHOICES: Final = [
     Choice(name="Two colours (red and black)", value="two-colour"),
     Choice(name="Four colours (one per suit)", value=FOUR_COLOUR),
+]
+GAME_CHOICES: Final = [
+    Choice(name="Seven Card Stud (high hand wins)", value=STUD),
+    Choice(name="Razz (lowest hand wins, ace to five)", value=RAZZ_GAME),
+    Choice(name="Stud Hi-Lo (high and low split the pot, eight or better)", value=HI_LO),
+    Choice(name="Mixed: Stud, Razz and Stud Hi-Lo in turn", value=MIXED),
 ]
 
 
@@ -68,11 +76,12 @@ class TableGroup(
             min_buy_in=defaults.min_buy_in,
             max_buy_in=defaults.max_buy_in,
             turn_seconds=defaults.turn_seconds,
+            time_bank=defaults.time_bank,
         )
 
     @app_commands.command(
         name="open",
-        description="Open a Seven Card Stud table in this channel",
+        description="Open a stud table in this channel: Seven Card Stud, Razz, Stud Hi-Lo or a mix",
     )
     @app_commands.describe(
         ante="Ante in chips",
@@ -83,10 +92,13 @@ class TableGroup(
         min_buy_in="Smallest buy-in",
         max_buy_in="Largest buy-in",
         turn_seconds="Seconds per turn",
+        time_bank="Each player's time bank in seconds, used once a turn runs out (0: none)",
         language="Language of the table's messages and pictures (default: the server's)",
         deck="Suit colours on the table's pictures (default: two colours)",
+        game="The game (default: Seven Card Stud)",
+        hands_per_game="Mixed table: hands of each game (default: one orbit, as many as players)",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES, game=GAME_CHOICES)
     async def open(
         self,
         interaction: discord.Interaction,
@@ -98,8 +110,11 @@ class TableGroup(
         min_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         max_buy_in: Range[int, 1, 1_000_000_000] | None = None,
         turn_seconds: Range[int, 20, 600] | None = None,
+        time_bank: Range[int, 0, 600] | None = None,
         language: str | None = None,
         deck: str | None = None,
+        game: str = STUD,
+        hands_per_game: Range[int, 1, MAX_EVERY] | None = None,
     ) -> None:
         # The option is named as players see it; the function of that name is i18n's.
         channel_id = channel_id_of(interaction)
@@ -120,14 +135,17 @@ class TableGroup(
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
             turn_seconds=turn_seconds,
+            time_bank=time_bank,
             four_colour=deck == FOUR_COLOUR,
+            game=game,
+            hands_per_game=hands_per_game,
         )
         await self.bot.tables.open(
             cast(int, interaction.guild_id), channel_id, interaction.user.id, config
         )
         await reply(
             interaction,
-            t(lang, "table_opened", **opened_params(config)),
+            t(lang, "table_opened", **opened_params(config, lang)),
         )
 
     @app_commands.command(
@@ -146,20 +164,23 @@ class TableGroup(
         lang = language(interaction.locale)
         table = self.bot.tables.get(channel_id_of(interaction))
         lines = seat_lines(table, lang)
-        config = table.config
+        next_game = table.next_game(lang)
+        if next_game is not None:
+            lines.insert(0, next_game)
+        players = "\n".join(lines)
         await reply(
-            interaction,
-            t(
-                lang,
-                "table_info",
-                stakes=config.stakes,
-                seats=config.seats,
-                min=config.min_buy_in,
-                max=config.max_buy_in,
-                turn=config.turn_seconds,
-                players="\n".join(lines),
-            ),
+            interaction, t(lang, "table_info", **opened_params(table.config, lang), players=players)
         )
+
+    @app_commands.command(
+        name="ledger",
+        description="Who sat at this table: buy-ins, cash-outs, chips on the table, net and hands",
+    )
+    async def ledger(self, interaction: discord.Interaction) -> None:
+        lang = language(interaction.locale)
+        ledger = await self.bot.tables.ledger(channel_id_of(interaction))
+        embed, picture = await self.bot.presenter.ledger_message(ledger, lang)
+        await reply(interaction, embed=embed, file=picture)
 
 
 class Seating(commands.Cog):

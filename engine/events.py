@@ -114,13 +114,15 @@ class CommunityCardDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class BringInDue(Event):
-    """Who must bring in and his door card (RULES 3.1); ``passed_on`` when the lowest door card
-    was all-in on the ante and the bring-in passed to him (RULES 3.3)."""
+    """Who must bring in and his door card (RULES 3.1, 9.2); ``passed_on`` when the door card
+    that should have brought in was all-in on the ante and the bring-in passed to him (RULES
+    3.3); ``highest``: the game brings in with the highest card (Razz), not the lowest."""
 
     kind: ClassVar[str] = "bring_in_due"
     seat: int
     card: Card
-    passed_on: bool  # True when the lowest card was all-in on the ante (RULES 3.3)
+    passed_on: bool
+    highest: bool = False
 
 
 @dataclass(frozen=True, slots=True)

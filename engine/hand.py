@@ -219,6 +219,12 @@ class StudHand:
         """A seat's cards in the order dealt, each with whether it is face up."""
         return list(self._cards[seat])
 
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every decision taken so far, in order, as taken (a timeout as a timeout): with the
+        hand's inputs, all it takes to replay it."""
+        return tuple(self._history)
+
     def pots(self) -> list[Pot]:
         """Main pot first, then side pots, from what each seat has committed (RULES 5.3)."""
         return _pots(self.committed, self._folded)
@@ -536,12 +542,15 @@ class StudHand:
     def _bring_in_player(self) -> int:
         live = self._live()
         door = {seat: self._up[seat][0] for seat in live}
-        lowest = self.variant.bring_in_seat(door)
-        seat = lowest
+        due = self.variant.bring_in_seat(door)
+        seat = due
         # RULES 3.3: all-in on the ante passes the bring-in clockwise to the next one with chips.
         while self.stacks[seat] == 0 or self._folded[seat]:
             seat = (seat + 1) % self.seats
-        self.events.append(BringInDue(seat, door[seat], passed_on=seat != lowest))
+        # A game without a high hand (Razz) brings in with its worst card, the highest.
+        self.events.append(
+            BringInDue(seat, door[seat], passed_on=seat != due, highest=not self.variant.high)
+        )
         return seat
 
     def _first_to_act(self) -> int:

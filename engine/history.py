@@ -18,12 +18,16 @@ line for RULES 2.2. This module writes it the way PokerStars writes a shared car
 games: on the street marker, ``*** RIVER *** [Kd]``, and as ``Board [Kd]`` in the summary; shown
 hands then list only the player's own six cards.
 
+Several hands go in one file as PokerStars writes them: each hand's text, then three blank lines
+before the next (:func:`join_histories`). Nothing else goes in the file: trackers read any other
+block of lines as a broken hand.
+
 Events use 0-based seat indexes; the history numbers seats from 1, as PokerStars does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -65,6 +69,8 @@ STREET_NAMES = {3: "3rd Street", 4: "4th Street", 5: "5th Street", 6: "6th Stree
 # Trackers split "Name: action" at the first colon and read cards between brackets, and the
 # table name sits between single quotes: names must not contain these.
 _UNSAFE_NAME_CHARS = str.maketrans({":": "_", "[": "(", "]": ")", "'": "`"})
+# What a PokerStars file puts between two hands: three blank lines.
+HAND_SEPARATOR = "\n" * 3
 
 
 def write_history(
@@ -75,14 +81,11 @@ def write_history(
     table_name: str,
     names: Mapping[int, str],
     started_at: datetime,
-    reveal: str | None = None,
 ) -> str:
     """The hand in ``events`` as PokerStars writes it for ``viewer_seat`` (0-based).
 
     ``names`` maps every seat dealt in to a display name; ``started_at`` must be timezone-aware
-    (the header shows US Eastern time, as PokerStars does). ``reveal``, the hand's fairness reveal
-    (deck and salt), is appended after the summary, past a blank line so that tools which split
-    a file into hands at blank lines keep it apart from the hand.
+    (the header shows US Eastern time, as PokerStars does).
     """
     if not events or not isinstance(events[0], HandStarted):
         raise ValueError("a hand history starts with the HandStarted event")
@@ -96,10 +99,12 @@ def write_history(
     writer.header(hand_id, _one_line(table_name).translate(_UNSAFE_NAME_CHARS), started_at)
     for event in events[1:]:
         writer.handle(event)
-    text = "\n".join(writer.lines) + "\n"
-    if reveal:
-        text += "\n" + reveal.rstrip("\n") + "\n"
-    return text
+    return "\n".join(writer.lines) + "\n"
+
+
+def join_histories(histories: Iterable[str]) -> str:
+    """Hands written by :func:`write_history` as one file, in the order given."""
+    return HAND_SEPARATOR.join(histories)
 
 
 def eastern_time(moment: datetime) -> datetime:

@@ -117,6 +117,9 @@ class PublicTable:
     actor: int | None
     is_over: bool
     results: tuple[PotResult, ...] = ()
+    # Which halves the game plays: a picture says "no low" only where a low could have won.
+    high_game: bool = True
+    low_game: bool = False
 
     def __post_init__(self) -> None:
         # Privacy by construction: a live hand's view can't carry anyone's hidden cards.
@@ -189,6 +192,8 @@ class PublicTable:
             actor=hand.actor,
             is_over=hand.is_over,
             results=tuple(results) if hand.is_over else (),
+            high_game=hand.variant.high,
+            low_game=hand.variant.low is not None,
         )
 
 
@@ -235,7 +240,7 @@ class PrivateHand:
     ``description`` names the holding ("a pair of Kings", "Ace high", "Seven-Four-Ace low").
     With five or more cards, ``high``/``high_five`` and ``low``/``low_five`` are the best high
     and the best low so far in the game's terms (``None``/empty where the game has no such half,
-    or no eight-or-better low yet).
+    or no eight-or-better low yet). ``high_game``/``low_game``: which halves the game plays.
     """
 
     seat: int
@@ -248,6 +253,8 @@ class PrivateHand:
     high_five: tuple[Card, ...] = ()
     low: LowValue | None = None
     low_five: tuple[Card, ...] = ()
+    high_game: bool = True
+    low_game: bool = False
 
     @classmethod
     def for_seat(cls, hand: StudHand, seat: int) -> PrivateHand:
@@ -274,4 +281,6 @@ class PrivateHand:
             high_five=best.high_five if best is not None else (),
             low=best.low if best is not None else None,
             low_five=best.low_five if best is not None else (),
+            high_game=hand.variant.high,
+            low_game=hand.variant.low is not None,
         )

@@ -1,4 +1,5 @@
-"""Pictures of the game, drawn with Pillow: the table, the showdown, and one player's own hand.
+"""Pictures of the game, drawn with Pillow: the table, the showdown, one player's own hand, the
+hand rankings and a table's session ledger.
 
 Everything here takes engine views (``engine.public``) plus plain labels and returns PNG bytes;
 it does no other I/O and is safe to call from worker threads (``asyncio.to_thread``).
@@ -10,15 +11,19 @@ from __future__ import annotations
 
 from engine.public import PrivateHand, PublicTable
 from render.labels import SeatLabel, TableLabels, words
+from render.ledger import LedgerRow, LedgerSheet, draw_ledger
 from render.png import encode
 from render.private import draw_private
 from render.rankings import draw_rankings
 from render.table import draw_table
 
 __all__ = [
+    "LedgerRow",
+    "LedgerSheet",
     "SeatLabel",
     "TableLabels",
     "hand_rankings_png",
+    "ledger_png",
     "private_hand_png",
     "showdown_png",
     "table_png",
@@ -50,3 +55,9 @@ def private_hand_png(
 def hand_rankings_png(*, four_colour: bool = False, language: str = "en") -> bytes:
     """Every hand category, strongest first, each with example cards and its name (/help)."""
     return encode(draw_rankings(words(language), four_colour=four_colour))
+
+
+def ledger_png(sheet: LedgerSheet) -> bytes:
+    """A table's session ledger: each player's buy-ins, cash-outs, chips on the table, net and
+    hands, and their total (the words and numbers as ``sheet`` has them)."""
+    return encode(draw_ledger(sheet))

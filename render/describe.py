@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine import Card, HandCategory, evaluate
-from engine.variants import STUD_HIGH
+from engine.public import PrivateHand, ShownCards
+from engine.variants import STUD_HIGH, low_board
 from render.labels import HandWords, RankWords, words
 
 # The stud board's categories (RULES 4.1), weakest first, as poker hand categories.
@@ -23,6 +24,7 @@ _BOARD_CATEGORIES: Final = (
 )
 _ACE: Final = 14
 _WHEEL_HIGH: Final = 5
+_LOW_DIGITS: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
 
 
 def describe(cards: Sequence[Card], language: str) -> str | None:
@@ -35,6 +37,91 @@ def describe(cards: Sequence[Card], language: str) -> str | None:
         return name_hand(hands, _BOARD_CATEGORIES[category], ranks, board=True)
     value = evaluate(cards)
     return name_hand(hands, value.category, value.ranks)
+
+
+def describe_board(
+    category: HandCategory, ranks: Sequence[int], language: str, *, low: bool = False
+) -> str:
+    """A stud board (one to four up cards) as data: ``ranks`` high first, pairs first; on a low
+    board the ace is 1 and unpaired cards read as a low ("Seven-Four low")."""
+    hands = words(language).hands
+    if low:
+        if category is HandCategory.HIGH_CARD:
+            return hands.low.format(ranks="-".join(hands.rank(_high(r)).one for r in ranks))
+        ranks = [_high(rank) for rank in ranks]
+    return name_hand(hands, category, ranks, board=True)
+
+
+def describe_low(category: HandCategory, ranks: Sequence[int], language: str) -> str:
+    """A five-card low (ace as 1) as players say it: "Eight-Six low"; a paired low (Razz) by
+    its pairs."""
+    hands = words(language).hands
+    if category is HandCategory.HIGH_CARD:
+        return hands.low.format(ranks="-".join(hands.rank(_high(r)).one for r in ranks[:2]))
+    return name_hand(hands, category, [_high(rank) for rank in dict.fromkeys(ranks)])
+
+
+def low_digits(ranks: Sequence[int]) -> str:
+    """A low's five ranks, highest first, as players write them: "8-6-4-2-A"."""
+    return "-".join(_LOW_DIGITS.get(rank, str(rank)) for rank in ranks)
+
+
+def describe_shown(
+    shown: ShownCards, language: str, *, high_game: bool, low_game: bool, short: bool = False
+) -> str:
+    """A hand at showdown in the game's terms: its high, its low, or both ("a flush · no low").
+    ``short`` writes an unpaired low as digits only (for a seat on the picture); otherwise
+    "Eight-Six low (8-6-4-2-A)"."""
+    parts: list[str] = []
+    if high_game and shown.high_category is not None:
+        parts.append(name_hand(words(language).hands, shown.high_category, shown.high_ranks))
+    if low_game:
+        parts.append(describe_shown_low(shown, language, short=short))
+    if parts:
+        return " · ".join(parts)
+    # Hands shown before the halves were data were all Stud High: name them from their cards.
+    return describe(shown.best_five or shown.cards, language) or shown.description
+
+
+def describe_shown_low(shown: ShownCards, language: str, *, short: bool = False) -> str:
+    """The low half of a hand at showdown: "no low" where none qualifies (see describe_shown)."""
+    if shown.low_category is None:
+        return words(language).hands.no_low
+    spoken = describe_low(shown.low_category, shown.low_ranks, language)
+    if shown.low_category is not HandCategory.HIGH_CARD:
+        return spoken
+    digits = low_digits(shown.low_ranks)
+    return digits if short else f"{spoken} ({digits})"
+
+
+def describe_private(hand: PrivateHand, language: str) -> str | None:
+    """A player's best hand so far, for his eyes: with five cards or more his best high and his
+    best low in the game's terms; with fewer, his holding."""
+    if hand.high is None and hand.low is None:
+        own = [item.card for item in hand.cards]
+        if not own:
+            return None
+        if hand.high_game:
+            return describe(own, language)
+        board = low_board(own)
+        return describe_board(board.category, board.ranks, language, low=True)
+    hands = words(language).hands
+    parts: list[str] = []
+    if hand.high_game and hand.high is not None:
+        parts.append(name_hand(hands, hand.high.category, hand.high.ranks))
+    if hand.low_game:
+        if hand.low is None:
+            parts.append(hands.no_low)
+        elif hand.low.category is HandCategory.HIGH_CARD:
+            parts.append(low_digits(hand.low.ranks))
+        else:
+            parts.append(describe_low(hand.low.category, hand.low.ranks, language))
+    return " · ".join(parts)
+
+
+def _high(rank: int) -> int:
+    """A low's rank (ace as 1) as the hand words number ranks (ace as 14)."""
+    return _ACE if rank == 1 else rank
 
 
 def name_hand(

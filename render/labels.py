@@ -44,6 +44,8 @@ class HandWords:
     straight_flush: str
     royal_flush: str
     ranks: tuple[RankWords, ...]  # ranks[0] is the Deuce, ranks[12] the Ace
+    low: str  # "{ranks} low": an unpaired low by its top ranks ("Eight-Six low")
+    no_low: str  # a high-low hand that makes no eight-or-better low
 
     def rank(self, rank: int) -> RankWords:
         return self.ranks[rank - 2]
@@ -69,7 +71,11 @@ class Words:
     seat: str  # "{n}" is the seat's number from 1
     community: str
     seconds: str  # "{n}"
+    time_bank: str  # "{n}": the actor's time bank running
     each: str  # "{n}": a split pot's share
+    high: str  # a high-low pot's high half
+    low: str  # its low half
+    scoops: str  # "{name}": one player won both halves
     showdown: str
     your_cards: str
     hidden: str
@@ -107,7 +113,11 @@ ENGLISH: Final = Words(
     seat="Seat {n}",
     community="Community card",
     seconds="{n}s",
+    time_bank="time bank {n}s",
     each="{n} each",
+    high="High",
+    low="Low",
+    scoops="{name} scoops",
     showdown="Showdown",
     your_cards="Your cards",
     hidden="hidden",
@@ -127,6 +137,8 @@ ENGLISH: Final = Words(
         straight_flush="a straight flush, {low} to {rank}",
         royal_flush="a Royal Flush",
         ranks=tuple(RankWords(one, many, one, many) for one, many in RANK_NAMES.values()),
+        low="{ranks} low",
+        no_low="no low",
     ),
     rankings="Hand rankings, best first",
     rankings_note="The best five of your seven cards play. Suits never break a tie.",
@@ -164,13 +176,14 @@ def words(language: str) -> Words:
 class SeatLabel:
     """A seated player as the bot knows him.
 
-    ``seconds_left`` is drawn on the seat whose turn it is. For a player not dealt in, whom the
-    hand knows nothing about, ``chips`` is the stack to show and ``sitting_out`` says whether he
-    sits out or just waits for the next hand.
+    ``seconds_left`` is drawn on the seat whose turn it is (``on_time_bank``: they are his time
+    bank's). For a player not dealt in, whom the hand knows nothing about, ``chips`` is the stack
+    to show and ``sitting_out`` says whether he sits out or just waits for the next hand.
     """
 
     name: str
     seconds_left: int | None = None
+    on_time_bank: bool = False
     sitting_out: bool = False
     chips: int | None = None
 
@@ -179,13 +192,17 @@ class SeatLabel:
 class TableLabels:
     """``seats[i]`` labels seat ``i`` (``None``, or a missing entry, is an empty seat).
 
-    ``last_action`` is the short line saying what just happened ("Dana raises to 20").
+    ``last_action`` is the short line saying what just happened ("Dana raises to 20"); ``game``
+    is the hand's game by name, ``next_game`` what a mixed table deals next ("Razz after 3 more
+    hands").
     """
 
     seats: tuple[SeatLabel | None, ...] = ()
     last_action: str = ""
     four_colour: bool = False
     language: str = "en"
+    game: str = ""
+    next_game: str = ""
 
     def __post_init__(self) -> None:
         words(self.language)  # fail now, with a clear message, not halfway through a drawing

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine.public import PrivateHand
 from render import cards, theme
-from render.describe import describe
+from render.describe import describe_private
 from render.labels import words
 from render.text import clean, draw_text
 
@@ -46,7 +46,7 @@ def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, language: s
     row = [(item.card, not item.face_up, False) for item in hand.cards]
     if hand.community is not None:
         row.append((hand.community, False, True))
-    best = set(hand.best_five)
+    best = set(hand.best_five) | set(hand.low_five)
     for index, (card, is_down, is_community) in enumerate(row):
         x = MARGIN + index * (size.width + GAP)
         plays = card in best
@@ -87,8 +87,7 @@ def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, language: s
     if hand.folded:
         footer = text.folded_hand
     else:
-        own = [item.card for item in hand.cards]
-        description = describe(hand.best_five or own, text.code)
+        description = describe_private(hand, text.code)
         footer = f"{text.best_hand}: {description}" if description else ""
     draw_text(
         canvas,

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
 from render import cards, theme
-from render.describe import describe
+from render.describe import describe_shown, describe_shown_low
 from render.labels import SeatLabel, TableLabels, Words, words
 from render.text import clean, draw_text, font
 
@@ -144,6 +144,7 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     for seat, slot in zip(view.seats, layout, strict=True):
         _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
     _draw_corner(canvas, view, text)
+    _draw_game(canvas, labels)
     _draw_middle(canvas, view, labels, text)
     return canvas
 
@@ -207,12 +208,14 @@ def _draw_seat(
     elif seat.folded:
         draw_text(canvas, status, text.folded, 14, theme.MUTED)
     elif seat.shown is not None:
-        _draw_shown(canvas, seat.shown, left, top, won, four_colour, text)
+        _draw_shown(canvas, seat, seat.shown, view, left, top, won, four_colour, text)
     else:
         if seat.is_actor and label is not None and label.seconds_left is not None:
-            _paste(canvas, cards.clock(15, theme.GOLD), status[0], status[1] - 8)
-            seconds = text.seconds.format(n=max(0, label.seconds_left))
-            draw_text(canvas, (status[0] + 20, status[1]), seconds, 14, theme.GOLD, bold=True)
+            colour = theme.RED if label.on_time_bank else theme.GOLD
+            _paste(canvas, cards.clock(15, colour), status[0], status[1] - 8)
+            template = text.time_bank if label.on_time_bank else text.seconds
+            seconds = template.format(n=max(0, label.seconds_left))
+            draw_text(canvas, (status[0] + 20, status[1]), seconds, 14, colour, bold=True)
         _draw_row(canvas, seat, left + PAD - 4, top + CARD_TOP, four_colour)
     if seat.bet:
         # His chips in front, inside his own panel: on a small picture, chips on the felt
@@ -250,18 +253,26 @@ def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour
 
 def _draw_shown(
     canvas: Image.Image,
+    seat: PublicSeat,
     shown: ShownCards,
+    view: PublicTable,
     left: int,
     top: int,
     won: bool,
     four_colour: bool,
     text: Words,
 ) -> None:
-    """A hand at showdown: every card face up; the five that play lifted, the others dimmed."""
+    """A hand at showdown: every card face up; the cards that play (for the high, the low or
+    both) lifted, the others dimmed."""
+    # A high-low hand's low goes on a tag of its own: one line can't hold both halves.
+    split = view.high_game and view.low_game
+    description = describe_shown(
+        shown, text.code, high_game=view.high_game, low_game=view.low_game and not split, short=True
+    )
     draw_text(
         canvas,
         (left + PAD, top + STATUS_Y),
-        describe(shown.best_five, text.code) or shown.description,
+        description,
         14,
         theme.GOLD if won else theme.TEXT,
         max_width=BOX_WIDTH - 2 * PAD,
@@ -269,12 +280,26 @@ def _draw_shown(
     )
     size = cards.SHOWN_CARD
     x = left + PAD - 4
-    best = set(shown.best_five)
+    best = set(shown.best_five) | set(shown.low_five)
     for card in shown.cards:
         plays = card in best
         face = cards.face(card, size, four_colour, dim=not plays)
         _paste(canvas, face, x, top + CARD_TOP - (SHOWN_LIFT if plays else 0) + 2)
         x += size.index_width
+    if split:
+        won_low = any(seat.seat in result.low_winners for result in view.results)
+        _draw_low_tag(canvas, describe_shown_low(shown, text.code, short=True), left, top, won_low)
+
+
+def _draw_low_tag(canvas: Image.Image, low: str, left: int, top: int, won: bool) -> None:
+    """A tag in the panel's bottom right corner, over the cards' lower half, naming the low."""
+    right, middle = left + BOX_WIDTH - 6, top + BOX_HEIGHT - 13
+    width = round(font(13, bold=True).getlength(low))
+    ImageDraw.Draw(canvas).rounded_rectangle(
+        (right - width - 12, middle - 10, right, middle + 10), radius=8, fill=theme.PILL
+    )
+    colour = theme.GOLD if won else theme.TEXT
+    draw_text(canvas, (right - 6, middle), low, 13, colour, bold=True, anchor="rm")
 
 
 def _draw_bet(canvas: Image.Image, amount: int, right: int, y: int, text: Words) -> None:
@@ -297,6 +322,30 @@ def _draw_corner(canvas: Image.Image, view: PublicTable, text: Words) -> None:
     draw_text(canvas, (x, 61), ante, 13, theme.MUTED, max_width=width)
     bring_in = text.bring_in.format(n=text.chips(stakes.bring_in))
     draw_text(canvas, (x, 78), bring_in, 13, theme.MUTED, max_width=width)
+
+
+def _draw_game(canvas: Image.Image, labels: TableLabels) -> None:
+    """The game, and on a mixed table what comes next, in the top right corner."""
+    x, width = WIDTH - 10, WIDTH - _TOP_RIGHT.box[2] - 16
+    y = 20
+    for line in _wrap(labels.game, 16, width, 2):
+        draw_text(
+            canvas,
+            (x, y),
+            line,
+            16,
+            theme.TEXT,
+            bold=True,
+            anchor="rm",
+            max_width=width,
+            squeeze=True,
+        )
+        y += 20
+    for line in _wrap(labels.next_game, 13, width, 3):
+        draw_text(
+            canvas, (x, y + 2), line, 13, theme.GOLD, anchor="rm", max_width=width, squeeze=True
+        )
+        y += 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,15 +382,38 @@ def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
     compact = len(view.results) > 3
     for result in view.results:
         pot = f"{_pot_name(result, len(view.results), text)} {text.chips(result.amount)}"
-        winners = ", ".join(clean(names[winner]) for winner in result.winners)
-        if len(result.winners) > 1:
-            winners += " · " + text.each.format(n=text.chips(min(result.shares)))
+        if view.high_game and view.low_game and result.high_winners:
+            winners = _halves(result, names, text)
+        else:
+            winners = _winners(result.winners, result.shares, names, text)
         if compact:
             lines.append(_Line(f"{pot}: {winners}", 13, theme.GOLD, bold=True))
         else:
             lines.append(_Line(pot, 13, theme.MUTED))
             lines.append(_Line(winners, 15, theme.GOLD, bold=True))
     return lines
+
+
+def _winners(
+    seats: tuple[int, ...], shares: tuple[int, ...], names: dict[int, str], text: Words
+) -> str:
+    """Who won a pot or half of one; a split share after them."""
+    winners = ", ".join(clean(names[seat]) for seat in seats)
+    if len(seats) > 1:
+        winners += " · " + text.each.format(n=text.chips(min(shares)))
+    return winners
+
+
+def _halves(result: PotResult, names: dict[int, str], text: Words) -> str:
+    """A high-low pot: who scoops it, or who won each half (the whole to the high, no low)."""
+    if result.scoop:
+        return text.scoops.format(name=clean(names[result.winners[0]]))
+    high = _winners(result.high_winners, result.high_shares, names, text)
+    if not result.low_winners:
+        return f"{text.high}: {high} · {text.hands.no_low}"
+    low = _winners(result.low_winners, result.low_shares, names, text)
+    high_half, low_half = text.chips(sum(result.high_shares)), text.chips(sum(result.low_shares))
+    return f"{text.high} {high_half}: {high} · {text.low} {low_half}: {low}"
 
 
 def _pot_name(result: PotResult, count: int, text: Words) -> str:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from babel import Locale
+from babel.dates import format_date
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
@@ -115,6 +116,10 @@ class Catalogue:
     def number(self, value: int) -> str:
         return _decimal(value, self.locale)
 
+    def signed(self, value: int) -> str:
+        """A result, always with its sign: "+1,500", "-20", "+0"."""
+        return ("+" if value >= 0 else "") + self.number(value)
+
     def _choose(self, message: Message, params: Mapping[str, object]) -> str:
         if message.count is None:
             return self.forms(message.key)[0]
@@ -134,7 +139,7 @@ class _Formatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "+" and isinstance(value, int):
-            return ("+" if value >= 0 else "") + self.catalogue.number(value)
+            return self.catalogue.signed(value)
         if format_spec:
             return str(super().format_field(value, format_spec))
         if isinstance(value, int) and not isinstance(value, bool):
@@ -281,6 +286,11 @@ def duration(lang: str, delta: timedelta) -> str:
     return " ".join(parts)
 
 
+def day(lang: str, moment: datetime) -> str:
+    """The day of ``moment`` (in UTC) as the language writes dates: "Dec 1, 2026"."""
+    return format_date(moment.astimezone(UTC).date(), "medium", locale=catalogue(lang).locale)
+
+
 def store_error_text(
     lang: str, code: str, params: Mapping[str, object], *, now: datetime | None = None
 ) -> str | None:
@@ -320,7 +330,11 @@ def words_for(lang: str) -> Words:
         seat=raw("pic_seat"),
         community=raw("pic_community"),
         seconds=raw("pic_seconds"),
+        time_bank=raw("pic_time_bank"),
         each=raw("pic_each"),
+        high=raw("pic_high"),
+        low=raw("pic_low"),
+        scoops=raw("pic_scoops"),
         showdown=raw("pic_showdown"),
         your_cards=raw("pic_your_cards"),
         hidden=raw("pic_hidden"),
@@ -348,6 +362,8 @@ def words_for(lang: str) -> Words:
                 )
                 for rank in range(2, 15)
             ),
+            low=raw("hand_low"),
+            no_low=raw("hand_no_low"),
         ),
         rankings=raw("pic_rankings_title"),
         rankings_note=raw("pic_rankings_note"),

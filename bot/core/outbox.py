@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from engine.public import PrivateHand
 
 if TYPE_CHECKING:
+    from bot.core.ledger import SessionLedger
     from bot.core.storage import HandEnd
     from bot.core.tables import LiveHand
 
@@ -58,9 +59,17 @@ class Private:
     user_id: int
     hand_id: int
     cards: PrivateHand
+    game: str  # the hand's game ("razz"): a mixed table's player is told which one he plays
 
 
-Effect = Line | Picture | Results | ClearButtons | Private
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """The session ledger of a table that has just closed, for its channel."""
+
+    ledger: SessionLedger
+
+
+Effect = Line | Picture | Results | ClearButtons | Private | Ledger
 
 
 class Outbox:

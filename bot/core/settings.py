@@ -12,11 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.core.storage.backend import is_postgresql
 from engine.stakes import Stakes
 
 
 class SettingsError(Exception):
     """A setting is missing or malformed; ``str()`` is one line for the operator."""
+
+
+DEFAULT_TIME_BANK = 60  # seconds; tables opened before time banks get this one
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class GameDefaults:
     max_buy_in: int = 1000
     turn_seconds: int = 60
     countdown_seconds: float = 10
+    time_bank: int = DEFAULT_TIME_BANK
 
     @property
     def stakes(self) -> Stakes:
@@ -48,12 +53,18 @@ class GameDefaults:
 class Settings:
     token: str = field(repr=False)  # never printed, not even by repr() in a traceback
     database_path: str = "stud.db"
+    database_url: str = field(default="", repr=False)  # it may hold a password
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     starting_chips: int = 1000
     daily_chips: int = 200
     daily_cooldown_hours: int = 20
     game: GameDefaults = field(default_factory=GameDefaults)
+
+    @property
+    def database(self) -> str:
+        """Where the store lives: DATABASE_URL (PostgreSQL) if set, else the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -121,6 +132,7 @@ def load_settings(
         max_buy_in=_int(merged, "DEFAULT_MAX_BUY_IN", GameDefaults.max_buy_in, 1),
         turn_seconds=_int(merged, "TURN_SECONDS", GameDefaults.turn_seconds, 20),
         countdown_seconds=_int(merged, "COUNTDOWN_SECONDS", 10, 0),
+        time_bank=_int(merged, "TIME_BANK_SECONDS", DEFAULT_TIME_BANK, 0),
     )
     try:
         game.stakes  # noqa: B018 - validates the four stakes together (RULES 1.2)
@@ -130,6 +142,12 @@ def load_settings(
         raise SettingsError("DEFAULT_SEATS must be 2 to 8")
     if game.min_buy_in > game.max_buy_in:
         raise SettingsError("DEFAULT_MIN_BUY_IN must not exceed DEFAULT_MAX_BUY_IN")
+    database_url = merged.get("DATABASE_URL", "").strip()
+    if database_url and not is_postgresql(database_url):
+        raise SettingsError(
+            "DATABASE_URL must be a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL, or empty"
+            " for the SQLite file DATABASE_PATH"
+        )
     try:
         dev_guild_id = int(dev_guild) if dev_guild else None
     except ValueError:
@@ -139,6 +157,7 @@ def load_settings(
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH", "").strip() or "stud.db",
+        database_url=database_url,
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         starting_chips=_int(merged, "STARTING_CHIPS", 1000),

@@ -24,18 +24,21 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.announce import announce
 from bot.core.clock import Clock, SystemClock
 from bot.core.errors import TableError
+from bot.core.games import CHOICES, MIXED, STUD, Rotation, game_of
 from bot.core.i18n import EN, t
-from bot.core.outbox import ClearButtons, Line, Outbox, Picture, Private, Results
-from bot.core.settings import GameDefaults
+from bot.core.ledger import SessionLedger
+from bot.core.outbox import ClearButtons, Ledger, Line, Outbox, Picture, Private, Results
+from bot.core.settings import DEFAULT_TIME_BANK, GameDefaults
 from bot.core.storage import HandEnd, HandRecord, Seat, Store
 from engine import events as ev
 from engine.cards import shuffled_deck
+from engine.codec import decode, encode
 from engine.fairness import DeckCommitment, new_secret, visible_cards
 from engine.hand import LegalActions, StudHand
 from engine.public import PrivateHand
@@ -44,6 +47,8 @@ from engine.stakes import Stakes
 log = logging.getLogger(__name__)
 
 WARNING_SECONDS = 15
+# A time bank grows back by this much with every hand its player is dealt, up to its size.
+TIME_BANK_REFILL = 5.0
 LOG_LINES = 12
 # A hand over without a decision (all in on the antes) is settled at once; if the database
 # refuses, it is tried again after these pauses, then every minute.
@@ -60,6 +65,9 @@ class TableConfig:
     countdown_seconds: float
     lang: str = EN  # the channel's lines and the table's pictures
     four_colour: bool = False  # the deck on the table's pictures
+    game: str = STUD  # one game of the family, or MIXED
+    hands_per_game: int | None = None  # a mixed table's hands per game; None: one orbit
+    time_bank: int = DEFAULT_TIME_BANK  # seconds a player may draw on once his turn runs out
 
     def to_settings(self) -> dict[str, Any]:
         return {
@@ -68,6 +76,9 @@ class TableConfig:
             "countdown_seconds": self.countdown_seconds,
             "lang": self.lang,
             "four_colour": self.four_colour,
+            "game": self.game,
+            "hands_per_game": self.hands_per_game,
+            "time_bank": self.time_bank,
         }
 
     @classmethod
@@ -85,8 +96,15 @@ class TableConfig:
         max_buy_in: int | None = None,
         turn_seconds: int | None = None,
         four_colour: bool = False,
+        game: str = STUD,
+        hands_per_game: int | None = None,
+        time_bank: int | None = None,
     ) -> TableConfig:
         """What ``/table open`` asked for, the server's defaults filling what it left out."""
+        if game not in CHOICES:
+            raise TableError("illegal_action", reason=game)
+        if hands_per_game is not None and game != MIXED:
+            raise TableError("rotate_not_mixed")
         try:
             stakes = Stakes(
                 defaults.ante if ante is None else ante,
@@ -106,6 +124,9 @@ class TableConfig:
             countdown_seconds=defaults.countdown_seconds,
             lang=lang,
             four_colour=four_colour,
+            game=game,
+            hands_per_game=hands_per_game,
+            time_bank=defaults.time_bank if time_bank is None else time_bank,
         )
 
     @classmethod
@@ -120,9 +141,21 @@ class TableConfig:
             turn_seconds=settings["turn_seconds"],
             countdown_seconds=settings["countdown_seconds"],
             lang=settings.get("lang", EN),
-            # Tables opened before the deck option have the two-colour deck.
+            # Tables opened before the deck option have the two-colour deck; before the game
+            # option, every table dealt Seven Card Stud.
             four_colour=settings.get("four_colour", False),
+            game=settings.get("game", STUD),
+            hands_per_game=settings.get("hands_per_game"),
+            # Tables opened before time banks get the default one.
+            time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
         )
+
+    def rotation(self, settings: dict[str, Any] | None = None) -> Rotation:
+        """Where the table's games stand: as saved in ``settings``, or at the start."""
+        saved = (settings or {}).get("rotation")
+        if saved is not None:
+            return Rotation.from_dict(saved)
+        return Rotation.for_game(self.game, self.hands_per_game)
 
 
 @dataclass(slots=True)
@@ -134,6 +167,7 @@ class LiveHand:
     salt: str  # the secret the per-card salts derive from: never shown to anyone
     announced: int = 0  # how many of hand.events are already in the table log
     deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
+    banking_since: float | None = None  # the actor's turn ran out; his time bank runs from then
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
     dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
@@ -177,6 +211,12 @@ class Table:
     outbox: Outbox = field(default_factory=Outbox)
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     paused: TableError | None = None  # why the table can't be shown, while it can't
+    rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
+    banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
+
+    def bank(self, user_id: int) -> float:
+        """The seconds left in the player's time bank (a new player's is full)."""
+        return self.banks.get(user_id, float(self.config.time_bank))
 
     def name(self, user_id: int) -> str:
         return self.names.get(user_id, fallback_name(user_id))
@@ -209,6 +249,15 @@ class Table:
             return None
         return self.live.users[self.live.hand.actor]
 
+    def next_game(self, lang: str) -> str | None:
+        """On a mixed table, which game comes next and when ("Razz after 3 more hands")."""
+        rotation = self.rotation
+        if not rotation.mixed:
+            return None
+        if rotation.left is None:
+            return t(lang, "rotation_next_hand", game=game_name(rotation.game, lang))
+        return t(lang, "rotation_next", game=game_name(rotation.after, lang), count=rotation.left)
+
     def say(self, key: str, *, ping: int | None = None, **params: object) -> None:
         """A line in the table's language for its channel; ``ping`` is the user it mentions."""
         self.outbox.put(Line(t(self.config.lang, key, **params), ping))
@@ -226,15 +275,21 @@ class ActionNotAllowed(TableError):
         return t(lang, "cant_now", options=", ".join(labels))
 
 
-def opened_params(config: TableConfig) -> dict[str, Any]:
-    """What the "table_opened" message says about a table."""
+def opened_params(config: TableConfig, lang: str) -> dict[str, Any]:
+    """What the "table_opened" and "table_info" messages say about a table, in ``lang``."""
     return {
+        "game": game_name(config.game, lang),
         "stakes": config.stakes,
         "seats": config.seats,
         "min": config.min_buy_in,
         "max": config.max_buy_in,
         "turn": config.turn_seconds,
     }
+
+
+def game_name(game: str, lang: str) -> str:
+    """A game's name ("stud", "razz", "hilo", "mixed") in ``lang``."""
+    return t(lang, f"game_{game}")
 
 
 def fallback_name(user_id: int) -> str:
@@ -315,8 +370,10 @@ class TableManager:
             max_buy_in=config.max_buy_in,
             settings=config.to_settings(),
         )
-        table = self._add(Table(channel_id, guild_id, opener_id, config))
-        table.say("table_opened", **opened_params(config))
+        table = self._add(
+            Table(channel_id, guild_id, opener_id, config, rotation=config.rotation())
+        )
+        table.say("table_opened", **opened_params(config, config.lang))
         table.outbox.put(Picture())
         return table
 
@@ -329,8 +386,32 @@ class TableManager:
                 raise TableError("close_mid_hand")
             cashed = await self.store.close_table(channel_id)
             table.say("table_closed")
+            await self._post_ledger(table)
             self._forget(table)
         return cashed
+
+    async def ledger(self, channel_id: int) -> SessionLedger:
+        """Who sat at the channel's table since it opened, and how each did; once the table
+        has closed, the last one's. Names are those the bot last saw on the server."""
+        record = await self.store.table_ledger(channel_id)
+        if record is None:
+            raise TableError("no_table")
+        names = await self.store.names(record.guild_id, (e.user_id for e in record.entries))
+        return SessionLedger.of(
+            record, lambda user_id: names.get(user_id) or fallback_name(user_id)
+        )
+
+    async def _post_ledger(self, table: Table) -> None:
+        """The table has just closed: its ledger goes to the channel after the closing line."""
+        try:
+            table.outbox.put(Ledger(await self.ledger(table.channel_id)))
+        except Exception:
+            # The chips are back in the wallets already; /table ledger still shows it.
+            log.warning(
+                "channel %s: the closed table's ledger can't be read",
+                table.channel_id,
+                exc_info=True,
+            )
 
     async def abandon(self, channel_id: int) -> None:
         """The channel is gone: give back every chip (voiding a hand in play) and close."""
@@ -344,6 +425,7 @@ class TableManager:
                 await self.store.void_hand(table.live.hand_id, reason="the channel is gone")
             table.live = None
             await self.store.close_table(channel_id)
+            # No ledger is posted: there is no channel left to post it in.
             self._forget(table)
         log.warning("channel %s is gone: its table was closed and every chip returned", channel_id)
 
@@ -472,25 +554,50 @@ class TableManager:
             # digest without showing cards nobody saw. The secret is stored, never published.
             salt = new_secret()
             commitment = DeckCommitment(tuple(deck), salt).digest
+            rotation = table.rotation
             hand = StudHand(
                 stacks=[seat.stack for seat in players],
                 stakes=table.config.stakes,
                 deck=deck,
                 dealer=dealer,
+                variant=rotation.variant,
             )
+            after = rotation.dealt(len(players))
             hand_id = await self.store.start_hand(
                 table.channel_id,
                 [(seat.user_id, seat.stack) for seat in players],
-                hand.to_dict(),
+                encode(hand),
                 commitment=commitment,
                 salt=salt,
+                settings=(
+                    table.config.to_settings() | {"rotation": after.to_dict()}
+                    if rotation.mixed
+                    else None
+                ),
             )
+            table.rotation = after
             table.last_dealer = positions[dealer]
+            size = float(table.config.time_bank)
+            refills = {
+                seat.user_id: min(size, table.bank(seat.user_id) + TIME_BANK_REFILL)
+                for seat in players
+                if table.bank(seat.user_id) < size
+            }
+            if refills:
+                await self._save_banks(table, refills)
             for seat in players:
                 table.seats[seat.user_id] = _with_stack(seat, 0)
             live = LiveHand(hand_id, hand, tuple(s.user_id for s in players), commitment, salt)
             table.live = live
             table.log.clear()
+            if rotation.starts_game:
+                lang = table.config.lang
+                table.say(
+                    "game_starts",
+                    game=game_name(rotation.game, lang),
+                    count=rotation.hands_left(len(players)),
+                    after=game_name(rotation.after, lang),
+                )
             # The commitment goes out before any card is shown (fairness).
             table.say("commitment", hand_id=hand_id, digest=commitment)
             for user_id in live.users:
@@ -539,23 +646,49 @@ class TableManager:
                 raise TableError("stale_button")
             legal = live.hand.legal()
             name, shown_amount = _resolve(legal, action, amount)
-            before = live.hand.to_dict()
+            before = encode(live.hand)
+            banking_since = live.banking_since
             live.hand.apply(name, shown_amount if name == "raise_to" else None)
             await self._commit(table, before)
+            if banking_since is not None:
+                used = self.clock.now() - banking_since
+                await self._save_banks(table, {user_id: max(0.0, table.bank(user_id) - used)})
             return (legal.raise_kind or "raise") if name == "raise_to" else name, shown_amount
 
-    async def timeout(self, table: Table, hand_id: int, seq: int) -> bool:
-        """The actor's clock ran out (RULES 6.1); ``False`` if he acted in the meantime."""
+    async def _out_of_time(self, table: Table, hand_id: int, seq: int) -> None:
+        """The actor's turn ran out: his time bank runs, if he has one; once it is empty too,
+        RULES 6.1 acts for him. Nothing happens if he acted in the meantime."""
         async with table.lock:
             live = table.live
             if live is None or live.hand_id != hand_id or live.seq != seq or table.paused:
-                return False
-            before = live.hand.to_dict()
+                return
+            actor = live.hand.actor
+            assert actor is not None
+            user_id = live.users[actor]
+            bank = table.bank(user_id)
+            if live.banking_since is None and bank >= 1:
+                now = self.clock.now()
+                live.banking_since, live.deadline = now, now + bank
+                self._arm_timer(table, live.deadline)
+                table.say("time_bank_used", ping=user_id, mention=f"<@{user_id}>", seconds=bank)
+                table.outbox.put(Picture())
+                return
+            before = encode(live.hand)
             live.hand.timeout()
             await self._commit(table, before)
-            return True
+            if bank:
+                await self._save_banks(table, {user_id: 0.0})
 
-    async def _commit(self, table: Table, before: dict[str, Any]) -> None:
+    async def _save_banks(self, table: Table, banks: dict[int, float]) -> None:
+        """Remember time banks, in the store too (a restart keeps them)."""
+        table.banks.update(banks)
+        try:
+            await self.store.set_time_banks(table.channel_id, banks)
+        except Exception:
+            # Seconds, not chips: the table plays on with what it knows.
+            log.warning("channel %s: time banks not saved", table.channel_id, exc_info=True)
+
+    async def _commit(self, table: Table, before: bytes) -> None:
         """Save the decision just applied (settling the hand if it ended), then record it.
 
         If the database refuses, the hand goes back to ``before``, which is what the database
@@ -567,12 +700,12 @@ class TableManager:
         try:
             if live.hand.is_over:
                 live.end = await self.store.settle_hand(
-                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                    live.hand_id, encode(live.hand), list(live.hand.stacks)
                 )
             else:
-                await self.store.save_action(live.hand_id, live.hand.to_dict())
+                await self.store.save_action(live.hand_id, encode(live.hand))
         except BaseException:
-            live.hand = StudHand.from_dict(before)
+            live.hand = decode(before)
             if live.deadline is not None:
                 self._arm_timer(table, live.deadline)
             raise
@@ -586,7 +719,9 @@ class TableManager:
         new_events = hand.events[live.announced :]
         live.announced = len(hand.events)
         for event in new_events:
-            line = announce(event, table.config.lang, table.seat_name, table.config.stakes)
+            line = announce(
+                event, table.config.lang, table.seat_name, table.config.stakes, hand.variant
+            )
             if line is not None:
                 table.log.append(line)
         if not restoring and not _is_initial(new_events):
@@ -598,7 +733,7 @@ class TableManager:
             for user_id in dict.fromkeys(seventh):
                 self._deal_private(table, live, user_id)
         self._cancel_timer(table)
-        live.deadline = None
+        live.deadline = live.banking_since = None
         if hand.is_over:
             await self._finish(table)
             return
@@ -607,7 +742,8 @@ class TableManager:
     def _deal_private(self, table: Table, live: LiveHand, user_id: int) -> None:
         seat = live.seat_of(user_id)
         assert seat is not None
-        table.outbox.put(Private(user_id, live.hand_id, PrivateHand.for_seat(live.hand, seat)))
+        cards = PrivateHand.for_seat(live.hand, seat)
+        table.outbox.put(Private(user_id, live.hand_id, cards, game_of(live.hand.variant)))
 
     async def _finish(self, table: Table) -> None:
         """The hand is over: settle it if no decision did (over when dealt), then wrap it up."""
@@ -616,7 +752,7 @@ class TableManager:
         if live.end is None:
             try:
                 live.end = await self.store.settle_hand(
-                    live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                    live.hand_id, encode(live.hand), list(live.hand.stacks)
                 )
             except Exception:
                 # Nothing to roll back (no one decided anything): keep the hand and try again.
@@ -635,7 +771,7 @@ class TableManager:
                     return
                 try:
                     live.end = await self.store.settle_hand(
-                        live.hand_id, live.hand.to_dict(), list(live.hand.stacks)
+                        live.hand_id, encode(live.hand), list(live.hand.stacks)
                     )
                 except Exception:
                     log.warning("hand %s: settlement failed again", live.hand_id)
@@ -694,8 +830,14 @@ class TableManager:
             log.warning("channel %s: table paused (%s)", table.channel_id, reason.key)
         table.paused = reason
         self._cancel_timer(table)
-        if table.live is not None:
-            table.live.deadline = None
+        live = table.live
+        if live is not None:
+            if live.banking_since is not None and (user_id := table.actor_id()) is not None:
+                # The bank stops too; what ran of it before the pause is spent.
+                used = self.clock.now() - live.banking_since
+                banks = {user_id: max(0.0, table.bank(user_id) - used)}
+                self._spawn(self._save_banks(table, banks))
+            live.deadline = live.banking_since = None
 
     def resume(self, table: Table) -> None:
         """Showing works again: deliver what waited, and the actor's clock starts afresh."""
@@ -735,7 +877,7 @@ class TableManager:
             if user_id is not None:
                 table.say("warning", ping=user_id, mention=f"<@{user_id}>")
         await self.clock.sleep(min(seconds, WARNING_SECONDS))
-        await self.timeout(table, hand_id, seq)
+        await self._out_of_time(table, hand_id, seq)
 
     def _cancel_timer(self, table: Table) -> None:
         timer, table.timer = table.timer, None
@@ -785,12 +927,20 @@ class TableManager:
                 config = TableConfig.from_settings(
                     record.settings, record.max_seats, record.min_buy_in, record.max_buy_in
                 )
+                rotation = config.rotation(record.settings)
             except Exception as error:
                 hand = next((h for h in live_hands if h.channel_id == record.channel_id), None)
                 await self._close_unreadable(record.channel_id, hand, error)
                 continue
-            table = self._add(Table(record.channel_id, record.guild_id, record.opener_id, config))
+            table = self._add(
+                Table(
+                    record.channel_id, record.guild_id, record.opener_id, config, rotation=rotation
+                )
+            )
             table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
+            table.banks = {
+                s.user_id: s.time_bank for s in table.seats.values() if s.time_bank is not None
+            }
             await self._load_names(table, table.seats.keys())
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
@@ -807,7 +957,7 @@ class TableManager:
                     await self._load_names(table, (p.user_id for p in players))
                     table.live = LiveHand(
                         hand_record.hand_id,
-                        StudHand.from_dict(hand_record.state),
+                        decode(hand_record.state),
                         tuple(p.user_id for p in players),
                         hand_record.commitment,
                         hand_record.salt,
@@ -893,7 +1043,7 @@ def _next_dealer(positions: Sequence[int], last: int | None) -> int:
 
 
 def _with_stack(seat: Seat, stack: int) -> Seat:
-    return Seat(seat.channel_id, seat.user_id, seat.position, stack, seat.sitting_out, seat.leaving)
+    return replace(seat, stack=stack)
 
 
 def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str, int | None]:

@@ -28,9 +28,11 @@ import discord
 
 from bot.core.announce import announce
 from bot.core.errors import TableError
+from bot.core.games import game_of
 from bot.core.i18n import cards_text, language, t
-from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
-from bot.core.tables import LiveHand, Table, TableManager, error_id
+from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Picture, Private, Results
+from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
 from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import brief, is_retryable, with_retries
@@ -40,6 +42,7 @@ from render import (
     SeatLabel,
     TableLabels,
     hand_rankings_png,
+    ledger_png,
     private_hand_png,
     showdown_png,
     table_png,
@@ -54,6 +57,10 @@ TABLE_PICTURE = "table.png"
 SHOWDOWN_PICTURE = "showdown.png"
 PRIVATE_PICTURE = "cards.png"
 RANKINGS_PICTURE = "rankings.png"
+LEDGER_PICTURE = "ledger.png"
+# Discord shows names of at most 32 characters; the store keeps some room past that. Cut to it,
+# 25 ledger lines stay within an embed's 4,096 characters.
+LEDGER_NAME = 32
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
@@ -70,6 +77,11 @@ THREAD_PERMISSION: Final = "send_messages_in_threads"
 
 def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
+
+
+def full_time(timestamp: float) -> str:
+    """A date and time each reader sees in his own time zone and language."""
+    return f"<t:{int(timestamp)}:f>"
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -201,6 +213,9 @@ class DiscordPresenter:
                 await self._results(table, state, effect)
             case ClearButtons(message_id=message_id):
                 await self._clear_buttons(table, message_id)
+            case Ledger(ledger=ledger):
+                embed, picture = await self.ledger_message(ledger, table.config.lang)
+                await self._channel(table).send(embed=embed, file=picture)
             case Private():
                 task = asyncio.get_running_loop().create_task(self._send_private(table, effect))
                 self._dms.add(task)
@@ -351,10 +366,16 @@ class DiscordPresenter:
     def _idle_embed(self, table: Table) -> discord.Embed:
         lang = table.config.lang
         embed = discord.Embed(
-            title=t(lang, "table_waiting", stakes=table.config.stakes),
+            title=t(
+                lang,
+                "table_waiting",
+                game=game_name(table.rotation.game, lang),
+                stakes=table.config.stakes,
+            ),
             description="\n".join(seat_lines(table, lang)),
             colour=discord.Colour.dark_green(),
         )
+        _add_next_game(embed, table)
         if table.next_hand_at is not None:
             embed.add_field(
                 name="⏱", value=t(lang, "countdown", when=relative_time(table.next_hand_at))
@@ -373,12 +394,18 @@ class DiscordPresenter:
         seconds = max(0, round(self._deadline(table, live) - self.tables.clock.now()))
         return TableLabels(
             seats=tuple(
-                SeatLabel(table.name(user_id), seconds_left=seconds if seat == actor else None)
+                SeatLabel(
+                    table.name(user_id),
+                    seconds_left=seconds if seat == actor else None,
+                    on_time_bank=seat == actor and live.banking_since is not None,
+                )
                 for seat, user_id in enumerate(live.users)
             ),
             last_action=table.log[-1] if table.log else "",
             four_colour=table.config.four_colour,
             language=table.config.lang,
+            game=game_name(game_of(live.hand.variant), table.config.lang),
+            next_game=table.next_game(table.config.lang) or "",
         )
 
     def _hand_embed(self, table: Table, live: LiveHand, public: PublicTable) -> discord.Embed:
@@ -389,13 +416,14 @@ class DiscordPresenter:
             colour=discord.Colour.dark_green(),
         )
         embed.add_field(name=t(lang, "pot", pot=public.pot), value="\n".join(table.log) or "—")
+        _add_next_game(embed, table)
         actor = table.actor_id()
         if actor is not None:
             embed.add_field(
                 name="⏱",
                 value=t(
                     lang,
-                    "to_act",
+                    "to_act" if live.banking_since is None else "to_act_bank",
                     name=table.name(actor),
                     when=relative_time(self._deadline(table, live)),
                 ),
@@ -417,6 +445,7 @@ class DiscordPresenter:
             lang,
             "dm_cards",
             hand_id=effect.hand_id,
+            game=game_name(effect.game, lang),
             channel=channel_name,
             down=cards_text(down),
             up=cards_text(up),
@@ -486,6 +515,18 @@ class DiscordPresenter:
             )
         return discord.File(io.BytesIO(self._rankings[key]), filename=RANKINGS_PICTURE)
 
+    async def ledger_message(
+        self, ledger: SessionLedger, lang: str
+    ) -> tuple[discord.Embed, discord.File]:
+        """A table's session ledger in ``lang``: an embed with one line a player, and its
+        picture (attach the file with the embed)."""
+        channel = self.bot.get_channel(ledger.channel_id)
+        name = f"#{getattr(channel, 'name', ledger.channel_id)}"
+        png = await self._draw(ledger_png, ledger_sheet(ledger, lang, name))
+        embed = ledger_embed(ledger, lang)
+        embed.set_image(url=f"attachment://{LEDGER_PICTURE}")
+        return embed, discord.File(io.BytesIO(png), filename=LEDGER_PICTURE)
+
     # ------------------------------------------------------------------ results
 
     async def _results(self, table: Table, state: _MessageState, effect: Results) -> None:
@@ -501,6 +542,7 @@ class DiscordPresenter:
             description="\n".join(self._result_lines(table, hand)) or "—",
             colour=discord.Colour.gold(),
         )
+        _add_next_game(embed, table)
         labels = self._labels(table, hand)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
@@ -524,7 +566,9 @@ class DiscordPresenter:
         lines = []
         for event in hand.hand.events:
             if isinstance(event, ev.HandShown | ev.PotAwarded | ev.UncalledBetReturned):
-                line = announce(event, lang, table.seat_name_in(hand), table.config.stakes)
+                line = announce(
+                    event, lang, table.seat_name_in(hand), table.config.stakes, hand.hand.variant
+                )
                 if line:
                     lines.append(line)
         for seat, user_id in enumerate(hand.users):
@@ -552,15 +596,72 @@ class DiscordPresenter:
         await self.drawing.close()
 
 
+def _add_next_game(embed: discord.Embed, table: Table) -> None:
+    """A mixed table's message says which game comes next, and when."""
+    line = table.next_game(table.config.lang)
+    if line is not None:
+        embed.set_footer(text=line)
+
+
 def _title(table: Table, hand: LiveHand, street_key: str) -> str:
-    """A hand's embed title: stakes, hand number and where it stands."""
+    """A hand's embed title: its game, stakes, hand number and where it stands."""
     lang = table.config.lang
     return t(
         lang,
         "table_title",
+        game=game_name(game_of(hand.hand.variant), lang),
         stakes=table.config.stakes,
         hand_id=hand.hand_id,
         street=t(lang, street_key),
+    )
+
+
+def ledger_embed(ledger: SessionLedger, lang: str) -> discord.Embed:
+    """The ledger as text: when the table was open, then each player, biggest winner first."""
+    opened = full_time(ledger.opened_at.timestamp())
+    if ledger.closed_at is None:
+        lines = [t(lang, "ledger_open", opened=opened, hands=ledger.hands)]
+    else:
+        closed = full_time(ledger.closed_at.timestamp())
+        lines = [t(lang, "ledger_closed", opened=opened, closed=closed, hands=ledger.hands)]
+    lines.append("")
+    for line in ledger.shown:
+        entry = line.entry
+        if entry.seated:
+            key = "ledger_line"
+        else:
+            key = "ledger_line_left" if ledger.left_early(line) else "ledger_line_closed"
+        lines.append(
+            t(
+                lang,
+                key,
+                name=discord.utils.escape_markdown(line.name[:LEDGER_NAME]),
+                bought_in=entry.bought_in,
+                cashed_out=entry.cashed_out,
+                on_table=entry.on_table,
+                net=entry.net,
+                hands=entry.hands,
+            )
+        )
+    if ledger.hidden:
+        lines.append(t(lang, "ledger_more", count=ledger.hidden))
+    if ledger.lines:
+        totals = ledger.totals()
+        lines += [
+            "",
+            t(
+                lang,
+                "ledger_total",
+                bought_in=totals.bought_in,
+                cashed_out=totals.cashed_out,
+                on_table=totals.on_table,
+                net=totals.net,
+            ),
+        ]
+    else:
+        lines.append(t(lang, "ledger_empty"))
+    return discord.Embed(
+        title=t(lang, "ledger_title"), description="\n".join(lines), colour=discord.Colour.gold()
     )
 
 

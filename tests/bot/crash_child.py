@@ -1,8 +1,9 @@
 """Child process for the crash test: plays one seeded hand through the store, committing after
 every action, and prints one line per committed transaction so the parent knows where it is.
 
-Run as ``python -m tests.bot.crash_child DB_PATH SEED`` from the repository root. The parent kills
-it with SIGKILL somewhere in that run, reopens the file and checks what survived.
+Run as ``python -m tests.bot.crash_child DATABASE SEED`` from the repository root (DATABASE: a
+SQLite file or a PostgreSQL URL). The parent kills it with SIGKILL somewhere in that run, reopens
+the database and checks what survived.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-from pathlib import Path
 
 from bot.core.storage import Store
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
+from engine.codec import encode
 
 CHANNEL = 500
 GUILD = 50
@@ -58,8 +59,8 @@ def report(line: str) -> None:
     print(line, flush=True)
 
 
-async def run(path: Path, seed: int) -> None:
-    store = await Store.open(path)
+async def run(database: str, seed: int) -> None:
+    store = await Store.open(database)
     report("opened")
     await store.open_table(CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000)
     report("table")
@@ -70,20 +71,20 @@ async def run(path: Path, seed: int) -> None:
     hand_id = await store.start_hand(
         CHANNEL,
         list(zip(PLAYERS, BUY_INS, strict=True)),
-        hand.to_dict(),
+        encode(hand),
         commitment=COMMITMENT,
         salt=SALT,
     )
     report(f"hand {hand_id}")
     while not hand.is_over:
         hand.apply(*next_action(hand, seed))
-        version = await store.save_action(hand_id, hand.to_dict())
+        version = await store.save_action(hand_id, encode(hand))
         report(f"action {version}")
-    await store.settle_hand(hand_id, hand.to_dict(), hand.stacks)
+    await store.settle_hand(hand_id, encode(hand), hand.stacks)
     report("settled")
     await store.close()
     report("closed")
 
 
 if __name__ == "__main__":
-    asyncio.run(run(Path(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(run(sys.argv[1], int(sys.argv[2])))

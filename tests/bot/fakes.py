@@ -8,6 +8,7 @@ import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.core.games import STUD
 from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
 from bot.core.storage import Store
 from bot.core.tables import Table, TableManager
@@ -17,15 +18,18 @@ CHANNEL, GUILD = 100, 1
 TURN = 60.0
 
 
-async def seat_directly(store: Store, stacks: list[int], ante: int = 1) -> Stakes:
+async def seat_directly(
+    store: Store, stacks: list[int], ante: int = 1, game: str = STUD
+) -> Stakes:
     """Seats holding ``stacks`` (below any buy-in: the store is told directly, as a table's
-    busted players would leave it)."""
+    busted players would leave it) at a table of ``game``."""
     stakes = Stakes(ante, 3, 10, 20)
     settings = {
         "stakes": stakes.to_dict(),
         "turn_seconds": TURN,
         "countdown_seconds": 0,
         "lang": "en",
+        "game": game,
     }
     await store.open_table(
         CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000, settings=settings

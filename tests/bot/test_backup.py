@@ -16,6 +16,7 @@ import pytest
 from bot.cli import EXIT_SETTINGS
 from bot.core.storage import Store
 from tests.bot.test_startup import shell, stud_bot  # noqa: F401 - the fixture is used by name
+from tests.databases import Location
 
 GUILD = 1
 ROUNDS = 150
@@ -52,14 +53,14 @@ async def check_copy(copy: Path) -> None:
     assert totals.granted > 0
 
 
-async def test_meta_values_are_kept_across_restarts(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "stud.db")
+async def test_meta_values_are_kept_across_restarts(database: Location) -> None:
+    store = await Store.open(database)
     assert await store.get_meta("commands:1:global") is None
     await store.set_meta("commands:1:global", "first")
     await store.set_meta("commands:1:global", "second")
     await store.set_meta("commands:1:7", "other")
     await store.close()
-    store = await Store.open(tmp_path / "stud.db")
+    store = await Store.open(database)
     try:
         assert await store.get_meta("commands:1:global") == "second"
         assert await store.get_meta("commands:1:7") == "other"

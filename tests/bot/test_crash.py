@@ -3,13 +3,15 @@
 A child process plays a seeded hand through the store, committing after every action
 (``tests/bot/crash_child.py``). We SIGKILL it at many different points of that run, from setup to
 settlement, at a random delay after it reports a commit (so some kills land mid-transaction),
-then reopen the file and check that:
+then reopen the database and check that:
 
 - ``audit()`` holds (no chip created or lost);
 - nothing the child had reported as committed is missing;
 - a live hand comes back exactly as of its last committed action, and either plays on from there
   to the same result as an uninterrupted run, or is voided with every chip returned;
 - a settled hand was paid exactly once, and settling it again pays nothing.
+
+On SQLite and on PostgreSQL (issue 13 point 1), where each killed run gets a database of its own.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import contextlib
 import os
 import random
 import signal
-import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,9 @@ import pytest
 
 from bot.core.storage import HandNotLive, Store
 from engine import StudHand
+from engine.codec import decode, encode
 from tests.bot.crash_child import BUY_INS, CHANNEL, GUILD, PLAYERS, new_hand, next_action, play
+from tests.databases import BACKENDS, Location, new_database, query
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 5  # a long hand: 48 actions, an all-in and a side pot
@@ -38,7 +41,7 @@ STARTING_BALANCE = 1000  # the store's default, which the child uses
 
 @dataclass(frozen=True)
 class Outcome:
-    """Where a killed run stopped, as found in the file after reopening it."""
+    """Where a killed run stopped, as found in the database after reopening it."""
 
     phase: str  # "setup", "live" or "settled"
     committed: int  # seats taken during setup, or saved actions for a hand
@@ -65,7 +68,7 @@ def expected_lines() -> list[str]:
     ]
 
 
-async def run_and_kill(db: Path, lines_before_kill: int, delay: float) -> tuple[list[str], int]:
+async def run_and_kill(db: Location, lines_before_kill: int, delay: float) -> tuple[list[str], int]:
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -91,13 +94,12 @@ async def run_and_kill(db: Path, lines_before_kill: int, delay: float) -> tuple[
     return reported, code
 
 
-def ledger_count(db: Path, kind: str) -> int:
-    with sqlite3.connect(db) as raw:
-        (count,) = raw.execute("SELECT count(*) FROM ledger WHERE kind = ?", (kind,)).fetchone()
-    return int(count)
+async def ledger_count(db: Location, kind: str) -> int:
+    (row,) = await query(db, f"SELECT count(*) AS n FROM ledger WHERE kind = '{kind}'")
+    return int(row["n"])
 
 
-async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bool) -> Outcome:
+async def recover_and_check(db: Location, reported: list[str], finish_by_voiding: bool) -> Outcome:
     reported_actions = sum(1 for line in reported if line.startswith("action "))
     reference = reference_hand()
     store = await Store.open(db)
@@ -122,9 +124,9 @@ async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bo
             assert hand.version >= reported_actions, "a reported action is lost"
             # The hand is exactly as of its last committed action...
             expected = reference_hand(hand.version)
-            assert hand.state == expected.to_dict()
-            restored = StudHand.from_dict(hand.state)
-            assert restored.to_dict() == expected.to_dict()
+            assert hand.state == encode(expected)
+            restored = decode(hand.state)
+            assert restored.events == expected.events
             assert restored.stacks == expected.stacks
             if finish_by_voiding:
                 await store.void_hand(hand.hand_id, reason="could not be restored")
@@ -134,10 +136,10 @@ async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bo
                 # ... and plays on from there to the same end as the uninterrupted hand.
                 while not restored.is_over:
                     restored.apply(*next_action(restored, SEED))
-                    await store.save_action(hand.hand_id, restored.to_dict())
+                    await store.save_action(hand.hand_id, encode(restored))
                     await store.audit()
                 assert restored.stacks == reference.stacks
-                await store.settle_hand(hand.hand_id, restored.to_dict(), restored.stacks)
+                await store.settle_hand(hand.hand_id, encode(restored), restored.stacks)
             outcome = Outcome("live", hand.version, None)
         else:
             assert hand.outcome == "settled"
@@ -151,11 +153,11 @@ async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bo
         else:
             assert final == reference.stacks
         with pytest.raises(HandNotLive):
-            await store.settle_hand(hand.hand_id, reference.to_dict(), reference.stacks)
+            await store.settle_hand(hand.hand_id, encode(reference), reference.stacks)
         with pytest.raises(HandNotLive):
             await store.void_hand(hand.hand_id, reason="again")
         assert [seat.stack for seat in await store.seats(CHANNEL)] == final
-        ended_rows = ledger_count(db, "hand_result") + ledger_count(db, "hand_void")
+        ended_rows = await ledger_count(db, "hand_result") + await ledger_count(db, "hand_void")
         assert ended_rows == len(PLAYERS)
         for user_id, buy_in, stack in zip(PLAYERS, BUY_INS, final, strict=True):
             wallet = await store.wallet(GUILD, user_id)
@@ -166,7 +168,10 @@ async def recover_and_check(db: Path, reported: list[str], finish_by_voiding: bo
         await store.close()
 
 
-async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(
+    tmp_path: Path, backend: str
+) -> None:
     """Issue 4 point 3: SIGKILL at >= 30 different points over a hand; audit, restore, no
     double payout."""
     lines = expected_lines()
@@ -174,15 +179,14 @@ async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(tmp_path: Path
     limit = asyncio.Semaphore(PARALLEL)
 
     async def trial(lines_before_kill: int) -> Outcome:
-        db = tmp_path / f"kill-{lines_before_kill}.db"
         # Up to 1 ms after the reported commit: the child is by then somewhere in the next
         # action, often inside a transaction (with synchronous=NORMAL an action commits in
         # well under a millisecond: a longer delay lands most kills at the same few points).
         delay = rng.uniform(0, 0.001)
-        async with limit:
+        async with limit, new_database(backend, tmp_path / f"kill-{lines_before_kill}.db") as db:
             reported, code = await run_and_kill(db, lines_before_kill, delay)
             assert reported == lines[: len(reported)]
-            if not db.exists():
+            if isinstance(db, Path) and not db.exists():
                 return Outcome("before-open", 0, code)
             outcome = await recover_and_check(db, reported, lines_before_kill % 3 == 0)
         return Outcome(outcome.phase, outcome.committed, code)

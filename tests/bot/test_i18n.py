@@ -77,6 +77,8 @@ SAMPLES: dict[str, object] = {
     "marker": "▶ ",
     "extra": " (ставка 20)",
     "reveal": "9♠:1f2e 7c0d",
+    "game": "Разз",
+    "after": "Стад хай-лоу",
 }
 NUMBER = 1500
 # Hand names may use any form of their ranks, whichever English happens to need (HandWords).
@@ -166,10 +168,13 @@ def test_numbers_use_the_languages_digit_grouping_everywhere() -> None:
         f"Нельзя поставить 1{NBSP}500. Сейчас можно: 1{NBSP}000 или 2{NBSP}000."
     )
     stakes = SAMPLES["stakes"]
-    assert t(RU, "table_waiting", stakes=stakes) == (
+    stud_ru, stud_en = t(RU, "game_stud"), t(EN, "game_stud")
+    assert t(RU, "table_waiting", game=stud_ru, stakes=stakes) == (
         f"Семикарточный стад 1{NBSP}000/2{NBSP}000 (анте 10, бринг-ин 30) — ждём игроков"
     )
-    assert t(EN, "table_waiting", stakes=stakes).startswith("Seven Card Stud 1,000/2,000 (ante 10")
+    assert t(EN, "table_waiting", game=stud_en, stakes=stakes).startswith(
+        "Seven Card Stud 1,000/2,000 (ante 10"
+    )
     assert store_error_text(RU, "not_enough_chips", {"needed": 1500, "available": 1000}) == (
         f"Недостаточно фишек: нужно 1{NBSP}500, в кошельке 1{NBSP}000."
     )
@@ -401,12 +406,14 @@ def test_a_new_language_is_one_more_catalogue_file(
 def test_help_fits_discords_embed_limits(lang: str) -> None:
     """/help: five lines on the game; each field within Discord's 1,024 characters."""
     assert len(t(lang, "help_what").splitlines()) == 5
-    fields = [t(lang, key) for key in ("help_how", "help_buttons", "help_commands")]
+    keys = ("help_how", "help_buttons", "help_games", "help_commands")
+    fields = [t(lang, key) for key in keys]
     assert all(0 < len(value) <= 1024 for value in fields), [len(v) for v in fields]
+    titles = sum(len(t(lang, f"{key}_title")) for key in keys)
     total = len(t(lang, "help_title")) + len(t(lang, "help_what")) + sum(map(len, fields))
-    assert total <= 6000
+    assert total + titles <= 6000
     # Every command the bot has is listed under its name in this language.
-    assert i18n.slash_command("settings deck", lang) in fields[2]
+    assert i18n.slash_command("settings deck", lang) in fields[3]
 
 
 def test_option_descriptions_with_defaults_are_translated_and_fit() -> None:

@@ -12,11 +12,12 @@ from bot.core.storage import Store
 from bot.core.tables import TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.databases import Location
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stud.db")
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 
@@ -58,7 +59,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
         legal = restored.live.hand.legal()
         await fresh.act(CHANNEL, actor, "check" if legal.check else "call")
     history = await Archive(store).history(
-        GUILD, 1, hand_id, viewer_name="Оля", channel_name=lambda channel: "#stud"
+        GUILD, 1, hand_id, viewer_name="Оля", channel_name=lambda channel: "#stud", lang="ru"
     )
     assert {name for name, _ in history.net} == {"Оля", "Боря"}
     assert "Боря" in history.text and "Player" not in history.text

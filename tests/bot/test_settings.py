@@ -54,11 +54,21 @@ def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
         ({"DISCORD_TOKEN": "t", "TURN_SECONDS": "5"}, "TURN_SECONDS must be at least 20"),
         ({"DISCORD_TOKEN": "t", "DEFAULT_BRING_IN": "50"}, "default stakes"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://db/stud"}, "DATABASE_URL must be a"),
     ],
 )
 def test_bad_settings_are_one_readable_line(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         load_settings(environ, None)
+
+
+def test_database_url_chooses_postgresql_over_the_sqlite_file() -> None:
+    sqlite = load_settings({"DISCORD_TOKEN": "t", "DATABASE_PATH": "data/stud.db"}, None)
+    assert (sqlite.database, sqlite.database_url) == ("data/stud.db", "")
+    url = "postgresql://stud:pw@db.example:5432/stud"
+    postgresql = load_settings({"DISCORD_TOKEN": "t", "DATABASE_URL": f" {url} "}, None)
+    assert postgresql.database == url
+    assert "pw" not in repr(postgresql)  # the URL may hold a password
 
 
 def test_missing_token_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:

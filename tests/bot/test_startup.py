@@ -38,7 +38,7 @@ def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
     """A clean environment as an operator's shell would pass it, in an empty folder (no .env).
     Tests change the returned dict; it is applied when :func:`stud_bot` runs."""
     monkeypatch.chdir(tmp_path)
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     # main() sets up the root logger for the process: put pytest's back after.
     root = logging.getLogger()
@@ -302,4 +302,4 @@ def test_every_stud_bot_command_the_readme_shows_is_one_the_bot_takes(readme: st
         line = re.sub(r"\$\([^)]*\)", "date", line)  # a shell substitution is one word
         words = ["1" if w == "ID" or w.isdigit() else w for w in line.split()]
         args = parse(words)
-        assert args.command in (None, "sync", "backup"), line
+        assert args.command in (None, "sync", "backup", "migrate-db"), line

@@ -1,7 +1,8 @@
 """The storage layer (issue 4): wallets, seats, hands, the ledger, the leaderboard, bad input.
 
 Every store call in these tests goes through ``Audited``, which runs ``audit()`` after it, whether
-the call succeeded or raised (issue 4 point 1: conservation checked after every step).
+the call succeeded or raised (issue 4 point 1: conservation checked after every step). Every test
+runs on SQLite and on PostgreSQL (the ``database`` fixture, issue 13 point 1).
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ import asyncio
 import contextlib
 import inspect
 import random
-import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import closing
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -42,6 +41,8 @@ from bot.core.storage import (
 )
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
+from engine.codec import decode, encode
+from tests.databases import INTEGRITY_ERRORS, Location, query, raw, snapshot
 
 GUILD = 1
 CHANNEL = 10
@@ -74,38 +75,17 @@ class Audited:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "stud.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    raw = await Store.open(db_path)
-    audited = Audited(raw)
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
+    audited = Audited(opened)
     yield cast(Store, audited)
-    await raw.audit()
-    await raw.close()
+    await opened.audit()
+    await opened.close()
 
 
-def snapshot(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, read through a second connection (WAL lets it read)."""
-    with closing(sqlite3.connect(path)) as raw:
-        names = [
-            name
-            for (name,) in raw.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-            )
-        ]
-        return {
-            name: raw.execute(f"SELECT * FROM {name} ORDER BY 1, 2").fetchall() for name in names
-        }
-
-
-def ledger(path: Path, *where: str) -> list[sqlite3.Row]:
-    with closing(sqlite3.connect(path)) as raw:
-        raw.row_factory = sqlite3.Row
-        clause = " AND ".join(where) or "1"
-        return raw.execute(f"SELECT * FROM ledger WHERE {clause} ORDER BY id").fetchall()
+async def ledger(database: Location, *where: str) -> list[dict[str, Any]]:
+    clause = " AND ".join(where) or "TRUE"
+    return await query(database, f"SELECT * FROM ledger WHERE {clause} ORDER BY id")
 
 
 async def open_default_table(store: Store, channel: int = CHANNEL, max_seats: int = 6) -> None:
@@ -126,35 +106,35 @@ async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
     for user_id, stack in stacks.items():
         await store.sit(CHANNEL, user_id, stack)
     return await store.start_hand(
-        CHANNEL, list(stacks.items()), {"street": 3}, commitment=COMMITMENT, salt="salt"
+        CHANNEL, list(stacks.items()), b"street 3", commitment=COMMITMENT, salt="salt"
     )
 
 
 # ----------------------------------------------------------------- wallets
 
 
-async def test_new_wallet_starts_with_a_logged_grant_once(store: Store, db_path: Path) -> None:
+async def test_new_wallet_starts_with_a_logged_grant_once(store: Store, database: Location) -> None:
     assert await store.balance(GUILD, ALICE) == 1000
     assert await store.balance(GUILD, ALICE) == 1000
-    grants = ledger(db_path, "kind = 'starting_grant'")
+    grants = await ledger(database, "kind = 'starting_grant'")
     assert [(row["user_id"], row["minted"], row["reason"]) for row in grants] == [
         (ALICE, 1000, "starting balance")
     ]
     # Wallets are per guild.
     assert await store.balance(GUILD + 1, ALICE) == 1000
-    assert len(ledger(db_path, "kind = 'starting_grant'")) == 2
+    assert len(await ledger(database, "kind = 'starting_grant'")) == 2
 
 
-async def test_daily_once_per_cooldown(store: Store, db_path: Path) -> None:
+async def test_daily_once_per_cooldown(store: Store, database: Location) -> None:
     assert await store.claim_daily(GUILD, ALICE, T0) == 1200
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(DailyNotReady) as raised:
         await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=19, minutes=59))
     assert raised.value.retry_at == T0 + timedelta(hours=20)
     assert str(raised.value) == "You already took your daily chips: come back in 1 min."
-    assert snapshot(db_path) == before
+    assert await snapshot(database) == before
     assert await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20)) == 1400
-    assert [row["minted"] for row in ledger(db_path, "kind = 'daily_grant'")] == [200, 200]
+    assert [row["minted"] for row in await ledger(database, "kind = 'daily_grant'")] == [200, 200]
 
 
 async def test_wallet_reports_when_the_next_daily_is_ready(store: Store) -> None:
@@ -165,9 +145,9 @@ async def test_wallet_reports_when_the_next_daily_is_ready(store: Store) -> None
     assert wallet.next_daily_at == now + timedelta(hours=20)
 
 
-async def test_admin_grant_adds_and_logs_reason_and_actor(store: Store, db_path: Path) -> None:
+async def test_admin_grant_adds_and_logs_reason_and_actor(store: Store, database: Location) -> None:
     assert await store.grant(GUILD, BOB, 250, reason="tournament prize", by=ALICE) == 1250
-    (row,) = ledger(db_path, "kind = 'admin_grant'")
+    (row,) = await ledger(database, "kind = 'admin_grant'")
     assert (row["user_id"], row["minted"], row["reason"], row["actor_id"]) == (
         BOB,
         250,
@@ -176,9 +156,9 @@ async def test_admin_grant_adds_and_logs_reason_and_actor(store: Store, db_path:
     )
 
 
-async def test_daily_settings_come_from_open(db_path: Path) -> None:
+async def test_daily_settings_come_from_open(database: Location) -> None:
     store = await Store.open(
-        db_path, starting_balance=50, daily_amount=7, daily_cooldown=timedelta(hours=1)
+        database, starting_balance=50, daily_amount=7, daily_cooldown=timedelta(hours=1)
     )
     try:
         assert await store.balance(GUILD, ALICE) == 50
@@ -281,7 +261,7 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
     ),
     (
         "an unknown hand",
-        lambda s: s.save_action(12345, {}),
+        lambda s: s.save_action(12345, b"x"),
         HandNotFound,
         "There is no hand #12,345.",
     ),
@@ -293,37 +273,37 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
     [pytest.param(call, error, message, id=name) for name, call, error, message in BAD_INPUTS],
 )
 async def test_bad_input_is_a_readable_typed_error_and_changes_nothing(
-    store: Store, db_path: Path, call: BadCall, error: type[StoreError], message: str
+    store: Store, database: Location, call: BadCall, error: type[StoreError], message: str
 ) -> None:
     """Issue 4 point 6."""
     await open_default_table(store)
     await open_default_table(store, OTHER_CHANNEL)
     await store.sit(CHANNEL, ALICE, 500)
     await store.sit(CHANNEL, BOB, 360)  # leaves Bob 640 in his wallet
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(error) as raised:
         await call(store)
     assert message in str(raised.value)
-    assert snapshot(db_path) == before
+    assert await snapshot(database) == before
 
 
-async def test_table_full(store: Store, db_path: Path) -> None:
+async def test_table_full(store: Store, database: Location) -> None:
     await open_default_table(store, max_seats=2)
     await store.sit(CHANNEL, ALICE, 100)
     await store.sit(CHANNEL, BOB, 100)
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(TableFull, match="all 2 seats are taken"):
         await store.sit(CHANNEL, CAROL, 100)
-    assert snapshot(db_path) == before
+    assert await snapshot(database) == before
 
 
-async def test_failed_buy_in_does_not_create_the_wallet(store: Store, db_path: Path) -> None:
+async def test_failed_buy_in_does_not_create_the_wallet(store: Store, database: Location) -> None:
     """A newcomer's wallet and its starting grant roll back with the failed buy-in."""
     await store.open_table(CHANNEL, GUILD, ALICE, max_seats=2, min_buy_in=2000, max_buy_in=3000)
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(NotEnoughChips, match="2,000 needed, 1,000 in your wallet"):
         await store.sit(CHANNEL, CAROL, 2000)
-    assert snapshot(db_path) == before
+    assert await snapshot(database) == before
 
 
 async def test_error_params_allow_translation(store: Store) -> None:
@@ -337,7 +317,9 @@ async def test_error_params_allow_translation(store: Store) -> None:
 # ----------------------------------------------------------------- seats
 
 
-async def test_buy_in_and_cash_out_move_chips_and_log_them(store: Store, db_path: Path) -> None:
+async def test_buy_in_and_cash_out_move_chips_and_log_them(
+    store: Store, database: Location
+) -> None:
     await open_default_table(store)
     seat = await store.sit(CHANNEL, ALICE, 300)
     assert (seat.position, seat.stack) == (0, 300)
@@ -351,7 +333,7 @@ async def test_buy_in_and_cash_out_move_chips_and_log_them(store: Store, db_path
     assert (await store.sit(CHANNEL, CAROL, 100)).position == 0
     moves = [
         (row["kind"], row["wallet_delta"], row["seat_delta"])
-        for row in ledger(db_path, f"user_id = {ALICE}", "kind != 'starting_grant'")
+        for row in await ledger(database, f"user_id = {ALICE}", "kind != 'starting_grant'")
     ]
     assert moves == [("buy_in", -300, 300), ("cash_out", 300, -300)]
     with pytest.raises(NotSeated):
@@ -412,10 +394,10 @@ async def test_two_concurrent_buy_ins_over_the_balance_one_connection(store: Sto
     assert await store.balance(GUILD, ALICE) == 400
 
 
-async def test_two_concurrent_buy_ins_over_the_balance_two_connections(db_path: Path) -> None:
+async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database: Location) -> None:
     """Issue 4 point 2 across two connections to one file (BEGIN IMMEDIATE, not a Python lock,
     keeps them apart), repeated to vary the interleaving."""
-    first, second = await Store.open(db_path), await Store.open(db_path)
+    first, second = await Store.open(database), await Store.open(database)
     try:
         await open_default_table(first, CHANNEL)
         await open_default_table(first, OTHER_CHANNEL)
@@ -453,7 +435,7 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     totals = await store.audit()
     assert (totals.seats, totals.live_hands) == (0, 500)
     record = await store.get_hand(hand_id)
-    assert record.is_live and record.version == 0 and record.state == {"street": 3}
+    assert record.is_live and record.version == 0 and record.state == b"street 3"
     assert [(p.seat_index, p.user_id, p.starting_stack) for p in record.players] == [
         (0, ALICE, 300),
         (1, BOB, 200),
@@ -461,78 +443,78 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     assert (record.commitment, record.salt) == (COMMITMENT, "salt")
 
 
-async def test_hand_rules_while_live(store: Store, db_path: Path) -> None:
+async def test_hand_rules_while_live(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.sit(CHANNEL, CAROL, 100)  # joins during the hand: not in it
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(PlayerInHand, match="you can leave when it ends"):
         await store.leave(CHANNEL, ALICE)
     with pytest.raises(HandInProgress):
         await store.close_table(CHANNEL)
     with pytest.raises(HandInProgress):
         await store.start_hand(
-            CHANNEL, [(CAROL, 100), (DAN, 0)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(CAROL, 100), (DAN, 0)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(ChipsNotConserved, match="600 paid out but 500 entered"):
-        await store.settle_hand(hand_id, {}, [400, 200])
-    assert snapshot(db_path) == before
+        await store.settle_hand(hand_id, b"x", [400, 200])
+    assert await snapshot(database) == before
     assert await store.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
 
 
-async def test_stale_stack_rolls_back_the_whole_start(store: Store, db_path: Path) -> None:
+async def test_stale_stack_rolls_back_the_whole_start(store: Store, database: Location) -> None:
     """The second player's stack no longer matches: the first's move is undone too."""
     await open_default_table(store)
     await store.sit(CHANNEL, ALICE, 300)
     await store.sit(CHANNEL, BOB, 200)
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(SeatsChanged):
         await store.start_hand(
-            CHANNEL, [(ALICE, 300), (BOB, 250)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(ALICE, 300), (BOB, 250)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(SeatsChanged):
         await store.start_hand(
-            CHANNEL, [(ALICE, 300), (CAROL, 200)], {}, commitment=COMMITMENT, salt="s"
+            CHANNEL, [(ALICE, 300), (CAROL, 200)], b"x", commitment=COMMITMENT, salt="s"
         )
-    assert snapshot(db_path) == before
+    assert await snapshot(database) == before
 
 
 async def test_save_action_bumps_the_version(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    assert await store.save_action(hand_id, {"n": 1}) == 1
-    assert await store.save_action(hand_id, {"n": 2}) == 2
+    assert await store.save_action(hand_id, b"n1") == 1
+    assert await store.save_action(hand_id, b"n2") == 2
     record = await store.get_hand(hand_id)
-    assert (record.version, record.state) == (2, {"n": 2})
+    assert (record.version, record.state) == (2, b"n2")
 
 
-async def test_settlement_pays_exactly_once(store: Store, db_path: Path) -> None:
+async def test_settlement_pays_exactly_once(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200, CAROL: 100})
-    end = await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+    end = await store.settle_hand(hand_id, b"over", [450, 150, 0])
     assert end.final_stacks == {ALICE: 450, BOB: 150, CAROL: 0}
     assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
     assert end.cashed_out == {}
     assert [seat.stack for seat in await store.seats(CHANNEL)] == [450, 150, 0]
     assert (await store.wallet(GUILD, ALICE)).total == 1150
-    before = snapshot(db_path)
+    before = await snapshot(database)
     with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
-        await store.settle_hand(hand_id, {"over": True}, [450, 150, 0])
+        await store.settle_hand(hand_id, b"over", [450, 150, 0])
     with pytest.raises(HandNotLive):
         await store.void_hand(hand_id, reason="late")
     with pytest.raises(HandNotLive):
-        await store.save_action(hand_id, {"late": True})
-    assert snapshot(db_path) == before
+        await store.save_action(hand_id, b"late")
+    assert await snapshot(database) == before
     record = await store.get_hand(hand_id)
-    assert (record.outcome, record.state) == ("settled", {"over": True})
+    assert (record.outcome, record.state) == ("settled", b"over")
     assert [p.final_stack for p in record.players] == [450, 150, 0]
-    assert len(ledger(db_path, f"hand_id = {hand_id}", "kind = 'hand_result'")) == 3
+    assert len(await ledger(database, f"hand_id = {hand_id}", "kind = 'hand_result'")) == 3
 
 
-async def test_concurrent_settlements_pay_once(db_path: Path) -> None:
-    first, second = await Store.open(db_path), await Store.open(db_path)
+async def test_concurrent_settlements_pay_once(database: Location) -> None:
+    first, second = await Store.open(database), await Store.open(database)
     try:
         hand_id = await seated_hand(first, {ALICE: 300, BOB: 200})
         results = await asyncio.gather(
-            first.settle_hand(hand_id, {}, [500, 0]),
-            second.settle_hand(hand_id, {}, [500, 0]),
+            first.settle_hand(hand_id, b"x", [500, 0]),
+            second.settle_hand(hand_id, b"x", [500, 0]),
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in results) == ["HandEnd", "HandNotLive"]
@@ -545,18 +527,18 @@ async def test_concurrent_settlements_pay_once(db_path: Path) -> None:
 
 async def test_void_returns_every_chip(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, {"n": 1})
+    await store.save_action(hand_id, b"n1")
     end = await store.void_hand(hand_id, reason="state could not be restored")
     assert end.final_stacks == {ALICE: 300, BOB: 200} and end.net == {ALICE: 0, BOB: 0}
     assert [seat.stack for seat in await store.seats(CHANNEL)] == [300, 200]
     record = await store.get_hand(hand_id)
-    assert (record.outcome, record.state) == ("voided", {"n": 1})
+    assert (record.outcome, record.state) == ("voided", b"n1")
 
 
 async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.set_leaving(CHANNEL, BOB, True)
-    end = await store.settle_hand(hand_id, {}, [100, 400])
+    end = await store.settle_hand(hand_id, b"x", [100, 400])
     assert end.cashed_out == {BOB: 400}
     assert [seat.user_id for seat in await store.seats(CHANNEL)] == [ALICE]
     assert await store.balance(GUILD, BOB) == 1200
@@ -565,9 +547,9 @@ async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -
 async def test_last_hand_for_a_player(store: Store) -> None:
     assert await store.last_hand_for(ALICE) is None
     first = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(first, {}, [300, 200])
+    await store.settle_hand(first, b"x", [300, 200])
     second = await store.start_hand(
-        CHANNEL, [(ALICE, 300), (BOB, 200)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(ALICE, 300), (BOB, 200)], b"x", commitment=COMMITMENT, salt="s"
     )
     last = await store.last_hand_for(ALICE, guild_id=GUILD)
     assert last is not None and last.hand_id == second
@@ -590,7 +572,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
     random.Random(7).shuffle(deck)
     hand = StudHand(list(stacks.values()), Stakes(1, 3, 10, 20), deck, dealer=2)
     hand_id = await store.start_hand(
-        CHANNEL, list(stacks.items()), hand.to_dict(), commitment=COMMITMENT, salt="s"
+        CHANNEL, list(stacks.items()), encode(hand), commitment=COMMITMENT, salt="s"
     )
     rng = random.Random(3)
     while not hand.is_over:
@@ -603,10 +585,10 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
             hand.check()
         else:
             hand.call()
-        await store.save_action(hand_id, hand.to_dict())
-        restored = StudHand.from_dict((await store.get_hand(hand_id)).state)
-        assert restored.to_dict() == hand.to_dict()
-    await store.settle_hand(hand_id, hand.to_dict(), hand.stacks)
+        await store.save_action(hand_id, encode(hand))
+        restored = decode((await store.get_hand(hand_id)).state)
+        assert restored.events == hand.events and encode(restored) == encode(hand)
+    await store.settle_hand(hand_id, encode(hand), hand.stacks)
     assert [seat.stack for seat in await store.seats(CHANNEL)] == hand.stacks
     assert sum(hand.stacks) == sum(stacks.values())
 
@@ -614,24 +596,24 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
 # ----------------------------------------------------------------- restart recovery
 
 
-async def test_restart_lists_live_hands_with_their_last_state(db_path: Path) -> None:
+async def test_restart_lists_live_hands_with_their_last_state(database: Location) -> None:
     """Issue 4 point 4: close, reopen, and the hand in progress is there as last saved."""
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, {"n": 1})
-    await store.save_action(hand_id, {"n": 2})
+    await store.save_action(hand_id, b"n1")
+    await store.save_action(hand_id, b"n2")
     await store.open_table(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
     await store.close()
 
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     try:
         await store.audit()
         (live,) = await store.live_hands()
         assert (live.hand_id, live.channel_id, live.guild_id) == (hand_id, CHANNEL, GUILD)
-        assert (live.version, live.state) == (2, {"n": 2})
+        assert (live.version, live.state) == (2, b"n2")
         assert [p.user_id for p in live.players] == [ALICE, BOB]
         assert [t.channel_id for t in await store.tables()] == [CHANNEL, OTHER_CHANNEL]
-        await store.settle_hand(hand_id, {"n": 3}, [0, 500])
+        await store.settle_hand(hand_id, b"n3", [0, 500])
         assert await store.live_hands() == []
         await store.audit()
     finally:
@@ -658,13 +640,13 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     await store.sit(CHANNEL, 1001, 500)
     await store.sit(CHANNEL, 1002, 400)
     hand_id = await store.start_hand(
-        CHANNEL, [(1000, 900), (1001, 500)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(1000, 900), (1001, 500)], b"x", commitment=COMMITMENT, salt="s"
     )
-    await store.settle_hand(hand_id, {}, [1400, 0])
+    await store.settle_hand(hand_id, b"x", [1400, 0])
     expected[1000] += 500
     expected[1001] -= 500
     await store.start_hand(
-        CHANNEL, [(1000, 1400), (1002, 400)], {}, commitment=COMMITMENT, salt="s"
+        CHANNEL, [(1000, 1400), (1002, 400)], b"x", commitment=COMMITMENT, salt="s"
     )
 
     ordered = sorted(expected.items(), key=lambda item: (-item[1], item[0]))
@@ -686,41 +668,43 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
 # ----------------------------------------------------------------- the ledger itself
 
 
-async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, db_path: Path) -> None:
+async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(hand_id, {}, [300, 200])
-    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute("UPDATE ledger SET wallet_delta = wallet_delta + 1")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute("DELETE FROM ledger")
-        with pytest.raises(sqlite3.IntegrityError, match="cannot change"):
-            raw.execute("UPDATE hands SET ended_at = NULL, outcome = NULL")
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-            raw.execute(
+    await store.settle_hand(hand_id, b"x", [300, 200])
+    async with raw(database) as other:
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+            await other.execute("UPDATE ledger SET wallet_delta = wallet_delta + 1")
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+            await other.execute("DELETE FROM ledger")
+        with pytest.raises(INTEGRITY_ERRORS, match="cannot change"):
+            await other.execute("UPDATE hands SET ended_at = NULL, outcome = NULL")
+        with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)check constraint"):
+            await other.execute(
                 "INSERT INTO ledger (created_at, guild_id, user_id, kind, wallet_delta, reason)"
                 " VALUES ('now', 1, 1, 'buy_in', 5, 'chips from nowhere')"
             )
 
 
-async def test_audit_catches_a_chip_created_outside_the_ledger(store: Store, db_path: Path) -> None:
+async def test_audit_catches_a_chip_created_outside_the_ledger(
+    store: Store, database: Location
+) -> None:
     from bot.core.storage import AuditFailed
 
     await store.balance(GUILD, ALICE)
-    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+    async with raw(database) as other:
         # A wallet's total must always be its balance plus its seated chips.
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-            raw.execute("UPDATE wallets SET balance = balance + 1")
-        raw.execute("UPDATE wallets SET balance = balance + 1, total = total + 1")
+        with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)check constraint"):
+            await other.execute("UPDATE wallets SET balance = balance + 1")
+        await other.execute("UPDATE wallets SET balance = balance + 1, total = total + 1")
         with pytest.raises(AuditFailed, match="not conserved"):
             await store.audit()
-        raw.execute("UPDATE wallets SET balance = balance - 1, total = total - 1")
+        await other.execute("UPDATE wallets SET balance = balance - 1, total = total - 1")
 
 
-async def test_every_step_was_audited(db_path: Path) -> None:
+async def test_every_step_was_audited(database: Location) -> None:
     """The fixture's wrapper really runs audit() after calls, including failing ones."""
-    raw = await Store.open(db_path)
-    audited = Audited(raw)
+    opened = await Store.open(database)
+    audited = Audited(opened)
     store = cast(Store, audited)
     try:
         await store.balance(GUILD, ALICE)
@@ -728,19 +712,25 @@ async def test_every_step_was_audited(db_path: Path) -> None:
             await store.sit(CHANNEL, ALICE, 100)
         assert audited.audits == 2
     finally:
-        await raw.close()
+        await opened.close()
 
 
 async def test_cancelled_calls_happen_entirely_or_not_at_all(store: Store) -> None:
     """The bot cancels tasks (timers, shutdown): a call cancelled at any point must leave no
     half-done move and no open transaction behind."""
     await open_default_table(store)
+    # Cancel anywhere from before the first statement to after the commit: up to twice as
+    # long as a sit takes on this database (about a millisecond on SQLite).
+    started = time.perf_counter()
+    await store.sit(CHANNEL, ALICE, 100)
+    await store.leave(CHANNEL, ALICE)
+    longest = time.perf_counter() - started
     rng = random.Random(5)
     outcomes = set()
     for attempt in range(60):
         user_id = 5000 + attempt
         task = asyncio.ensure_future(store.sit(CHANNEL, user_id, 100))
-        await asyncio.sleep(rng.uniform(0, 0.002))  # a sit takes about a millisecond
+        await asyncio.sleep(rng.uniform(0, longest))
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task

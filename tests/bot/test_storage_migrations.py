@@ -1,101 +1,114 @@
-"""Numbered migrations (issue 4, Model): fresh and old files both reach the current schema."""
+"""Numbered migrations (issue 4, Model): new and old databases both reach the current schema,
+on SQLite and on PostgreSQL (issue 13 point 1)."""
 
 from __future__ import annotations
 
+import json
+import random
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import aiosqlite
+import asyncpg
 import pytest
 
+from bot.core.archive import Archive
+from bot.core.i18n import EN
 from bot.core.storage import SchemaTooNew, Store
 from bot.core.storage import migrations as migrations_module
-from bot.core.storage.migrations import LATEST, migrate
+from bot.core.storage.backend import is_postgresql
+from bot.core.storage.migrations import LATEST, TABLES
+from bot.core.tables import TableManager
+from engine import RAZZ, Stakes, StudHand
+from engine.cards import FULL_DECK
+from engine.codec import decode, encode
+from engine.fairness import DeckCommitment
+from tests.bot.fakes import ManualClock
+from tests.databases import INTEGRITY_ERRORS, Location, migrate_to, query, raw, version
+from tests.engine.decks import choose
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = 100, 101, 102
 NOW = "2025-01-01T12:00:00.000000Z"
+STAKES = Stakes(1, 3, 10, 20)
+SECRET = "5e" * 32
 
 
-def pragma(path: Path, name: str) -> object:
-    with closing(sqlite3.connect(path)) as raw:
-        return raw.execute(f"PRAGMA {name}").fetchone()[0]
+async def wallet_columns(database: Location) -> list[str]:
+    async with raw(database) as other:
+        return await other.columns("wallets")
 
 
-def wallet_columns(path: Path) -> list[str]:
-    with closing(sqlite3.connect(path)) as raw:
-        return [row[1] for row in raw.execute("PRAGMA table_info(wallets)")]
-
-
-async def build_version_1(path: Path) -> None:
-    """A file as the first release left it: players seated, one of them mid-hand."""
-    async with aiosqlite.connect(path, isolation_level=None) as db:
-        assert await migrate(db, target=1) == 1
-        await db.execute("BEGIN")
-        await db.executemany(
-            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)",
-            [(GUILD, ALICE, 750, NOW), (GUILD, BOB, 800, NOW), (GUILD, CAROL, 850, NOW)],
-        )
-        await db.execute(
+async def build_version_1(database: Location) -> None:
+    """A database as the first release left it: players seated, one of them mid-hand."""
+    assert await migrate_to(database, 1) == 1
+    ledger = [
+        *(
+            (user, "starting_grant", 1000, 1000, 0, 0, "NULL", "NULL")
+            for user in (ALICE, BOB, CAROL)
+        ),
+        (ALICE, "admin_grant", 50, 50, 0, 0, "NULL", "NULL"),
+        (ALICE, "buy_in", 0, -300, 300, 0, 1, "NULL"),
+        (BOB, "buy_in", 0, -200, 200, 0, 1, "NULL"),
+        (CAROL, "buy_in", 0, -150, 150, 0, 1, "NULL"),
+        (BOB, "hand_start", 0, 0, -200, 200, 1, 1),
+        (CAROL, "hand_start", 0, 0, -150, 150, 1, 1),
+    ]
+    async with raw(database) as other:
+        for statement in (
+            "BEGIN",
+            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES"
+            f" ({GUILD}, {ALICE}, 750, '{NOW}'), ({GUILD}, {BOB}, 800, '{NOW}'),"
+            f" ({GUILD}, {CAROL}, 850, '{NOW}')",
             "INSERT INTO tables (id, channel_id, guild_id, opener_id, max_seats, min_buy_in,"
-            " max_buy_in, settings, opened_at) VALUES (1, ?, ?, ?, 6, 100, 1000, '{}', ?)",
-            (CHANNEL, GUILD, ALICE, NOW),
-        )
-        await db.executemany(
-            "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
-            " VALUES (1, ?, ?, ?, ?)",
-            [(ALICE, 0, 300, NOW), (BOB, 1, 0, NOW), (CAROL, 2, 0, NOW)],
-        )
-        await db.execute(
+            f" max_buy_in, settings, opened_at) VALUES (1, {CHANNEL}, {GUILD}, {ALICE}, 6, 100,"
+            f" 1000, '{{}}', '{NOW}')",
+            "INSERT INTO seats (table_id, user_id, position, stack, seated_at) VALUES"
+            f" (1, {ALICE}, 0, 300, '{NOW}'), (1, {BOB}, 1, 0, '{NOW}'),"
+            f" (1, {CAROL}, 2, 0, '{NOW}')",
             "INSERT INTO hands (id, table_id, state, commitment, salt, started_at, updated_at)"
-            " VALUES (1, 1, '{\"n\": 4}', ?, 'salt', ?, ?)",
-            ("cd" * 32, NOW, NOW),
-        )
-        await db.executemany(
-            "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
-            " VALUES (1, ?, ?, ?)",
-            [(0, BOB, 200), (1, CAROL, 150)],
-        )
-        ledger = [
-            *(
-                (user, "starting_grant", 1000, 1000, 0, 0, None, None)
-                for user in (ALICE, BOB, CAROL)
-            ),
-            (ALICE, "admin_grant", 50, 50, 0, 0, None, None),
-            (ALICE, "buy_in", 0, -300, 300, 0, 1, None),
-            (BOB, "buy_in", 0, -200, 200, 0, 1, None),
-            (CAROL, "buy_in", 0, -150, 150, 0, 1, None),
-            (BOB, "hand_start", 0, 0, -200, 200, 1, 1),
-            (CAROL, "hand_start", 0, 0, -150, 150, 1, 1),
-        ]
-        await db.executemany(
+            f" VALUES (1, 1, '{{\"n\": 4}}', '{'cd' * 32}', 'salt', '{NOW}', '{NOW}')",
+            "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack) VALUES"
+            f" (1, 0, {BOB}, 200), (1, 1, {CAROL}, 150)",
             "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
-            " seat_delta, hand_delta, table_id, hand_id, reason)"
-            f" VALUES ('{NOW}', {GUILD}, ?, ?, ?, ?, ?, ?, ?, ?, 'before the upgrade')",
-            ledger,
-        )
-        await db.execute("COMMIT")
+            " seat_delta, hand_delta, table_id, hand_id, reason) VALUES "
+            + ", ".join(
+                f"('{NOW}', {GUILD}, {user}, '{kind}', {minted}, {wallet}, {seat}, {hand},"
+                f" {table}, {hand_id}, 'before the upgrade')"
+                for user, kind, minted, wallet, seat, hand, table, hand_id in ledger
+            ),
+            "COMMIT",
+        ):
+            await other.execute(statement)
 
 
-async def test_fresh_file_reaches_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
-    path = tmp_path / "fresh.db"
-    store = await Store.open(path)
+async def test_a_new_database_reaches_the_latest_schema(database: Location) -> None:
+    store = await Store.open(database)
     await store.close()
-    assert pragma(path, "user_version") == LATEST
-    assert pragma(path, "journal_mode") == "wal"
-    assert "seated" in wallet_columns(path)
+    assert await version(database) == LATEST
+    assert "seated" in await wallet_columns(database)
+    if not is_postgresql(database):
+        with closing(sqlite3.connect(database)) as lite:
+            assert lite.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_version_1_file_is_migrated_with_its_seated_chips_backfilled(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    await build_version_1(path)
-    assert pragma(path, "user_version") == 1
-    assert "seated" not in wallet_columns(path)
+async def test_the_migrations_create_exactly_the_tables_migrate_db_copies(
+    database: Location,
+) -> None:
+    await (await Store.open(database)).close()
+    async with raw(database) as other:
+        created = set(await other.table_names()) - {"schema_version"}
+    assert created == set(TABLES), "add a new table to migrations.TABLES, after those it references"
 
-    store = await Store.open(path)
+
+async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: Location) -> None:
+    await build_version_1(database)
+    assert await version(database) == 1
+    assert "seated" not in await wallet_columns(database)
+
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         totals = await store.audit()
         assert (totals.granted, totals.wallets, totals.seats, totals.live_hands) == (
             3050,
@@ -114,55 +127,60 @@ async def test_version_1_file_is_migrated_with_its_seated_chips_backfilled(tmp_p
         ]
         # The hand that was live before the upgrade carries on and settles.
         (live,) = await store.live_hands()
-        assert (live.hand_id, live.state) == (1, {"n": 4})
-        await store.settle_hand(1, {"n": 5}, [350, 0])
+        assert (live.hand_id, live.state) == (1, b'{"n": 4}')
+        await store.settle_hand(1, b"n5", [350, 0])
         assert (await store.wallet(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
 
-    # Reopening an up-to-date file changes nothing.
-    store = await Store.open(path)
+    # Reopening an up-to-date database changes nothing.
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         assert (await store.wallet(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
 
 
-async def test_a_failing_migration_leaves_the_file_at_the_previous_version(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
+    database: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "old.db"
-    await build_version_1(path)
+    await build_version_1(database)
     broken = (*migrations_module.MIGRATIONS[1], "SELECT * FROM no_such_table")
     monkeypatch.setattr(
         migrations_module, "MIGRATIONS", (*migrations_module.MIGRATIONS[:1], broken)
     )
-    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
-        await Store.open(path)
-    assert pragma(path, "user_version") == 1
-    assert "seated" not in wallet_columns(path)
+    with pytest.raises(
+        (sqlite3.OperationalError, asyncpg.UndefinedTableError), match="no_such_table"
+    ):
+        await Store.open(database)
+    assert await version(database) == 1
+    assert "seated" not in await wallet_columns(database)
 
     monkeypatch.undo()
-    store = await Store.open(path)
+    store = await Store.open(database)
     try:
-        assert pragma(path, "user_version") == LATEST
+        assert await version(database) == LATEST
         await store.audit()
     finally:
         await store.close()
 
 
-async def test_a_file_from_a_newer_bot_is_refused_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "future.db"
-    with closing(sqlite3.connect(path)) as raw:
-        raw.execute(f"PRAGMA user_version = {LATEST + 1}")
+async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Location) -> None:
+    async with raw(database) as other:
+        if is_postgresql(database):
+            await other.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+            await other.execute(f"INSERT INTO schema_version VALUES ({LATEST + 1})")
+        else:
+            await other.execute(f"PRAGMA user_version = {LATEST + 1}")
+        before = await other.table_names()
     with pytest.raises(SchemaTooNew, match="run a newer version"):
-        await Store.open(path)
-    assert pragma(path, "user_version") == LATEST + 1
-    with closing(sqlite3.connect(path)) as raw:
-        assert raw.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        await Store.open(database)
+    assert await version(database) == LATEST + 1
+    async with raw(database) as other:
+        assert await other.table_names() == before
 
 
 async def test_leaderboard_queries_use_the_total_index(tmp_path: Path) -> None:
@@ -183,3 +201,131 @@ async def test_leaderboard_queries_use_the_total_index(tmp_path: Path) -> None:
     rank_plan = " ".join(row[-1] for row in rank)
     assert "COVERING INDEX wallets_by_total" in top_plan and "TEMP B-TREE" not in top_plan
     assert "COVERING INDEX wallets_by_total" in rank_plan
+
+
+def old_hands() -> tuple[StudHand, StudHand]:
+    """A heads-up hand played to the end, then the next one a few decisions in."""
+    rng = random.Random(8)
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    settled = StudHand([500, 500], STAKES, deck, 1)
+    while not settled.is_over:
+        settled.apply(*choose(settled, rng, 0.4))
+    rng.shuffle(deck)
+    live = StudHand(settled.stacks, STAKES, deck, 0, variant=RAZZ)
+    for _ in range(3):
+        live.apply(*choose(live, rng, 0.4))
+    assert not live.is_over
+    return settled, live
+
+
+async def build_version_7(database: Location) -> tuple[StudHand, StudHand]:
+    """A database as the bot left it before migration 8: hands saved as to_dict() JSON text,
+    one settled and one in progress, with the ledger rows that moved their chips."""
+    assert await migrate_to(database, 7) == 7
+    settled, live = old_hands()
+    finals = settled.stacks
+    settings = {"stakes": STAKES.to_dict(), "turn_seconds": 60, "countdown_seconds": 0}
+    ledger = [
+        *((user, "starting_grant", 1000, 1000, 0, 0, "NULL") for user in (ALICE, BOB)),
+        *((user, "buy_in", 0, -500, 500, 0, "NULL") for user in (ALICE, BOB)),
+        *((user, "hand_start", 0, 0, -500, 500, 1) for user in (ALICE, BOB)),
+        *(
+            (user, "hand_result", 0, 0, final, -final, 1)
+            for user, final in zip((ALICE, BOB), finals, strict=True)
+        ),
+        *(
+            (user, "hand_start", 0, 0, -final, final, 2)
+            for user, final in zip((ALICE, BOB), finals, strict=True)
+        ),
+    ]
+
+    def saved(hand: StudHand) -> str:
+        return json.dumps(hand.to_dict(), separators=(",", ":"))
+
+    async with raw(database) as other:
+        for statement in (
+            "BEGIN",
+            "INSERT INTO wallets (guild_id, user_id, balance, seated, total, created_at) VALUES"
+            f" ({GUILD}, {ALICE}, 500, {finals[0]}, {500 + finals[0]}, '{NOW}'),"
+            f" ({GUILD}, {BOB}, 500, {finals[1]}, {500 + finals[1]}, '{NOW}')",
+            "INSERT INTO tables (id, channel_id, guild_id, opener_id, max_seats, min_buy_in,"
+            f" max_buy_in, settings, opened_at) VALUES (1, {CHANNEL}, {GUILD}, {ALICE}, 6, 100,"
+            f" 1000, '{json.dumps(settings)}', '{NOW}')",
+            "INSERT INTO seats (table_id, user_id, position, stack, seated_at) VALUES"
+            f" (1, {ALICE}, 0, 0, '{NOW}'), (1, {BOB}, 1, 0, '{NOW}')",
+            "INSERT INTO hands (id, table_id, state, version, commitment, salt, started_at,"
+            " updated_at, ended_at, outcome) VALUES"
+            f" (1, 1, '{saved(settled)}', {len(settled.decisions)},"
+            f" '{DeckCommitment(settled.deck, SECRET).digest}', '{SECRET}', '{NOW}', '{NOW}',"
+            f" '{NOW}', 'settled'),"
+            f" (2, 1, '{saved(live)}', {len(live.decisions)},"
+            f" '{DeckCommitment(live.deck, SECRET).digest}', '{SECRET}', '{NOW}', '{NOW}',"
+            " NULL, NULL)",
+            "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack, final_stack)"
+            f" VALUES (1, 0, {ALICE}, 500, {finals[0]}), (1, 1, {BOB}, 500, {finals[1]}),"
+            f" (2, 0, {ALICE}, {finals[0]}, NULL), (2, 1, {BOB}, {finals[1]}, NULL)",
+            "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
+            " seat_delta, hand_delta, table_id, hand_id, reason) VALUES "
+            + ", ".join(
+                f"('{NOW}', {GUILD}, {user}, '{kind}', {minted}, {wallet}, {seat}, {hand},"
+                f" {'NULL' if kind == 'starting_grant' else 1}, {hand_id}, 'before the upgrade')"
+                for user, kind, minted, wallet, seat, hand, hand_id in ledger
+            ),
+            "COMMIT",
+        ):
+            await other.execute(statement)
+    return settled, live
+
+
+async def test_hands_saved_as_json_before_migration_8_still_load(database: Location) -> None:
+    """Issue 12 point 7: old hands keep their JSON, read by the same decoder as new ones: a
+    settled hand's history and fairness check, and a live hand restored and played on, whose
+    next saves take the compact form."""
+    settled, live = await build_version_7(database)
+    store = await Store.open(database)
+    try:
+        assert await version(database) == LATEST
+        await store.audit()
+        old = await store.get_hand(1)
+        assert old.state == json.dumps(settled.to_dict(), separators=(",", ":")).encode()
+        assert decode(old.state).events == settled.events
+        archive = Archive(store)
+        checked = await archive.verify(GUILD, ALICE, 1, EN)
+        assert checked.matches
+        history = await archive.history(
+            GUILD, ALICE, 1, viewer_name="Alice", channel_name=str, lang=EN
+        )
+        assert history.text.startswith("PokerStars Hand #1:")
+        assert dict(history.net)["Alice"] == settled.stacks[0] - 500
+
+        clock = ManualClock()
+        manager = TableManager(store, clock=clock)
+        assert await manager.restore() == [2]
+        table = manager.get(CHANNEL)
+        assert table.live is not None and table.live.hand.events == live.events
+        while table.live is not None:
+            actor = table.actor_id()
+            assert actor is not None
+            await manager.act(CHANNEL, actor, table.buttons()[-1].action)
+        replayed = decode((await store.get_hand(2)).state)
+        assert replayed.is_over and replayed.decisions[:3] == live.decisions
+        (row,) = await query(database, "SELECT state FROM hands WHERE id = 2")
+        assert bytes(row["state"]) == encode(replayed)  # saved compact from then on
+        await store.audit()
+        await manager.shutdown()
+    finally:
+        await store.close()
+    async with raw(database) as other:
+        if is_postgresql(database):
+            (column,) = await other.rows(
+                "SELECT data_type FROM information_schema.columns"
+                " WHERE table_name = 'hands' AND column_name = 'state'"
+            )
+            assert column["data_type"] == "bytea"
+        else:
+            kinds = await other.rows("SELECT DISTINCT typeof(state) AS kind FROM hands")
+            assert kinds == [{"kind": "blob"}]
+        # The ended hand is still history (the trigger survived the cast).
+        with pytest.raises(INTEGRITY_ERRORS, match="cannot change"):
+            await other.execute("UPDATE hands SET version = 0 WHERE id = 1")

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import TableManager
 from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, seat_directly
@@ -21,12 +22,12 @@ MAX_HANDS = 12
 STARTING = 1000  # a new wallet's chips (Store.open's default)
 
 
-async def play(path: Path, stacks: list[int], ante: int, seed: int) -> None:
+async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -> None:
     rng = random.Random(seed)
     store = await Store.open(path)
     clock = ManualClock()
     try:
-        await seat_directly(store, stacks, ante)
+        await seat_directly(store, stacks, ante, game)
         manager = TableManager(store, clock=clock)
         screen = Screen(manager)
         await manager.restore()
@@ -79,9 +80,11 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     stacks=st.lists(st.integers(1, 120), min_size=2, max_size=8),
     ante=st.integers(1, 5),
     seed=st.integers(0, 2**32 - 1),
+    game=st.sampled_from(CHOICES),
 )
 def test_every_hand_shape_settles_is_shown_and_the_next_follows(
-    tmp_path_factory: pytest.TempPathFactory, stacks: list[int], ante: int, seed: int
+    tmp_path_factory: pytest.TempPathFactory, stacks: list[int], ante: int, seed: int, game: str
 ) -> None:
+    """Every game of the family, and the mixed rotation, on random short stacks."""
     path = tmp_path_factory.mktemp("shapes") / "stud.db"
-    asyncio.run(play(path, stacks, ante, seed))
+    asyncio.run(play(path, stacks, ante, seed, game))

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -22,19 +19,22 @@ from bot.core.tables import (
     public_reveal,
 )
 from engine.cards import shuffled_deck
+from engine.codec import encode
 from engine.fairness import DeckCommitment, new_secret, verify
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, seat_directly
+from tests.databases import Location, raw
 
 
 def config(turn: float = TURN, countdown: float = 0) -> TableConfig:
-    return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown)
+    """A table whose turn clock alone decides (time banks have tests of their own)."""
+    return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown, time_bank=0)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "stud.db")
+async def store(database: Location) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
     yield opened
     await opened.close()
 
@@ -267,7 +267,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     hand_id = await store.start_hand(
         CHANNEL,
         [(1, 124), (2, 1)],
-        hand.to_dict(),
+        encode(hand),
         commitment=DeckCommitment(tuple(hand.deck), salt).digest,
         salt=salt,
     )
@@ -306,9 +306,9 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
     await manager.shutdown()
 
 
-async def two_tables_mid_hand(path: Path, clock: ManualClock) -> tuple[LiveHand, LiveHand]:
+async def two_tables_mid_hand(database: Location, clock: ManualClock) -> tuple[LiveHand, LiveHand]:
     """A database left with two tables, each in its first hand (channels CHANNEL, CHANNEL+1)."""
-    store = await Store.open(path)
+    store = await Store.open(database)
     manager = TableManager(store, clock=clock)
     Screen(manager)
     for channel in (CHANNEL, CHANNEL + 1):
@@ -324,18 +324,16 @@ async def two_tables_mid_hand(path: Path, clock: ManualClock) -> tuple[LiveHand,
 
 
 async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others(
-    tmp_path: Path, clock: ManualClock
+    database: Location, clock: ManualClock
 ) -> None:
-    path = tmp_path / "stud.db"
-    broken, healthy = await two_tables_mid_hand(path, clock)
-    with sqlite3.connect(path) as raw:
-        state = json.loads(
-            raw.execute("SELECT state FROM hands WHERE id = ?", (broken.hand_id,)).fetchone()[0]
+    broken, healthy = await two_tables_mid_hand(database, clock)
+    async with raw(database) as other:
+        # Cut off inside the deck: not a hand any more.
+        await other.execute(
+            f"UPDATE hands SET state = substr(state, 1, 12) WHERE id = {broken.hand_id}"
         )
-        state["deck"] = state["deck"][:3]  # not a deck any more
-        raw.execute("UPDATE hands SET state = ? WHERE id = ?", (json.dumps(state), broken.hand_id))
 
-    store = await Store.open(path)
+    store = await Store.open(database)
     fresh = TableManager(store, clock=clock)
     screen = Screen(fresh)
     assert await fresh.restore() == [healthy.hand_id]
@@ -351,14 +349,13 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
 
 
 async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_returned(
-    tmp_path: Path, clock: ManualClock
+    database: Location, clock: ManualClock
 ) -> None:
-    path = tmp_path / "stud.db"
-    await two_tables_mid_hand(path, clock)
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE tables SET settings = '{}' WHERE channel_id = ?", (CHANNEL,))
+    await two_tables_mid_hand(database, clock)
+    async with raw(database) as other:
+        await other.execute(f"UPDATE tables SET settings = '{{}}' WHERE channel_id = {CHANNEL}")
 
-    store = await Store.open(path)
+    store = await Store.open(database)
     fresh = TableManager(store, clock=clock)
     Screen(fresh)
     await fresh.restore()

@@ -12,6 +12,7 @@ import pytest
 import simcord
 
 from bot.__main__ import open_store
+from bot.core import i18n
 from bot.core.settings import GameDefaults, Settings
 from bot.core.tables import Table
 from bot.edge.client import StudBot
@@ -49,7 +50,10 @@ async def make_bot(settings: Settings) -> StudBot:
 
 
 @pytest.fixture
-async def simcord_bot(settings: Settings) -> StudBot:
+async def simcord_bot(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> StudBot:
+    # Syncing makes messages mention this test's command ids; later tests must not see them
+    # (simcord never closes the bot, which would reset them).
+    monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
     return await make_bot(settings)
 
 
@@ -119,7 +123,7 @@ def passive_label(names: list[str]) -> str:
     raise AssertionError(f"no passive action in {names}")
 
 
-async def open_and_seat(world: World, count: int = 2, **options: int) -> None:
+async def open_and_seat(world: World, count: int = 2, **options: int | str) -> None:
     opener = world.players[0]
     result = await opener.slash(world.channel, "table open", **options)
     assert result.response is not None and result.ephemeral

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from simcord.actors import _component_interaction
 
+import render
 from bot.core.settings import Settings
 from bot.edge.client import StudBot
+from engine.fairness import verify
 from tests.cogs.conftest import (
     World,
     labels,
@@ -16,8 +18,10 @@ from tests.cogs.conftest import (
     open_and_seat,
     play_out_with_buttons,
     refused,
+    spy_drawing,
     table_message,
 )
+from tests.engine.pokerstars_parser import parse_history
 
 
 async def test_table_open_uses_the_rule_book_defaults_and_info_lists_players(world: World) -> None:
@@ -289,7 +293,7 @@ async def test_closed_dms_get_one_channel_line_and_play_goes_on(world: World) ->
 
 async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) -> None:
     """RULES 6.1: out of time -> bring in, check, or fold; 6.2: then sitting out."""
-    await open_and_seat(world)
+    await open_and_seat(world, time_bank=0)
     table = live_table(world)
     assert table.live is not None
     hand = table.live.hand
@@ -304,6 +308,30 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
     seats = {seat.user_id: seat for seat in await world.bot.store.seats(world.channel.id)}
     assert all(seats[user_id].sitting_out for user_id in (actor,))
     assert any("sits out from the next hand" in m.content for m in world.channel.history())
+
+
+async def test_a_turn_that_runs_out_draws_on_the_time_bank_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12 point 5: the bank runs, on the picture and in the channel; then RULES 6.1."""
+    drawn = spy_drawing(monkeypatch, render.table_png)
+    await open_and_seat(world, time_bank=20)
+    table = live_table(world)
+    assert table.live is not None
+    hand, actor = table.live.hand, table.actor_id()
+    await world.env.advance_time(61)
+    assert not hand.timed_out
+    assert any(
+        f"<@{actor}>, your turn is over: your time bank is running (20 s)." in m.content
+        for m in world.channel.history()
+    )
+    labels = drawn[-1][0][1]
+    assert [label.on_time_bank for label in labels.seats if label.seconds_left is not None] == [
+        True
+    ]
+    assert "on the time bank" in str(table_message(world).embeds[0].to_dict())
+    await world.env.advance_time(20)
+    assert hand.timed_out
 
 
 async def test_wallet_commands(world: World) -> None:
@@ -363,10 +391,18 @@ async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:
     await play_out_with_buttons(world)
     result = await ann.slash(world.channel, "history")
     assert result.ephemeral and result.response is not None
-    (attachment,) = result.response.attachments
-    assert attachment.filename == "hand-1.txt"
+    attachment, reveal_file = result.response.attachments
+    assert (attachment.filename, reveal_file.filename) == ("hand-1.txt", "hand-1-reveal.txt")
     text = (await attachment.read()).decode()
     assert "Hand #1" in result.response.content
+    # The reveal is a file of its own: the history holds the hand and nothing after it
+    # (issue 12 point 4), and the reveal checks against the commitment posted before the deal.
+    parse_history(text)
+    reveal = (await reveal_file.read()).decode()
+    assert "Reveal:" not in text and "Commitment:" not in text
+    commitment = reveal.split("Commitment: ", 1)[1].split()[0]
+    assert verify(commitment, reveal.split("Reveal: ", 1)[1].splitlines()[0])
+    assert any(commitment in m.content for m in world.channel.history())
     mine = " ".join(str(card) for card in hand.down_cards(seat or 0)[:2])
     assert f"Dealt to ann [{mine}" in text
     # The other player's down cards are in ann's copy only as shown at showdown (issue 6.1).
@@ -435,7 +471,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     ann = world.players[0]
     before = await ann.slash(world.channel, "history", hand_id=1)
     assert before.response is not None
-    (attachment,) = before.response.attachments
+    attachment, _ = before.response.attachments
     text_before = (await attachment.read()).decode()
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
@@ -443,7 +479,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     await world.env.settle()
     after = await ann.slash(world.channel, "history", hand_id=1)
     assert after.ephemeral and after.response is not None
-    (attachment,) = after.response.attachments
+    attachment, _ = after.response.attachments
     text_after = (await attachment.read()).decode()
     assert "*** SUMMARY ***" in text_after and text_after == text_before
 

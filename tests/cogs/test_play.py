@@ -7,6 +7,7 @@ import re
 import pytest
 
 import render
+from engine import RAZZ
 from engine import events as ev
 from engine.fairness import verify
 from engine.public import PublicTable
@@ -19,6 +20,7 @@ from tests.cogs.conftest import (
     open_and_seat,
     passive_label,
     play_out_with_buttons,
+    refused,
     spy_drawing,
     table_message,
 )
@@ -91,3 +93,46 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
         for card in private:
             assert card.pretty not in text and f" {card} " not in f" {text} ", (card, text)
     assert drawn and all(isinstance(args[0], PublicTable) for args, _ in drawn)
+
+
+async def test_the_game_option_deals_razz_and_its_pictures_say_so(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11 points 6-8: a Razz table brings in with the highest card, names the game in its
+    message title and on its picture, and shows lows at the end."""
+    drawn = spy_drawing(monkeypatch, render.table_png, render.showdown_png)
+    await open_and_seat(world, 3, game="razz")
+    table = live_table(world)
+    assert table.live is not None and table.live.hand.variant is RAZZ
+    message = table_message(world)
+    assert message.embeds[0].title is not None and message.embeds[0].title.startswith("Razz ")
+    log = message.embeds[0].fields[0].value or ""
+    assert "has the highest door card" in log
+    users = table.live.users
+    await play_out_with_buttons(world)
+    results = next(m for m in reversed(world.channel.history()) if "is over" in m.content)
+    assert "low (" in (results.embeds[0].description or "")
+    for user_id in users:
+        assert all("(Razz)" in dm.content for dm in world.users[user_id].dm_channel.history())
+    assert drawn and all(args[1].game == "Razz" for args, _ in drawn)
+
+
+async def test_a_mixed_table_changes_game_and_says_which_comes_next(world: World) -> None:
+    await open_and_seat(world, 2, game="mixed", hands_per_game=1)
+    first = table_message(world)
+    assert first.embeds[0].footer.text == "Next hand: Razz"
+    await play_out_with_buttons(world)
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    assert table.live is not None and table.live.hand.variant is RAZZ
+    channel = "\n".join(m.content for m in world.channel.history())
+    assert "Razz now, for 1 hand; then Stud Hi-Lo." in channel
+
+
+async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) -> None:
+    ann = world.players[0]
+    refused(
+        await ann.slash(world.channel, "table open", game="razz", hands_per_game=3),
+        "only apply to a mixed table",
+    )
+    assert world.bot.tables.tables == {}

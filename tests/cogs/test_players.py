@@ -48,7 +48,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     for player, other in zip(world.players[:2], ("bob", "ann"), strict=True):
         result = await player.slash(world.channel, "history")
         assert result.response is not None
-        (attachment,) = result.response.attachments
+        attachment, _ = result.response.attachments
         text = (await attachment.read()).decode()
         assert f"{other}:" in text and "Player" not in text, text
         assert other in result.response.content and "Player" not in result.response.content
@@ -126,8 +126,13 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
     (embed,) = result.response.embeds
     assert embed.title == "Seven Card Stud: how to play"
     assert len((embed.description or "").splitlines()) == 5
-    assert [field.name for field in embed.fields] == ["How a hand goes", "Buttons", "Commands"]
-    assert "/table open" in (embed.fields[2].value or "")
+    assert [field.name for field in embed.fields] == [
+        "How a hand goes",
+        "Buttons",
+        "Razz, Stud Hi-Lo and the mix",
+        "Commands",
+    ]
+    assert "/table open" in (embed.fields[3].value or "")
     (attachment,) = result.response.attachments
     assert attachment.filename == "rankings.png"
     assert embed.image.url == "attachment://rankings.png"

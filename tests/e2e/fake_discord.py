@@ -732,11 +732,14 @@ class FakeDiscord:
         command: str,
         locale: str = "en-US",
         channel_id: int | None = None,
-        **options: int,
+        **options: int | str,
     ) -> Callback:
-        """``command`` is "sit" or "table open"; integer options only."""
+        """``command`` is "sit" or "table open"; integer and string options."""
         names = command.split()
-        leaf = [{"type": 4, "name": name, "value": value} for name, value in options.items()]
+        leaf = [
+            {"type": 3 if isinstance(value, str) else 4, "name": name, "value": value}
+            for name, value in options.items()
+        ]
         data: JSON = {"id": str(self.snowflake()), "name": names[0], "type": 1}
         if len(names) == 2:
             data["options"] = [{"type": 1, "name": names[1], "options": leaf}]

@@ -122,7 +122,6 @@ class ParsedHand:
     no_low: list[int] = field(default_factory=list)
     board: Card | None = None
     summary: dict[int, SummarySeat] = field(default_factory=dict)
-    trailer: str = ""
 
     def final_stacks(self) -> dict[int, int]:
         """Each seat's chips after the hand, worked out from the text alone."""
@@ -139,10 +138,24 @@ class ParsedHand:
 
 
 def parse_history(text: str) -> ParsedHand:
+    """One hand; nothing may follow its summary."""
     lines = text.split("\n")
     if lines[-1] != "":
         raise ParseError("a history ends with a newline")
     return _Reader(lines[:-1]).read()
+
+
+# A hand's last line, then three blank lines before the next hand's header, as PokerStars files
+# have them.
+BETWEEN_HANDS = "\n" * 4
+
+
+def parse_histories(text: str) -> list[ParsedHand]:
+    """A file of hands, each after the last past exactly three blank lines."""
+    if not text.endswith("\n"):
+        raise ParseError("a history file ends with a newline")
+    parts = text[:-1].split(BETWEEN_HANDS)
+    return [parse_history(part + "\n") for part in parts]
 
 
 class _Reader:
@@ -369,7 +382,9 @@ class _Reader:
             hand.summary[seat] = self.summary_seat(line, rest[len(name) + 1 :])
         if set(hand.summary) != set(hand.names):
             raise ParseError("the summary must have one line per seat")
-        hand.trailer = "\n".join(self.lines[self.at + 1 :])
+        if self.at < len(self.lines):
+            # A tracker would read whatever follows as another, broken, hand.
+            raise ParseError(f"line {self.at + 1}: text after the summary")
 
     def summary_seat(self, line: str, rest: str) -> SummarySeat:
         if folded := FOLDED.match(rest):

@@ -12,9 +12,9 @@ import pytest
 from engine import RAZZ, STUD_HI_LO, Card, Stakes, StudHand, Variant
 from engine.cards import FULL_DECK, parse_cards
 from engine.events import AntePosted, Event, HandStarted
-from engine.history import eastern_time, write_history
+from engine.history import eastern_time, join_histories, write_history
 from tests.engine.decks import passive, stacked_deck, stud
-from tests.engine.pokerstars_parser import parse_history
+from tests.engine.pokerstars_parser import ParseError, parse_histories, parse_history
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
 NOON_ET = datetime(2026, 11, 30, 17, 0, 0, tzinfo=UTC)
@@ -132,7 +132,6 @@ def history(
     viewer: int | None,
     names: dict[int, str] = NAMES,
     table_name: str = "Main Street",
-    reveal: str | None = None,
 ) -> str:
     return write_history(
         events,
@@ -141,7 +140,6 @@ def history(
         table_name=table_name,
         names=names,
         started_at=NOON_ET,
-        reveal=reveal,
     )
 
 
@@ -194,11 +192,22 @@ def test_golden_hand_reads_back_to_the_same_actions_and_pots() -> None:
     assert parsed.summary[1].folded_on == 6
 
 
-def test_fairness_reveal_comes_after_the_summary_past_a_blank_line() -> None:
-    reveal = "Deck: As Kd Qh\nSalt: 00ff\n"
-    text = history(golden_hand().events, viewer=0, reveal=reveal)
-    assert text == GOLDEN_HERO + "\n" + reveal
-    assert parse_history(text).trailer == reveal.rstrip("\n")
+def test_hands_in_one_file_are_three_blank_lines_apart_with_nothing_else() -> None:
+    """Issue 12 point 4: as PokerStars files separate hands; the reveal is not in the file."""
+    hand = golden_hand()
+    copies = [history(hand.events, viewer=0), history(hand.events, viewer=1)]
+    text = join_histories(copies)
+    assert text == copies[0] + "\n\n\n" + copies[1]
+    parsed = parse_histories(text)
+    # Each copy is its own viewer's: the Villain's down cards only in his.
+    assert Card.parse("Th") not in parsed[0].seen[1]
+    assert parsed[1].seen[1][:3] == parse_cards("Th Td Kd")
+    assert all(p.final_stacks() == dict(enumerate(hand.stacks)) for p in parsed)
+    for wrong in (copies[0] + "\n\n" + copies[1], copies[0] + "\n\n\n\n" + copies[1]):
+        with pytest.raises(ParseError):
+            parse_histories(wrong)
+    with pytest.raises(ParseError, match="after the summary"):
+        parse_history(copies[0] + "\nCommitment: ab12\n")
 
 
 def test_bring_in_player_who_completes_bets_rather_than_raises() -> None:

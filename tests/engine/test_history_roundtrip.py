@@ -216,7 +216,6 @@ def test_random_hands_read_back_to_the_same_actions_and_pots(variant: Variant) -
         seats = [seat for seat in range(hand.seats) if hand.starting_stacks[seat]]
         viewer = rng.choice([None, *seats])
         names = {seat: f"Player {seat + 1}" for seat in seats}
-        reveal = f"Deck: {' '.join(str(card) for card in hand.deck)}\nSalt: {number:032x}"
         text = write_history(
             hand.events,
             viewer_seat=viewer,
@@ -224,11 +223,9 @@ def test_random_hands_read_back_to_the_same_actions_and_pots(variant: Variant) -
             table_name="Round Trip",
             names=names,
             started_at=datetime(2026, 11, 30, 17, 0, tzinfo=UTC),
-            reveal=reveal,
         )
         parsed = parse_history(text)
         assert parsed.hand_id == str(1_000_000 + number)
-        assert parsed.trailer == reveal
         check_round_trip(hand, parsed, viewer)
         seen_features.update(
             feature

@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
-from engine import DEFAULT_STAKES, StudHand
+from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.storage import LedgerEntry, TableLedger
+from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PrivateHand, PublicTable
 from render import (
     SeatLabel,
     TableLabels,
     hand_rankings_png,
+    ledger_png,
     private_hand_png,
     showdown_png,
     table_png,
 )
-from tests.engine.decks import passive, stud
+from tests.engine.decks import call_down, passive, stud
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -200,6 +204,123 @@ def rankings_russian_four_colour() -> bytes:
     return hand_rankings_png(four_colour=True, language="ru")
 
 
+def razz_hand() -> StudHand:
+    """Razz (RULES 9): the Jack brings in (the highest door card), everyone calls it down;
+    7-4-3-2-A beats 8-6-5-3-2, and the paired Kings lose."""
+    hand = stud(
+        {0: "As2c3d4h9sKd7c", 1: "5s6d8cJh2h3sQd", 2: "KsKhJdQs9dThTc"},
+        dealer=2,
+        variant=RAZZ,
+    )
+    call_down(hand)
+    return hand
+
+
+def razz_showdown() -> bytes:
+    return showdown_png(
+        PublicTable.from_hand(razz_hand()),
+        _labels(["Dana", "Kofi", "Léa"], game="Razz"),
+    )
+
+
+def hi_lo_hand(streets: int = 5) -> StudHand:
+    """Stud Hi-Lo (RULES 10): a flush with no low, an 8-6-4-2-A low with no high, a pair of
+    Kings with neither; ``streets`` of them dealt (5: to the end)."""
+    cards = {0: "AhKhQh9h4h2c3d", 1: "As2d6c8dTc4sJs", 2: "KcKs7s5h3c9dJd"}
+    hand = stud(cards, dealer=2, variant=STUD_HI_LO)
+    while hand.actor is not None and hand.street < 3 + streets:
+        passive(hand)
+    return hand
+
+
+def hi_lo_halves() -> bytes:
+    """The high half to the flush, the low half to the 8-6 low, each half's amount shown."""
+    return showdown_png(
+        PublicTable.from_hand(hi_lo_hand()),
+        _labels(["Dana", "Kofi", "Léa"], game="Stud Hi-Lo"),
+    )
+
+
+def hi_lo_scoop_russian() -> bytes:
+    """A wheel straight flush is the best high and the best low: it scoops (RULES 10.4)."""
+    hand = stud({0: "Ah2h3h4h5hKdQc", 1: "KsKc9s9c7d7cTs"}, dealer=1, variant=STUD_HI_LO)
+    call_down(hand)
+    return showdown_png(
+        PublicTable.from_hand(hand),
+        _labels(["Олег", "Марта"], language="ru", game="Стад хай-лоу"),
+    )
+
+
+def mixed_table_next_game() -> bytes:
+    """A mixed table's picture: the game dealt now and which one comes next."""
+    return table_png(
+        PublicTable.from_hand(hi_lo_hand(streets=1)),
+        _labels(
+            ["Dana", "Kofi", "Léa"],
+            game="Stud Hi-Lo",
+            next_game="Seven Card Stud after 2 more hands",
+            last_action="Kofi checks",
+        ),
+    )
+
+
+def time_bank_running_russian() -> bytes:
+    """The actor's turn ran out: his time bank runs, in red, in place of his clock."""
+    hand = hi_lo_hand(streets=1)
+    assert hand.actor is not None
+    seats = tuple(
+        SeatLabel(name, seconds_left=25 if seat == hand.actor else None, on_time_bank=True)
+        for seat, name in enumerate(["Олег", "Марта", "Игорь"])
+    )
+    return table_png(
+        PublicTable.from_hand(hand),
+        TableLabels(seats=seats, language="ru", game="Стад хай-лоу", last_action="Марта: чек"),
+    )
+
+
+def private_hi_lo() -> bytes:
+    """A Stud Hi-Lo player's own five cards: his best high and his best low so far."""
+    hand = stud({0: "As3d5c7h8s", 1: "KdKc9d9hQs"}, dealer=1, variant=STUD_HI_LO)
+    while hand.street < 5:
+        passive(hand)
+    return private_hand_png(PrivateHand.for_seat(hand, 0), name="Dana")
+def _session(closed: bool) -> SessionLedger:
+    """Five players over an evening: two left (one after a re-buy), one is even."""
+    entries = {
+        "Dana": LedgerEntry(1, 1000, 0, 1840, 57, seated=True),
+        "Анастасия Владимировна": LedgerEntry(2, 2000, 1310, 0, 41, seated=False),
+        "Zoë Ångström-Núñez": LedgerEntry(3, 500, 0, 350, 57, seated=True),
+        "Mateus": LedgerEntry(4, 300, 300, 0, 12, seated=False),
+        "Bob": LedgerEntry(5, 400, 0, 400, 20, seated=True),
+    }
+    if closed:  # everyone was cashed out
+        entries = {
+            name: LedgerEntry(e.user_id, e.bought_in, e.cashed_out + e.on_table, 0, e.hands, False)
+            for name, e in entries.items()
+        }
+    record = TableLedger(
+        channel_id=1,
+        guild_id=1,
+        opened_at=datetime(2026, 12, 1, 18, 5, tzinfo=UTC),
+        closed_at=datetime(2026, 12, 2, 1, 0, tzinfo=UTC) if closed else None,
+        hands=57,
+        entries=tuple(entries.values()),
+    )
+    names = {e.user_id: name for name, e in entries.items()}
+    return SessionLedger.of(record, names.__getitem__)
+
+
+def ledger_english() -> bytes:
+    """/table ledger while the table is open: the biggest winner first, the players who left
+    in grey with a dash on the table."""
+    return ledger_png(ledger_sheet(_session(closed=False), "en", "#stud"))
+
+
+def ledger_russian_closed() -> bytes:
+    """The ledger posted when the table closed, in Russian: nothing left on the table."""
+    return ledger_png(ledger_sheet(_session(closed=True), "ru", "#стад"))
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "third_street_bring_in": third_street_bring_in,
     "fourth_street_open_pair": fourth_street_open_pair,
@@ -210,4 +331,12 @@ CASES: dict[str, Callable[[], bytes]] = {
     "private_third_street_russian": private_third_street_russian,
     "rankings_english": rankings_english,
     "rankings_russian_four_colour": rankings_russian_four_colour,
+    "razz_showdown": razz_showdown,
+    "hi_lo_halves": hi_lo_halves,
+    "hi_lo_scoop_russian": hi_lo_scoop_russian,
+    "mixed_table_next_game": mixed_table_next_game,
+    "private_hi_lo": private_hi_lo,
+    "time_bank_running_russian": time_bank_running_russian,
+    "ledger_english": ledger_english,
+    "ledger_russian_closed": ledger_russian_closed,
 }

@@ -1,4 +1,5 @@
-"""Chips, tables and hands in one SQLite file: ``from bot.core.storage import Store``."""
+"""Chips, tables and hands in one database (a SQLite file or PostgreSQL):
+``from bot.core.storage import Store``."""
 
 from bot.core.storage.errors import (
     AlreadySeated,
@@ -6,6 +7,7 @@ from bot.core.storage.errors import (
     BuyInOutOfRange,
     ChipsNotConserved,
     DailyNotReady,
+    DatabaseNotEmpty,
     HandInProgress,
     HandNotFound,
     HandNotLive,
@@ -28,8 +30,10 @@ from bot.core.storage.models import (
     HandRecord,
     Leaderboard,
     LeaderboardRow,
+    LedgerEntry,
     Seat,
     Table,
+    TableLedger,
     Wallet,
 )
 from bot.core.storage.store import MAX_AMOUNT, Store
@@ -42,6 +46,7 @@ __all__ = [
     "BuyInOutOfRange",
     "ChipsNotConserved",
     "DailyNotReady",
+    "DatabaseNotEmpty",
     "HandEnd",
     "HandInProgress",
     "HandNotFound",
@@ -52,6 +57,7 @@ __all__ = [
     "InvalidTableConfig",
     "Leaderboard",
     "LeaderboardRow",
+    "LedgerEntry",
     "NoTable",
     "NotEnoughChips",
     "NotSeated",
@@ -64,5 +70,6 @@ __all__ = [
     "Table",
     "TableExists",
     "TableFull",
+    "TableLedger",
     "Wallet",
 ]

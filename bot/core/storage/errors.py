@@ -178,7 +178,18 @@ class AuditFailed(Exception):
 
 
 class SchemaTooNew(Exception):
-    """The database file was written by a newer version of the bot than this one."""
+    """The database was written by a newer version of the bot than this one."""
+
+
+class DatabaseNotEmpty(Exception):
+    """A whole database is copied only into one without rows (``Store.copy_from``)."""
+
+    def __init__(self, table: str, rows: int) -> None:
+        super().__init__(
+            f"it already has data ({rows} rows in {table}): copy into an empty database"
+        )
+        self.table = table
+        self.rows = rows
 
 
 def _duration(delta: timedelta) -> str:

@@ -1,18 +1,54 @@
-"""Numbered schema migrations, applied in order at startup.
+"""Numbered schema migrations, applied in order at startup, the same on SQLite and PostgreSQL.
 
-The file's ``PRAGMA user_version`` is the number of the last migration applied. Each migration
-runs in its own ``BEGIN IMMEDIATE`` transaction together with the version bump, so a crash mid-way
-leaves the file at the previous version, and the next start simply runs it again. Never edit a
-released migration: append a new one.
+The number of the last migration applied is a SQLite file's ``PRAGMA user_version``, and the one
+row of the ``schema_version`` table in a PostgreSQL database. Each migration runs in its own
+transaction together with the version bump, holding the database's write lock (``BEGIN
+IMMEDIATE``; PostgreSQL's DDL is transactional too), so a crash mid-way leaves the database at
+the previous version, and the next start simply runs it again. Never edit a released migration:
+append a new one.
+
+The statements are SQLite's; :func:`for_postgresql` maps their types, and the few that differ
+more (triggers) are written for each database (:class:`Dialects`).
 """
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from typing import Final, TypeAlias
 
 import aiosqlite
+import asyncpg
 
+from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.errors import SchemaTooNew
+
+
+@dataclass(frozen=True)
+class Dialects:
+    """A statement written for each database; ``None``: nothing to run on that one."""
+
+    sqlite: str | None
+    postgresql: str | None
+
+
+Statement: TypeAlias = str | Dialects
+
+# PostgreSQL's triggers call a function: this one refuses the change with the message the
+# trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
+_REFUSE_FUNCTION: Final = Dialects(
+    sqlite=None,
+    postgresql="""
+    CREATE FUNCTION refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION USING ERRCODE = 'restrict_violation', MESSAGE = TG_ARGV[0];
+    END
+    $$
+    """,
+)
 
 # Migration 1: the chips model. Where a chip can be: a wallet, a seat, a live hand. The ledger
 # is append-only and every row must balance: what leaves one place enters another, except a
@@ -73,12 +109,20 @@ _CORE: Final = (
     )
     """,
     "CREATE UNIQUE INDEX hands_live_by_table ON hands (table_id) WHERE ended_at IS NULL",
+    _REFUSE_FUNCTION,
     # An ended hand is history: refusing any change is the last guard against paying twice.
-    """
-    CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands
-    WHEN OLD.ended_at IS NOT NULL
-    BEGIN SELECT RAISE(ABORT, 'an ended hand cannot change'); END
-    """,
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands
+        WHEN OLD.ended_at IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, 'an ended hand cannot change'); END
+        """,
+        postgresql="""
+        CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands FOR EACH ROW
+        WHEN (OLD.ended_at IS NOT NULL)
+        EXECUTE FUNCTION refuse_change('an ended hand cannot change')
+        """,
+    ),
     """
     CREATE TABLE hand_seats (
         hand_id        INTEGER NOT NULL REFERENCES hands (id),
@@ -116,14 +160,34 @@ _CORE: Final = (
     """,
     "CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id)",
     "CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
-    """
-    CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
-    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-    """,
-    """
-    CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
-    BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-    """,
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+        """,
+        postgresql="""
+        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger FOR EACH ROW
+        EXECUTE FUNCTION refuse_change('the ledger is append-only')
+        """,
+    ),
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
+        """,
+        postgresql="""
+        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger FOR EACH ROW
+        EXECUTE FUNCTION refuse_change('the ledger is append-only')
+        """,
+    ),
+    # Row triggers don't see TRUNCATE, which SQLite doesn't have.
+    Dialects(
+        sqlite=None,
+        postgresql="""
+        CREATE TRIGGER ledger_no_truncate BEFORE TRUNCATE ON ledger FOR EACH STATEMENT
+        EXECUTE FUNCTION refuse_change('the ledger is append-only')
+        """,
+    ),
 )
 
 # Migration 2: the leaderboard ranks wallet + chips at tables. Summing seats per wallet at query
@@ -198,46 +262,188 @@ _PLAYERS: Final = (
     """,
 )
 
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+# Migration 6: a channel's latest table, and that table's ledger rows and hands, found without
+# reading every table's: the session ledger (/table ledger) and a player's hands at one table
+# (/history session).
+_BY_TABLE: Final = (
+    "CREATE INDEX tables_by_channel ON tables (channel_id, id)",
+    "CREATE INDEX ledger_by_table ON ledger (table_id, user_id) WHERE table_id IS NOT NULL",
+    "CREATE INDEX hands_by_table ON hands (table_id, id)",
+)
+
+# Migration 7: each seated player's time bank (issue 12), in seconds; NULL is a full one.
+_TIME_BANK: Final = (
+    "ALTER TABLE seats ADD COLUMN time_bank REAL CHECK (time_bank IS NULL OR time_bank >= 0)",
+)
+
+# Migration 8: a hand's state is bytes (issue 12 point 7): ``engine.codec`` packs a hand in about
+# 120 bytes, where its JSON took 1.1 KB. Hands saved before keep their JSON, now as its UTF-8
+# bytes, which the same decoder reads: an ended hand is history, never rewritten in a new form,
+# and re-encoding years of hands would hold the write lock through a long startup. SQLite keeps
+# the column's declared TEXT (changing it means rebuilding the table the ledger references): a
+# BLOB is stored as one whatever the declared type, so only the old values are cast, around the
+# trigger that keeps ended hands unchanged.
+_COMPACT_HANDS: Final = (
+    Dialects(sqlite="DROP TRIGGER hands_ended_are_final", postgresql=None),
+    Dialects(
+        sqlite="UPDATE hands SET state = CAST(state AS BLOB) WHERE typeof(state) = 'text'",
+        postgresql="ALTER TABLE hands ALTER COLUMN state TYPE BYTEA"
+        " USING convert_to(state, 'UTF8')",
+    ),
+    Dialects(
+        sqlite="""
+        CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands
+        WHEN OLD.ended_at IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, 'an ended hand cannot change'); END
+        """,
+        postgresql=None,
+    ),
+)
+
+MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
     _TABLE_MESSAGE,
     _META,
     _PLAYERS,
+    _BY_TABLE,
+    _TIME_BANK,
+    _COMPACT_HANDS,
 )
 LATEST: Final = len(MIGRATIONS)
 
+# Every table the migrations create, each after the tables it references: the order in which
+# ``stud-bot migrate-db`` copies them (a test checks that none is missing).
+TABLES: Final = (
+    "tables",
+    "wallets",
+    "seats",
+    "hands",
+    "hand_seats",
+    "ledger",
+    "meta",
+    "player_names",
+    "player_settings",
+)
 
-async def schema_version(db: aiosqlite.Connection) -> int:
-    async with db.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    assert row is not None
-    return int(row[0])
+
+def for_postgresql(statement: str) -> str:
+    """A SQLite statement of this file in PostgreSQL's types."""
+    # SQLite numbers an ``id INTEGER PRIMARY KEY`` itself; PostgreSQL does it for an identity
+    # column (BY DEFAULT, so that migrate-db can copy rows with their ids). SQLite's integers
+    # are 64-bit, and so must be PostgreSQL's: Discord ids need more than 32 bits.
+    statement = re.sub(
+        r"\bid\s+INTEGER\s+PRIMARY\s+KEY\b",
+        "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        statement,
+    )
+    return re.sub(r"\bINTEGER\b", "BIGINT", statement)
 
 
-async def migrate(db: aiosqlite.Connection, target: int = LATEST) -> int:
-    """Apply migrations up to ``target`` (tests build old files with a lower one).
+class _Schema(ABC):
+    """Where one database keeps its schema version, and how it runs a migration."""
 
-    Returns the version reached. ``db`` must be in autocommit mode (``isolation_level=None``).
+    @abstractmethod
+    async def version(self) -> int: ...
+
+    @abstractmethod
+    def exclusive(self) -> AbstractAsyncContextManager[None]:
+        """One transaction holding the database's write lock."""
+
+    @abstractmethod
+    async def execute(self, statement: Statement) -> None: ...
+
+    @abstractmethod
+    async def set_version(self, number: int) -> None: ...
+
+
+class _SqliteSchema(_Schema):
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
+
+    async def execute(self, statement: Statement) -> None:
+        text = statement.sqlite if isinstance(statement, Dialects) else statement
+        if text is not None:
+            await self._db.execute(text)
+
+    async def set_version(self, number: int) -> None:
+        await self._db.execute(f"PRAGMA user_version = {number:d}")
+
+
+class _PostgresSchema(_Schema):
+    def __init__(self, db: asyncpg.Connection) -> None:
+        self._db = db
+
+    async def version(self) -> int:
+        if not await self._db.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+            return 0
+        return int(await self._db.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        async with self._db.transaction():
+            await self._db.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+            await self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+            )
+            yield
+
+    async def execute(self, statement: Statement) -> None:
+        if isinstance(statement, Dialects):
+            text = statement.postgresql
+        else:
+            text = for_postgresql(statement)
+        if text is not None:
+            await self._db.execute(text)
+
+    async def set_version(self, number: int) -> None:
+        await self._db.execute("DELETE FROM schema_version")
+        await self._db.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+
+def _schema(db: aiosqlite.Connection | asyncpg.Connection) -> _Schema:
+    return _PostgresSchema(db) if isinstance(db, asyncpg.Connection) else _SqliteSchema(db)
+
+
+async def schema_version(db: aiosqlite.Connection | asyncpg.Connection) -> int:
+    return await _schema(db).version()
+
+
+async def migrate(db: aiosqlite.Connection | asyncpg.Connection, target: int = LATEST) -> int:
+    """Apply migrations up to ``target`` (tests build old databases with a lower one).
+
+    Returns the version reached. A SQLite ``db`` must be in autocommit mode
+    (``isolation_level=None``); a PostgreSQL one outside a transaction.
     """
-    current = await schema_version(db)
+    schema = _schema(db)
+    current = await schema.version()
     if current > LATEST:
         raise SchemaTooNew(
             f"the database is at schema {current} but this bot only knows up to {LATEST}: "
             "run a newer version of the bot"
         )
     for number in range(current + 1, target + 1):
-        await db.execute("BEGIN IMMEDIATE")
-        try:
+        async with schema.exclusive():
             # Another process may have migrated while we waited for the write lock.
-            if await schema_version(db) >= number:
-                await db.execute("ROLLBACK")
+            if await schema.version() >= number:
                 continue
             for statement in MIGRATIONS[number - 1]:
-                await db.execute(statement)
-            await db.execute(f"PRAGMA user_version = {number:d}")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        await db.execute("COMMIT")
-    return await schema_version(db)
+                await schema.execute(statement)
+            await schema.set_version(number)
+    return await schema.version()

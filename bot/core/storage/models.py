@@ -48,6 +48,7 @@ class Seat:
     stack: int
     sitting_out: bool
     leaving: bool  # cash out automatically when the current hand ends
+    time_bank: float | None = None  # seconds left in his time bank; None: a full one
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +63,14 @@ class HandPlayer:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A hand as stored. ``state`` holds the deck: reveal it (and ``salt``) only once it ended."""
+    """A hand as stored. ``state`` holds the deck: reveal it (and ``salt``) only once it ended.
+
+    ``engine.codec.decode(state)`` replays it, whichever form it was saved in."""
 
     hand_id: int
     channel_id: int
     guild_id: int
-    state: dict[str, Any]  # the last committed StudHand.to_dict()
+    state: bytes  # the last committed engine.codec.encode(hand) (older hands: their JSON)
     version: int  # how many actions were saved since the hand started
     commitment: str
     salt: str
@@ -90,6 +93,35 @@ class HandEnd:
     final_stacks: dict[int, int]  # user id -> chips back on his seat
     net: dict[int, int]  # user id -> won (+) or lost (-) in this hand
     cashed_out: dict[int, int]  # user id -> chips moved to the wallet (seats marked leaving)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One player's chips at one table since it opened, summed from the ledger."""
+
+    user_id: int
+    bought_in: int  # every buy-in at this table
+    cashed_out: int  # every cash-out from it to the wallet
+    on_table: int  # his seat's chips now, with what he brought into a hand in progress
+    hands: int  # settled hands he was dealt into
+    seated: bool
+
+    @property
+    def net(self) -> int:
+        """Won (+) or lost (-) in the hands that ended; a hand in progress counts as not begun."""
+        return self.cashed_out + self.on_table - self.bought_in
+
+
+@dataclass(frozen=True, slots=True)
+class TableLedger:
+    """Everyone who sat at one table since it opened, in the order they first sat."""
+
+    channel_id: int
+    guild_id: int
+    opened_at: datetime
+    closed_at: datetime | None  # None while the table is open
+    hands: int  # settled hands
+    entries: tuple[LedgerEntry, ...]
 
 
 @dataclass(frozen=True, slots=True)

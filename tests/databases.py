@@ -1,0 +1,194 @@
+"""The databases the storage tests run on: a SQLite file, and a PostgreSQL database of their own.
+
+PostgreSQL comes from the server at ``STUD_TEST_POSTGRES_URL`` (default
+``postgresql://postgres@127.0.0.1:5432/postgres``: a user who may create databases). Every test
+gets a database created for it and dropped after it, so runs on the same server, in parallel or
+not, never meet. Without a server the PostgreSQL tests are skipped, saying how to run them; in CI
+(``CI=true``) they fail instead, so a CI machine without the server can't pass them unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import urllib.parse
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import aiosqlite
+import asyncpg
+import pytest
+
+from bot.core.storage.backend import is_postgresql
+from bot.core.storage.migrations import migrate, schema_version
+
+BACKENDS = ("sqlite", "postgresql")
+ADMIN_URL = os.environ.get(
+    "STUD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+# What a store is opened with: a SQLite file's path or a PostgreSQL URL.
+Location: TypeAlias = str | Path
+# What a change the schema refuses raises, on either database.
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+_unreachable: list[str] = []  # the reason, once a connection failed: don't wait for it again
+
+
+async def _admin() -> asyncpg.Connection:
+    if not _unreachable:
+        try:
+            return await asyncpg.connect(ADMIN_URL, timeout=5)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            server = urllib.parse.urlsplit(ADMIN_URL).netloc.rpartition("@")[2]
+            _unreachable.append(
+                f"PostgreSQL not reachable at {server} ({error}); start it, or set "
+                "STUD_TEST_POSTGRES_URL to a server where this user may create databases"
+            )
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{_unreachable[0]} (CI=true: the PostgreSQL tests must run)")
+    pytest.skip(_unreachable[0])
+
+
+async def create_postgresql() -> str:
+    """A new, empty PostgreSQL database of its own; returns its URL."""
+    name = f"stud_test_{uuid.uuid4().hex[:16]}"
+    admin = await _admin()
+    try:
+        # template0: nobody is ever connected to it, so a copy can't fail on a busy template.
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    finally:
+        await admin.close()
+    return urllib.parse.urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
+
+
+async def drop_postgresql(url: str) -> None:
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    assert name.startswith("stud_test_"), "only what create_postgresql made"
+    admin = await _admin()
+    try:
+        # FORCE: a killed child's connections may not have been noticed yet.
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def new_database(backend: str, path: Path) -> AsyncIterator[Location]:
+    """A new, empty database: the SQLite file ``path``, or a PostgreSQL database of its own
+    (dropped afterwards)."""
+    if backend == "sqlite":
+        yield path
+        return
+    url = await create_postgresql()
+    try:
+        yield url
+    finally:
+        await drop_postgresql(url)
+
+
+class Raw:
+    """A connection to the store's database of the test's own, outside the store: every
+    statement commits by itself. Statements take no parameters (tests write literals)."""
+
+    def __init__(self, sqlite: sqlite3.Connection | None, pg: asyncpg.Connection | None) -> None:
+        self._sqlite = sqlite
+        self._pg = pg
+
+    @classmethod
+    async def open(cls, location: Location) -> Raw:
+        if is_postgresql(location):
+            return cls(None, await asyncpg.connect(str(location)))
+        connection = sqlite3.connect(location, isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        return cls(connection, None)
+
+    async def close(self) -> None:
+        if self._pg is not None:
+            await self._pg.close()
+        if self._sqlite is not None:
+            self._sqlite.close()
+
+    async def rows(self, sql: str) -> list[dict[str, Any]]:
+        if self._pg is not None:
+            return [dict(row) for row in await self._pg.fetch(sql)]
+        assert self._sqlite is not None
+        return [dict(row) for row in self._sqlite.execute(sql).fetchall()]
+
+    async def execute(self, sql: str) -> None:
+        if self._pg is not None:
+            await self._pg.execute(sql)
+        else:
+            assert self._sqlite is not None
+            self._sqlite.execute(sql)
+
+    async def columns(self, table: str) -> list[str]:
+        if self._pg is not None:
+            sql = (
+                "SELECT column_name AS name FROM information_schema.columns"
+                f" WHERE table_schema = current_schema() AND table_name = '{table}'"
+                " ORDER BY ordinal_position"
+            )
+        else:
+            sql = f"SELECT name FROM pragma_table_info('{table}')"
+        return [row["name"] for row in await self.rows(sql)]
+
+    async def table_names(self) -> list[str]:
+        if self._pg is not None:
+            sql = "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()"
+        else:
+            sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        return sorted(row["name"] for row in await self.rows(sql))
+
+
+@asynccontextmanager
+async def raw(location: Location) -> AsyncIterator[Raw]:
+    connection = await Raw.open(location)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+async def migrate_to(location: Location, target: int) -> int:
+    """Bring a database to schema ``target`` as an older bot would have left it."""
+    if is_postgresql(location):
+        db = await asyncpg.connect(str(location))
+        try:
+            return await migrate(db, target=target)
+        finally:
+            await db.close()
+    async with aiosqlite.connect(location, isolation_level=None) as lite:
+        return await migrate(lite, target=target)
+
+
+async def version(location: Location) -> int:
+    """The database's schema version, as the migrations record it."""
+    if is_postgresql(location):
+        db = await asyncpg.connect(str(location))
+        try:
+            return await schema_version(db)
+        finally:
+            await db.close()
+    async with aiosqlite.connect(location) as lite:
+        return await schema_version(lite)
+
+
+async def query(location: Location, sql: str) -> list[dict[str, Any]]:
+    """The rows of one query, read through a connection of its own (as another process would)."""
+    async with raw(location) as connection:
+        return await connection.rows(sql)
+
+
+async def snapshot(location: Location) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, in order, to show that something changed nothing."""
+    async with raw(location) as connection:
+        return {
+            name: sorted(
+                (tuple(row.values()) for row in await connection.rows(f"SELECT * FROM {name}")),
+                key=lambda row: [(value is None, value) for value in row],
+            )
+            for name in await connection.table_names()
+        }
