@@ -144,9 +144,8 @@ def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> Non
 
 
 def drawing_pids(bot: StudBot) -> list[int]:
-    """The process the pictures are drawn in."""
-    pid = bot.presenter.drawing.pid
-    return [] if pid is None else [pid]
+    """The process the pictures are drawn in (the pool's one worker; no public API for it)."""
+    return list(bot.presenter._pool._processes or {})
 
 
 def peak_mb(pid: int) -> float:

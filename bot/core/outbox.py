@@ -3,9 +3,7 @@
 The core never waits on Discord: it appends effects here and wakes the edge, which delivers them
 in order and retries until Discord takes each one. Lines, results and private cards are each
 delivered once; the table picture is not a snapshot but a request to draw the table as it is
-when the edge gets to it, so consecutive requests fold into one and the latest state wins, and
-one with another behind it is never drawn: the later one shows the same state, in its place in
-the order (after the lines recorded between them).
+when the edge gets to it, so consecutive requests fold into one and the latest state wins.
 """
 
 from __future__ import annotations
@@ -88,14 +86,7 @@ class Outbox:
 
     def take(self) -> Effect | None:
         """The oldest effect, for delivery; ``put_back`` it if delivery failed."""
-        while self._items:
-            effect = self._items.popleft()
-            superseded = isinstance(effect, Picture) and any(
-                isinstance(later, Picture) for later in self._items
-            )
-            if not superseded:
-                return effect
-        return None
+        return self._items.popleft() if self._items else None
 
     def put_back(self, effect: Effect) -> None:
         """Deliver ``effect`` first, before anything recorded since it was taken."""

@@ -9,8 +9,8 @@ Privacy: channel messages are built only from ``PublicTable.from_hand`` (no down
 it) and from announcements; a player's down cards are only ever put in his DM or in an
 ephemeral reply to him.
 
-Pictures are drawn off the event loop, in a process of its own (``bot.edge.drawing``), so a
-busy table's drawing never delays another table's click.
+Pictures are drawn in one worker thread, off the event loop, so a busy table's drawing never
+delays another table's click.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import asyncio
 import functools
 import io
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import discord
 
@@ -36,10 +37,12 @@ from bot.core.stats import board_heading, percent, stats_chart, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
 from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
-from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import brief, full_time, is_retryable, relative_time, with_retries
 from engine import events as ev
+from engine.cards import shuffled_deck
+from engine.hand import StudHand
 from engine.public import PrivateHand, PublicTable
+from engine.stakes import DEFAULT_STAKES
 from render import (
     SeatLabel,
     TableLabels,
@@ -71,12 +74,11 @@ RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
 
-# Players whose DM channel ids are kept (a few hundred KB).
-DM_CHANNELS_KEPT: Final = 10_000
-
 # What the bot needs in a table's channel, as Permissions flag names.
 NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
 THREAD_PERMISSION: Final = "send_messages_in_threads"
+
+R = TypeVar("R")
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -116,10 +118,16 @@ class DiscordPresenter:
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
-        self.drawing = DrawingProcess()
+        # Pictures are drawn in a process of their own: in a thread, drawing holds the GIL and
+        # every other table's database and network work waits behind it (measured: p95 of a
+        # draw's wait 1.5 s at 60 clicks/s with a thread, see benchmarks/bot.py).
+        self._pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=warm_up_drawing,
+        )
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
-        self._dm_channels: OrderedDict[int, int] = OrderedDict()  # user -> his DM channel, LRU
 
     # ------------------------------------------------------------------ delivery
 
@@ -216,11 +224,9 @@ class DiscordPresenter:
                 self._dms.add(task)
                 task.add_done_callback(self._dms.discard)
 
-    async def _draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
+    async def _draw(self, draw: Callable[..., R], *args: object, **kwargs: object) -> R:
         call = functools.partial(draw, *args, **kwargs)
-        # What the whole channel waits for goes first.
-        private = draw not in (table_png, showdown_png)
-        return await self.drawing.draw(call, private=private)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -238,15 +244,11 @@ class DiscordPresenter:
             return
         live = table.live
         lang = table.config.lang
-        channel = self._channel(table)
         if live is None:
             if state.after_hand:
                 return
             key = None
             embed = self._idle_embed(table)
-            edit = state.message_id is not None and state.key == key
-            if not edit:
-                await self._clear_old_buttons(table, state)
             view: discord.ui.View | None = None
             files: list[discord.File] = []
             shown: tuple[int, int] | None = None
@@ -256,59 +258,31 @@ class DiscordPresenter:
             embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
             labels = self._labels(table, live)
-            edit = state.message_id is not None and state.key == key
-            # A new street gets a new message: the old one keeps its picture but loses its
-            # buttons, taken away while the new picture is drawn.
-            png = await self._drawn_while_clearing(
-                table, state, self._draw(table_png, public, labels), clear=not edit
-            )
+            png = await self._draw(table_png, public, labels)
             files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
             shown = (live.hand_id, live.seq)
-        posted: discord.Message | None = None
-        if edit:
-            assert state.message_id is not None
+        channel = self._channel(table)
+        if state.message_id is not None and state.key == key:
             message = channel.get_partial_message(state.message_id)
             if view is None:
                 await message.edit(embed=embed)
             else:
                 await message.edit(embed=embed, view=view, attachments=files)
         else:
+            if state.message_id is not None and state.has_buttons:
+                # The street moved on: its message keeps the picture but loses the buttons.
+                await self._clear_buttons(table, state.message_id)
+                state.has_buttons = False
             if view is None:
                 posted = await channel.send(embed=embed)
             else:
                 posted = await channel.send(embed=embed, view=view, files=files)
             state.message_id, state.key, state.after_hand = posted.id, key, False
+            await self._remember(table, posted.id)
         state.has_buttons = view is not None
         if shown is not None:
-            # The buttons are there: the actor's clock starts now, not after the bookkeeping.
             self.tables.shown(table, *shown)
-        if posted is not None:
-            await self._remember(table, posted.id)
-
-    async def _clear_old_buttons(self, table: Table, state: _MessageState) -> None:
-        """Take the buttons off the table's last message: a new one is about to show it."""
-        if state.message_id is not None and state.has_buttons:
-            await self._clear_buttons(table, state.message_id)
-            state.has_buttons = False
-
-    async def _drawn_while_clearing(
-        self, table: Table, state: _MessageState, picture: Awaitable[bytes], *, clear: bool
-    ) -> bytes:
-        """``picture``'s bytes; meanwhile, with ``clear``, the last message's buttons are taken
-        away. Both run to the end whatever the other does, so ``state`` says what happened,
-        and Discord's error comes first: it decides whether the effect is tried again."""
-
-        async def clearing() -> None:
-            if clear:
-                await self._clear_old_buttons(table, state)
-
-        png, cleared = await asyncio.gather(picture, clearing(), return_exceptions=True)
-        if isinstance(cleared, BaseException):
-            raise cleared
-        if isinstance(png, BaseException):
-            raise png
-        return png
 
     async def _remember(self, table: Table, message_id: int) -> None:
         try:
@@ -452,8 +426,8 @@ class DiscordPresenter:
         )
 
         async def send() -> None:
-            channel = await self._dm_channel(user_id)
-            await channel.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
 
         try:
             await with_retries(send, self.tables.clock.sleep)
@@ -462,19 +436,6 @@ class DiscordPresenter:
             # says so once a hand, and the player uses My cards.
             log.info("hand %s: no DM to a player (%s)", effect.hand_id, error.status)
             self.tables.dm_failed(table, effect.hand_id, user_id)
-
-    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
-        """Where the player's DMs go. A DM channel's id never changes, so it is asked of Discord
-        once: otherwise each DM cost two more requests first (the user, then the channel)."""
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
-            self._dm_channels[user_id] = channel_id
-            if len(self._dm_channels) > DM_CHANNELS_KEPT:
-                self._dm_channels.popitem(last=False)
-        else:
-            self._dm_channels.move_to_end(user_id)
-        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def show_cards(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The clicking player's own cards, as an ephemeral followup (already acknowledged)."""
@@ -549,14 +510,15 @@ class DiscordPresenter:
         )
         _add_next_game(embed, table)
         labels = self._labels(table, hand)
+        png = await self._draw(showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
             embed.add_field(
                 name="⏱", value=t(lang, "countdown", when=relative_time(effect.next_hand_at))
             )
-        png = await self._drawn_while_clearing(
-            table, state, self._draw(showdown_png, public, labels), clear=True
-        )
+        if state.message_id is not None and state.has_buttons:
+            await self._clear_buttons(table, state.message_id)
+            state.has_buttons = False
         posted = await self._channel(table).send(
             t(lang, "reveal", hand_id=hand.hand_id),
             embed=embed,
@@ -598,7 +560,7 @@ class DiscordPresenter:
                 break
             await asyncio.wait(pending, timeout=remaining)
         self._closing = True
-        await self.drawing.close()
+        self._pool.shutdown(wait=True)
 
 
 def _add_next_game(embed: discord.Embed, table: Table) -> None:
@@ -754,6 +716,16 @@ def leaderboard_embed(board: Leaderboard, names: dict[int, str], lang: str) -> d
     )
     embed.set_footer(text=footer)
     return embed
+
+
+def warm_up_drawing() -> None:
+    """In the drawing process: register every catalogue's picture words (importing the
+    catalogue does) and draw once, so the first table a player sees is not the slow one."""
+    from bot.core import i18n
+
+    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
+    for lang in i18n.CATALOGUES:
+        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
 
 
 def seat_lines(table: Table, lang: str) -> list[str]:
