@@ -33,8 +33,8 @@ def describe(cards: Sequence[Card], language: str) -> str | None:
         return None
     hands = words(language).hands
     if len(cards) < 5:
-        category, *ranks = STUD_HIGH.board_rank(cards).key
-        return name_hand(hands, _BOARD_CATEGORIES[category], ranks, board=True)
+        board = STUD_HIGH.board_rank(cards)
+        return name_hand(hands, board.category, board.ranks, board=True)
     value = evaluate(cards)
     return name_hand(hands, value.category, value.ranks)
 

@@ -286,3 +286,8 @@ def test_a_seat_not_dealt_in_says_whether_he_sits_out() -> None:
     empty = TableLabels(seats=(SeatLabel("a"), None))
     pictures = {table_png(view, labels) for labels in (away, waiting, empty)}
     assert len(pictures) == 3
+
+
+def test_four_up_cards_of_a_kind_are_named() -> None:
+    """RULES 4.1: quads showing on the board (a board category past the tuple of old)."""
+    assert describe(parse_cards("9s9h9d9c"), "en") == "four of a kind, Nines"
