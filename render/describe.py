@@ -14,14 +14,6 @@ from engine.public import PrivateHand, ShownCards
 from engine.variants import STUD_HIGH, low_board
 from render.labels import HandWords, RankWords, words
 
-# The stud board's categories (RULES 4.1), weakest first, as poker hand categories.
-_BOARD_CATEGORIES: Final = (
-    HandCategory.HIGH_CARD,
-    HandCategory.PAIR,
-    HandCategory.TWO_PAIR,
-    HandCategory.THREE_OF_A_KIND,
-    HandCategory.FOUR_OF_A_KIND,
-)
 _ACE: Final = 14
 _WHEEL_HIGH: Final = 5
 _LOW_DIGITS: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
