@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.core.errors import TableError
@@ -14,7 +12,6 @@ from bot.core.tables import TableConfig, TableManager
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
-from tests.databases import Location
 
 
 def test_one_game_never_changes() -> None:
@@ -76,13 +73,6 @@ def test_hands_per_game_is_only_for_a_mixed_table() -> None:
     assert refused.value.key == "rotate_not_mixed"
     mixed = TableConfig.from_options(defaults, "en", game=MIXED, hands_per_game=4)
     assert mixed.rotation() == Rotation(ROTATION, 4)
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 async def fold_hand(manager: TableManager) -> None:

@@ -8,7 +8,6 @@ import logging
 import random
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,19 +26,11 @@ from engine.codec import decode
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
-from tests.databases import Location
 
 NBSP = "\xa0"
 NNBSP = "\u202f"  # CLDR puts a narrow one before the Russian year mark
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee", 5: "Eve"}
 COUNTDOWN = 30.0
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 class Session:

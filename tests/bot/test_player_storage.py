@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.core.storage import Store
@@ -12,13 +10,6 @@ from tests.bot.fakes import GUILD
 from tests.databases import Location, migrate_to
 
 OTHER_GUILD = GUILD + 1
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 async def test_names_are_kept_per_server_and_the_latest_wins(store: Store) -> None:

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.core.archive import Archive
 from bot.core.storage import Store
 from bot.core.tables import TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
-from tests.databases import Location
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 async def test_a_restored_table_names_its_players_as_they_were_last_seen(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -30,13 +29,6 @@ from tests.databases import Location, raw
 def config(turn: float = TURN, countdown: float = 0) -> TableConfig:
     """A table whose turn clock alone decides (time banks have tests of their own)."""
     return TableConfig(DEFAULT_STAKES, 8, 100, 1000, turn, countdown, time_bank=0)
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture

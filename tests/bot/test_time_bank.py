@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.core.errors import TableError
 from bot.core.storage import Store
 from bot.core.tables import TIME_BANK_REFILL, Table, TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
-from tests.databases import Location
 
 BANK = 30
-
-
-@pytest.fixture
-async def store(database: Location) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
 
 
 async def dealt(store: Store, clock: ManualClock, bank: int = BANK) -> tuple[TableManager, Screen]:
