@@ -144,8 +144,9 @@ def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> Non
 
 
 def drawing_pids(bot: StudBot) -> list[int]:
-    """The process the pictures are drawn in (the pool's one worker; no public API for it)."""
-    return list(bot.presenter._pool._processes or {})
+    """The process the pictures are drawn in."""
+    pid = bot.presenter.drawing.pid
+    return [] if pid is None else [pid]
 
 
 def peak_mb(pid: int) -> float:
@@ -188,6 +189,7 @@ async def bot_side(
         bot = StudBot(settings, store)
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
+        await bot.presenter.drawing.start()
         before = await asyncio.to_thread(conn.recv)  # the players start
         assert before == "playing"
         start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))

@@ -9,21 +9,18 @@ Privacy: channel messages are built only from ``PublicTable.from_hand`` (no down
 it) and from announcements; a player's down cards are only ever put in his DM or in an
 ephemeral reply to him.
 
-Pictures are drawn in one worker thread, off the event loop, so a busy table's drawing never
-delays another table's click.
+Pictures are drawn in a process of their own (``bot.edge.drawing``), off the event loop, so a
+busy table's drawing never delays another table's click.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final
 
 import discord
 
@@ -37,12 +34,10 @@ from bot.core.stats import board_heading, percent, stats_chart, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
 from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
+from bot.edge.drawing import DrawingCrashed, DrawingProcess
 from bot.edge.funnel import brief, full_time, is_retryable, relative_time, with_retries
 from engine import events as ev
-from engine.cards import shuffled_deck
-from engine.hand import StudHand
 from engine.public import PrivateHand, PublicTable
-from engine.stakes import DEFAULT_STAKES
 from render import (
     SeatLabel,
     TableLabels,
@@ -71,14 +66,13 @@ LEDGER_NAME = 32
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 # Discord's codes for a channel that is gone and for a message that is.
+DM_CHANNELS_KEPT: Final = 10_000  # a few hundred KB: every player of a busy process
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
 
 # What the bot needs in a table's channel, as Permissions flag names.
 NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
 THREAD_PERMISSION: Final = "send_messages_in_threads"
-
-R = TypeVar("R")
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -118,14 +112,8 @@ class DiscordPresenter:
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
-        # Pictures are drawn in a process of their own: in a thread, drawing holds the GIL and
-        # every other table's database and network work waits behind it (measured: p95 of a
-        # draw's wait 1.5 s at 60 clicks/s with a thread, see benchmarks/bot.py).
-        self._pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=warm_up_drawing,
-        )
+        self.drawing = DrawingProcess()
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, oldest use first
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
 
@@ -174,7 +162,8 @@ class DiscordPresenter:
                 self.tables.pause(table, BotLacksPermissions(list(NEEDED_PERMISSIONS)))
                 break
             except Exception as error:
-                if not is_retryable(error):
+                # A crashed drawing process is restarted by the next picture: try again.
+                if not (is_retryable(error) or isinstance(error, DrawingCrashed)):
                     self._dropped(table, effect)
                     continue
                 pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
@@ -224,9 +213,8 @@ class DiscordPresenter:
                 self._dms.add(task)
                 task.add_done_callback(self._dms.discard)
 
-    async def _draw(self, draw: Callable[..., R], *args: object, **kwargs: object) -> R:
-        call = functools.partial(draw, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+    async def _draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
+        return await self.drawing.draw(draw, *args, **kwargs)
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -426,16 +414,28 @@ class DiscordPresenter:
         )
 
         async def send() -> None:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
+            channel = await self._dm_channel(user_id)
+            await channel.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
 
         try:
             await with_retries(send, self.tables.clock.sleep)
         except discord.HTTPException as error:
+            self._dm_channels.pop(user_id, None)
             # Closed DMs (or Discord down for minutes) must not stall the game: the channel
             # says so once a hand, and the player uses My cards.
             log.info("hand %s: no DM to a player (%s)", effect.hand_id, error.status)
             self.tables.dm_failed(table, effect.hand_id, user_id)
+
+    async def _dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The player's DM channel: found once, then known (a DM is one request, not three:
+        fetching the user and opening the channel each time would double a deal's requests)."""
+        channel_id = self._dm_channels.pop(user_id, None)
+        if channel_id is None:
+            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
+        self._dm_channels[user_id] = channel_id  # the newest at the end: the oldest goes first
+        if len(self._dm_channels) > DM_CHANNELS_KEPT:
+            del self._dm_channels[next(iter(self._dm_channels))]
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def show_cards(self, interaction: discord.Interaction, channel_id: int) -> None:
         """The clicking player's own cards, as an ephemeral followup (already acknowledged)."""
@@ -560,7 +560,7 @@ class DiscordPresenter:
                 break
             await asyncio.wait(pending, timeout=remaining)
         self._closing = True
-        self._pool.shutdown(wait=True)
+        await self.drawing.close()
 
 
 def _add_next_game(embed: discord.Embed, table: Table) -> None:
@@ -716,16 +716,6 @@ def leaderboard_embed(board: Leaderboard, names: dict[int, str], lang: str) -> d
     )
     embed.set_footer(text=footer)
     return embed
-
-
-def warm_up_drawing() -> None:
-    """In the drawing process: register every catalogue's picture words (importing the
-    catalogue does) and draw once, so the first table a player sees is not the slow one."""
-    from bot.core import i18n
-
-    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
-    for lang in i18n.CATALOGUES:
-        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
 
 
 def seat_lines(table: Table, lang: str) -> list[str]:

@@ -78,9 +78,10 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     # would otherwise keep dealing hands forever.
     await world.bot.tables.shutdown()
     # A restart test swaps in a new bot that simcord never closes; an open database thread
-    # would keep the interpreter from exiting.
+    # would keep the interpreter from exiting, a drawing process would outlive the test.
     for bot in {simcord_bot, world.bot}:
         await bot.store.close()
+        await bot.presenter.drawing.close()
     # Errors players cause reach the tree's error funnel (simcord records them); only our own
     # bugs should fail a test.
     bugs = [error for error in env.errors if user_message(error, "en") is None]

@@ -226,6 +226,10 @@ async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:
         assert len(dms) == (2 if seventh else 1)
         assert all(dm["attachments"][0]["filename"] == "cards.png" for dm in dms)
     assert seventh == (count < 8)
+    # Each player's DM channel is opened once and then reused, and nobody is fetched for it.
+    assert len(fake.requests_to("POST /users/@me/channels")) == count
+    fetched = [r.path for r in fake.requests_to("GET /users/{id}") if r.path != "/users/@me"]
+    assert fetched == []
     dm_channels = set(fake.dm_channels)
     dm_uploads = [u for u in fake.uploads if u.channel_id in dm_channels]
     channel_uploads = [u for u in fake.uploads if u.channel_id == fake.channel_id]

@@ -1,0 +1,183 @@
+"""The process the pictures are drawn in, fed through its stdin and read from its stdout by the
+event loop itself.
+
+Drawing holds the GIL, so it cannot share the bot's process: every other table's database and
+network work would wait behind it. A ``ProcessPoolExecutor`` moves it out, but pays with two
+threads of its own in the bot (a queue feeder and a result manager) that take the GIL for every
+picture; measured in ``benchmarks/bot.py``, they cost the event loop more than the pickling. Here
+the loop writes a framed request to the child's stdin and reads the framed answer off its
+stdout, with no thread at all. A child that dies (killed, out of memory) fails the picture it
+had and the next one starts a new child.
+
+Run as ``python -m bot.edge.drawing`` by ``DrawingProcess`` only: it imports no Discord code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import pickle
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO, Final
+
+log = logging.getLogger(__name__)
+
+HEADER: Final = 4  # bytes of a frame's length, big-endian
+PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
+
+
+class DrawingCrashed(Exception):
+    """The drawing process ended before answering: a new one draws the next picture."""
+
+
+class DrawingProcess:
+    """One child process that draws pictures in the order asked; started on first use (or by
+    ``start``). Requests are written as they come, so the child always has the next one."""
+
+    def __init__(self) -> None:
+        self._process: asyncio.subprocess.Process | None = None
+        self._waiting: deque[asyncio.Future[bytes]] = deque()  # answers come in request order
+        # Reads answers while any are due, then ends: no task waits on the child between
+        # pictures (a test's simulated Discord waits for the bot's tasks before time passes).
+        self._reader: asyncio.Task[None] | None = None
+        self._spawning = asyncio.Lock()  # pictures asked for while the child starts wait for it
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    async def draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
+        """``draw(*args, **kwargs)`` in the child (``draw`` must be a module-level function and
+        its arguments picklable); its exception is raised here."""
+        frame = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        process = await self._started()
+        assert process.stdin is not None
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        process.stdin.write(len(frame).to_bytes(HEADER, "big") + frame)
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(
+                self._read(process), name="drawing-answers"
+            )
+        # A broken pipe: the reader sees the end too, and fails the picture.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            await process.stdin.drain()
+        return await future
+
+    async def start(self) -> None:
+        """Start the child now rather than at the first picture."""
+        await self._started()
+
+    async def _started(self) -> asyncio.subprocess.Process:
+        async with self._spawning:
+            if self._process is None or self._process.returncode is not None:
+                environment = dict(os.environ)
+                # The child finds this checkout's packages whether or not it is installed.
+                paths = [PROJECT_ROOT, environment.get("PYTHONPATH", "")]
+                environment["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+                self._process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot.edge.drawing",
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    env=environment,
+                )
+            return self._process
+
+    async def _read(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        try:
+            while self._waiting:
+                size = int.from_bytes(await process.stdout.readexactly(HEADER), "big")
+                ok, value = pickle.loads(await process.stdout.readexactly(size))
+                future = self._waiting.popleft()
+                if future.done():
+                    continue  # its caller was cancelled
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+        except asyncio.IncompleteReadError:
+            if self._process is process:
+                self._process = None
+            code = await process.wait()
+            log.warning(
+                "the drawing process ended (exit code %s); the next picture starts one", code
+            )
+            while self._waiting:
+                future = self._waiting.popleft()
+                if not future.done():
+                    future.set_exception(DrawingCrashed("the drawing process ended"))
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """End the child: it finishes the pictures it has, then exits on end of input."""
+        process, self._process = self._process, None
+        if process is not None and process.returncode is None:
+            assert process.stdin is not None
+            process.stdin.close()
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+
+def warm_up() -> None:
+    """Register every catalogue's picture words (importing the catalogue does) and draw once,
+    so the first table a player sees is not the slow one."""
+    from bot.core import i18n
+    from engine.cards import shuffled_deck
+    from engine.hand import StudHand
+    from engine.public import PublicTable
+    from engine.stakes import DEFAULT_STAKES
+    from render import TableLabels, table_png
+
+    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
+    for lang in i18n.CATALOGUES:
+        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
+
+
+def _read_frame(source: BinaryIO) -> bytes | None:
+    header = source.read(HEADER)
+    if len(header) < HEADER:
+        return None
+    return source.read(int.from_bytes(header, "big"))
+
+
+def serve(source: BinaryIO, answers: BinaryIO) -> None:
+    """Draw each framed request from ``source`` and write its framed answer, until end of input."""
+    while (frame := _read_frame(source)) is not None:
+        draw, args, kwargs = pickle.loads(frame)
+        try:
+            answer = pickle.dumps((True, draw(*args, **kwargs)), pickle.HIGHEST_PROTOCOL)
+        except Exception as error:
+            try:
+                answer = pickle.dumps((False, error), pickle.HIGHEST_PROTOCOL)
+            except Exception:
+                answer = pickle.dumps((False, RuntimeError(repr(error))))
+        answers.write(len(answer).to_bytes(HEADER, "big") + answer)
+        answers.flush()
+
+
+def main() -> None:
+    # Ctrl+C reaches the whole process group: the bot ends this process by closing its input.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    # Anything a library prints must not corrupt the answers: stdout now goes to stderr.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    warm_up()
+    with contextlib.suppress(BrokenPipeError):
+        serve(sys.stdin.buffer, answers)
+
+
+if __name__ == "__main__":
+    main()

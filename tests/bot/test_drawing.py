@@ -1,0 +1,72 @@
+"""The drawing process: pictures come back in order, a drawing's error is raised in the bot, a
+killed child fails only its pictures and the next one starts a new child."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from bot.edge.drawing import DrawingCrashed, DrawingProcess
+from engine.cards import shuffled_deck
+from engine.hand import StudHand
+from engine.public import PublicTable
+from engine.stakes import DEFAULT_STAKES
+from render import SeatLabel, TableLabels, table_png
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _view(seed_stack: int) -> PublicTable:
+    hand = StudHand([seed_stack, 100], DEFAULT_STAKES, shuffled_deck(), dealer=0)
+    return PublicTable.from_hand(hand)
+
+
+async def test_pictures_come_back_in_order_and_match_drawing_here() -> None:
+    drawing = DrawingProcess()
+    views = [_view(stack) for stack in (50, 60, 70, 80)]
+    try:
+        pictures = await asyncio.gather(*(drawing.draw(table_png, v, TableLabels()) for v in views))
+    finally:
+        await drawing.close()
+    assert pictures == [table_png(v, TableLabels()) for v in views]
+    assert all(p.startswith(PNG) for p in pictures)
+
+
+async def test_a_drawing_error_is_raised_in_the_bot_and_the_child_goes_on() -> None:
+    drawing = DrawingProcess()
+    try:
+        three = TableLabels(seats=(SeatLabel("a"), SeatLabel("b"), SeatLabel("c")))
+        with pytest.raises(ValueError, match="3 seat labels for a table of 2 seats"):
+            await drawing.draw(table_png, _view(50), three)
+        assert (await drawing.draw(table_png, _view(50), TableLabels())).startswith(PNG)
+    finally:
+        await drawing.close()
+
+
+async def test_a_killed_child_fails_its_picture_and_the_next_starts_a_new_one() -> None:
+    drawing = DrawingProcess()
+    try:
+        await drawing.start()
+        first = drawing.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(DrawingCrashed):
+            await drawing.draw(table_png, _view(50), TableLabels())
+        assert (await drawing.draw(table_png, _view(50), TableLabels())).startswith(PNG)
+        assert drawing.pid not in (None, first)
+    finally:
+        await drawing.close()
+
+
+async def test_close_ends_the_child() -> None:
+    drawing = DrawingProcess()
+    await drawing.draw(table_png, _view(50), TableLabels())
+    pid = drawing.pid
+    assert pid is not None
+    await drawing.close()
+    assert drawing.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # reaped, not a zombie
