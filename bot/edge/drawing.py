@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import os
 import pickle
@@ -29,6 +31,7 @@ from typing import BinaryIO, Final
 log = logging.getLogger(__name__)
 
 HEADER: Final = 4  # bytes of a frame's length, big-endian
+IN_FLIGHT: Final = 2
 PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
 
 
@@ -37,12 +40,19 @@ class DrawingCrashed(Exception):
 
 
 class DrawingProcess:
-    """One child process that draws pictures in the order asked; started on first use (or by
-    ``start``). Requests are written as they come, so the child always has the next one."""
+    """One child process that draws pictures; started on first use (or by ``start``).
+
+    Pictures are drawn in the order asked, except that those asked for ``behind`` (a DM's
+    cards) wait for every other (the table picture players are waiting on). Two are sent ahead,
+    so the child always has the next one when it finishes a picture.
+    """
 
     def __init__(self) -> None:
         self._process: asyncio.subprocess.Process | None = None
-        self._waiting: deque[asyncio.Future[bytes]] = deque()  # answers come in request order
+        self._order = itertools.count()
+        # (behind, order, request, answer): the next to send is the smallest.
+        self._queued: list[tuple[bool, int, bytes, asyncio.Future[bytes]]] = []
+        self._sent: deque[asyncio.Future[bytes]] = deque()  # answered in the order sent
         # Reads answers while any are due, then ends: no task waits on the child between
         # pictures (a test's simulated Discord waits for the bot's tasks before time passes).
         self._reader: asyncio.Task[None] | None = None
@@ -52,23 +62,31 @@ class DrawingProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    async def draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
+    async def draw(
+        self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
+    ) -> bytes:
         """``draw(*args, **kwargs)`` in the child (``draw`` must be a module-level function and
         its arguments picklable); its exception is raised here."""
-        frame = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        request = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
         process = await self._started()
+        answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queued, (behind, next(self._order), request, answer))
+        self._send(process)
+        return await answer
+
+    def _send(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdin is not None
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
-        process.stdin.write(len(frame).to_bytes(HEADER, "big") + frame)
-        if self._reader is None or self._reader.done():
+        while self._queued and len(self._sent) < IN_FLIGHT:
+            *_, request, answer = heapq.heappop(self._queued)
+            if answer.done():
+                continue  # its caller was cancelled
+            self._sent.append(answer)
+            # A broken pipe shows as the end of the child's answers: the reader fails these.
+            process.stdin.write(len(request).to_bytes(HEADER, "big") + request)
+        if self._sent and (self._reader is None or self._reader.done()):
             self._reader = asyncio.get_running_loop().create_task(
                 self._read(process), name="drawing-answers"
             )
-        # A broken pipe: the reader sees the end too, and fails the picture.
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            await process.stdin.drain()
-        return await future
 
     async def start(self) -> None:
         """Start the child now rather than at the first picture."""
@@ -94,16 +112,16 @@ class DrawingProcess:
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdout is not None
         try:
-            while self._waiting:
+            while self._sent:
                 size = int.from_bytes(await process.stdout.readexactly(HEADER), "big")
                 ok, value = pickle.loads(await process.stdout.readexactly(size))
-                future = self._waiting.popleft()
-                if future.done():
-                    continue  # its caller was cancelled
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
+                answer = self._sent.popleft()
+                if not answer.done():
+                    if ok:
+                        answer.set_result(value)
+                    else:
+                        answer.set_exception(value)
+                self._send(process)
         except asyncio.IncompleteReadError:
             if self._process is process:
                 self._process = None
@@ -111,10 +129,12 @@ class DrawingProcess:
             log.warning(
                 "the drawing process ended (exit code %s); the next picture starts one", code
             )
-            while self._waiting:
-                future = self._waiting.popleft()
-                if not future.done():
-                    future.set_exception(DrawingCrashed("the drawing process ended"))
+            waiting = [*self._sent, *(answer for *_, answer in self._queued)]
+            self._sent.clear()
+            self._queued.clear()
+            for answer in waiting:
+                if not answer.done():
+                    answer.set_exception(DrawingCrashed("the drawing process ended"))
 
     async def close(self, timeout: float = 5.0) -> None:
         """End the child: it finishes the pictures it has, then exits on end of input."""

@@ -213,8 +213,10 @@ class DiscordPresenter:
                 self._dms.add(task)
                 task.add_done_callback(self._dms.discard)
 
-    async def _draw(self, draw: Callable[..., bytes], *args: object, **kwargs: object) -> bytes:
-        return await self.drawing.draw(draw, *args, **kwargs)
+    async def _draw(
+        self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
+    ) -> bytes:
+        return await self.drawing.draw(draw, *args, behind=behind, **kwargs)
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
@@ -251,6 +253,7 @@ class DiscordPresenter:
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
             shown = (live.hand_id, live.seq)
         channel = self._channel(table)
+        posted: discord.Message | None = None
         if state.message_id is not None and state.key == key:
             message = channel.get_partial_message(state.message_id)
             if view is None:
@@ -267,10 +270,11 @@ class DiscordPresenter:
             else:
                 posted = await channel.send(embed=embed, view=view, files=files)
             state.message_id, state.key, state.after_hand = posted.id, key, False
-            await self._remember(table, posted.id)
         state.has_buttons = view is not None
         if shown is not None:
-            self.tables.shown(table, *shown)
+            self.tables.shown(table, *shown)  # the clock starts before the database write
+        if posted is not None:
+            await self._remember(table, posted.id)
 
     async def _remember(self, table: Table, message_id: int) -> None:
         try:
@@ -409,8 +413,15 @@ class DiscordPresenter:
         )
         name = table.name(user_id)
         four_colour = await self.tables.four_colour(user_id)
+        # Behind the table pictures: the player can act on what the table shows, and his
+        # down cards are one click away (My cards) if the DM comes a moment later.
         png = await self._draw(
-            private_hand_png, private, name=name, four_colour=four_colour, language=lang
+            private_hand_png,
+            private,
+            name=name,
+            four_colour=four_colour,
+            language=lang,
+            behind=True,
         )
 
         async def send() -> None:

@@ -70,3 +70,22 @@ async def test_close_ends_the_child() -> None:
     assert drawing.pid is None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # reaped, not a zombie
+
+
+async def test_pictures_asked_for_behind_wait_for_the_others() -> None:
+    """A DM's picture waits for table pictures asked for after it (two are always sent ahead)."""
+    drawing = DrawingProcess()
+    done: list[str] = []
+
+    async def picture(name: str, behind: bool) -> None:
+        await drawing.draw(table_png, _view(50), TableLabels(), behind=behind)
+        done.append(name)
+
+    try:
+        await drawing.start()
+        dms = [picture(f"dm{i}", True) for i in range(1, 5)]
+        tables = [picture(f"table{i}", False) for i in range(1, 3)]
+        await asyncio.gather(*dms, *tables)
+    finally:
+        await drawing.close()
+    assert done == ["dm1", "dm2", "table1", "table2", "dm3", "dm4"]
