@@ -341,6 +341,8 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._unsaved_messages: dict[int, int] = {}  # channel id -> the message showing it
+        self._saving_messages: asyncio.Task[None] | None = None
         # What the store holds, so a name or a deck is read once and written only on a change.
         self._saved_names: dict[tuple[int, int], str] = {}
         self._decks: dict[int, bool] = {}
@@ -831,11 +833,28 @@ class TableManager:
         live.deadline = self.clock.now() + table.config.turn_seconds
         self._arm_timer(table, live.deadline)
 
-    async def message_posted(self, table: Table, message_id: int) -> None:
-        """The table is now shown by ``message_id``: remember it, across restarts too."""
+    def message_posted(self, table: Table, message_id: int) -> None:
+        """The table is now shown by ``message_id``: remember it, across restarts too.
+
+        Saved by one task with every other table's posted meanwhile, in one transaction: a
+        write of its own per new street made every other table's next action wait for it."""
         table.message_id = message_id
-        if not table.closed:
-            await self.store.set_table_message(table.channel_id, message_id)
+        if table.closed:
+            return
+        self._unsaved_messages[table.channel_id] = message_id
+        if self._saving_messages is None or self._saving_messages.done():
+            self._saving_messages = asyncio.get_running_loop().create_task(
+                self._save_messages(), name="save-table-messages"
+            )
+
+    async def _save_messages(self) -> None:
+        while self._unsaved_messages:
+            posted, self._unsaved_messages = self._unsaved_messages, {}
+            try:
+                await self.store.set_table_messages(posted)
+            except Exception:
+                # Only a restart's clean-up of old buttons needs them; the tables play on.
+                log.warning("could not save the messages of %d tables", len(posted), exc_info=True)
 
     def pause(self, table: Table, reason: TableError) -> None:
         """The table can't be shown (missing permissions): nobody's clock runs meanwhile."""
@@ -1042,6 +1061,9 @@ class TableManager:
         for table in list(self.tables.values()):
             async with table.lock:
                 pass
+        if self._saving_messages is not None:
+            await self._saving_messages
+        await self._save_messages()  # any posted since
 
 
 def _is_initial(events: Sequence[ev.Event]) -> bool:

@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 HEADER: Final = 4  # bytes of a frame's length, big-endian
 IN_FLIGHT: Final = 2
+BEHIND_SECONDS: Final = 0.25
 PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
 
 
@@ -42,16 +43,17 @@ class DrawingCrashed(Exception):
 class DrawingProcess:
     """One child process that draws pictures; started on first use (or by ``start``).
 
-    Pictures are drawn in the order asked, except that those asked for ``behind`` (a DM's
-    cards) wait for every other (the table picture players are waiting on). Two are sent ahead,
-    so the child always has the next one when it finishes a picture.
+    Pictures are drawn in the order asked, except that one asked for ``behind`` (a DM's cards)
+    lets the others asked within ``BEHIND_SECONDS`` after it go first (the table pictures the
+    players are waiting on), and no more: under load a DM still comes within that. Two are sent
+    ahead, so the child always has the next one when it finishes a picture.
     """
 
     def __init__(self) -> None:
         self._process: asyncio.subprocess.Process | None = None
         self._order = itertools.count()
-        # (behind, order, request, answer): the next to send is the smallest.
-        self._queued: list[tuple[bool, int, bytes, asyncio.Future[bytes]]] = []
+        # (when due, order, request, answer): the next to send is the smallest.
+        self._queued: list[tuple[float, int, bytes, asyncio.Future[bytes]]] = []
         self._sent: deque[asyncio.Future[bytes]] = deque()  # answered in the order sent
         # Reads answers while any are due, then ends: no task waits on the child between
         # pictures (a test's simulated Discord waits for the bot's tasks before time passes).
@@ -69,8 +71,10 @@ class DrawingProcess:
         its arguments picklable); its exception is raised here."""
         request = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
         process = await self._started()
-        answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queued, (behind, next(self._order), request, answer))
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[bytes] = loop.create_future()
+        due = loop.time() + (BEHIND_SECONDS if behind else 0.0)
+        heapq.heappush(self._queued, (due, next(self._order), request, answer))
         self._send(process)
         return await answer
 

@@ -272,16 +272,9 @@ class DiscordPresenter:
             state.message_id, state.key, state.after_hand = posted.id, key, False
         state.has_buttons = view is not None
         if shown is not None:
-            self.tables.shown(table, *shown)  # the clock starts before the database write
+            self.tables.shown(table, *shown)
         if posted is not None:
-            await self._remember(table, posted.id)
-
-    async def _remember(self, table: Table, message_id: int) -> None:
-        try:
-            await self.tables.message_posted(table, message_id)
-        except Exception:
-            # Only a restart's clean-up of old buttons needs it; the table plays on.
-            log.warning("channel %s: could not save the table message id", table.channel_id)
+            self.tables.message_posted(table, posted.id)
 
     def check_permissions(self, table: Table, interaction: discord.Interaction) -> None:
         """An interaction shows what the bot may do in the channel: resume a paused table
@@ -536,7 +529,7 @@ class DiscordPresenter:
             file=discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE),
         )
         state.message_id, state.key, state.after_hand = posted.id, None, True
-        await self._remember(table, posted.id)
+        self.tables.message_posted(table, posted.id)
 
     def _result_lines(self, table: Table, hand: LiveHand) -> list[str]:
         """Shown hands and pots, then each player's net result."""

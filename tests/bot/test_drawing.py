@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from bot.edge.drawing import DrawingCrashed, DrawingProcess
+from bot.edge.drawing import BEHIND_SECONDS, DrawingCrashed, DrawingProcess
 from engine.cards import shuffled_deck
 from engine.hand import StudHand
 from engine.public import PublicTable
@@ -89,3 +89,25 @@ async def test_pictures_asked_for_behind_wait_for_the_others() -> None:
     finally:
         await drawing.close()
     assert done == ["dm1", "dm2", "table1", "table2", "dm3", "dm4"]
+
+
+async def test_a_dm_waits_for_table_pictures_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table pictures asked for more than BEHIND_SECONDS after a DM's no longer go first."""
+    drawing = DrawingProcess()
+    done: list[str] = []
+    now = [0.0]
+    monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: now[0])
+
+    async def picture(name: str, behind: bool) -> None:
+        await drawing.draw(table_png, _view(50), TableLabels(), behind=behind)
+        done.append(name)
+
+    try:
+        await drawing.start()
+        early = [asyncio.ensure_future(picture(f"dm{i}", True)) for i in range(1, 4)]
+        await asyncio.sleep(0)  # all three asked at 0 s: two sent, the third waits
+        now[0] = BEHIND_SECONDS + 0.01
+        await asyncio.gather(*early, picture("table", False))
+    finally:
+        await drawing.close()
+    assert done == ["dm1", "dm2", "dm3", "table"]

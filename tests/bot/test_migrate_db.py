@@ -60,7 +60,7 @@ async def a_played_database(location: Location) -> None:
             max_buy_in=1000,
             settings={"stakes": [1, 3, 10, 20], "lang": "ru"},
         )
-        await store.set_table_message(CHANNEL, 555)
+        await store.set_table_messages({CHANNEL: 555})
         for user, stack in ((ALICE, 400), (BOB, 200), (CAROL, 100)):
             await store.sit(CHANNEL, user, stack)
         live = await store.start_hand(

@@ -192,13 +192,34 @@ async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_cloc
     await manager.shutdown()
 
 
+async def test_messages_posted_meanwhile_are_saved_together_newest_last(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager, _ = await seated(store, clock)
+    table = manager.get(CHANNEL)
+    saved: list[dict[int, int]] = []
+    real = store.set_table_messages
+
+    async def spy(messages: dict[int, int]) -> None:
+        saved.append(dict(messages))
+        await real(messages)
+
+    monkeypatch.setattr(store, "set_table_messages", spy)
+    for message_id in (101, 102, 103):  # three streets posted before the first save ran
+        manager.message_posted(table, message_id)
+    await manager.shutdown()
+    assert saved == [{CHANNEL: 103}]
+    stored = await store.get_table(CHANNEL)
+    assert stored is not None and stored.message_id == 103
+
+
 async def test_restore_continues_a_hand_from_the_database(store: Store, clock: ManualClock) -> None:
     manager, _ = await seated(store, clock, players=3)
     table = manager.get(CHANNEL)
     assert table.live is not None
     await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
     state = table.live.hand.to_dict()
-    await manager.message_posted(table, 4242)
+    manager.message_posted(table, 4242)
     await manager.shutdown()
 
     fresh = TableManager(store, clock=clock)

@@ -436,12 +436,13 @@ class Store:
             rows = await self._all("SELECT * FROM tables WHERE closed_at IS NULL ORDER BY id")
         return [_to_table(row) for row in rows]
 
-    async def set_table_message(self, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows the open table in ``channel_id``."""
-        async with self._single():
-            await self._run(
+    async def set_table_messages(self, messages: Mapping[int, int]) -> None:
+        """Remember the message that shows each open table: ``messages`` maps a channel id to
+        its message id (one transaction for them all)."""
+        async with self._write():
+            await self._run_many(
                 "UPDATE tables SET message_id = ? WHERE channel_id = ? AND closed_at IS NULL",
-                (message_id, channel_id),
+                [(message_id, channel_id) for channel_id, message_id in messages.items()],
             )
 
     # ----------------------------------------------------------------- seats
