@@ -248,7 +248,10 @@ class DiscordPresenter:
             embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
             labels = self._labels(table, live)
-            png = await self._draw(table_png, public, labels)
+            street_moved_on = state.message_id is not None and state.key != key
+            png = await self._draw_and_clear(
+                table, state, street_moved_on, table_png, public, labels
+            )
             files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
             shown = (live.hand_id, live.seq)
@@ -275,6 +278,26 @@ class DiscordPresenter:
             self.tables.shown(table, *shown)
         if posted is not None:
             self.tables.message_posted(table, posted.id)
+
+    async def _draw_and_clear(
+        self,
+        table: Table,
+        state: _MessageState,
+        clear: bool,
+        draw: Callable[..., bytes],
+        *args: object,
+    ) -> bytes:
+        """Draw a picture; when ``clear``, meanwhile take the buttons off the table's current
+        message (a new one follows): the two waits overlap instead of adding up."""
+        if not clear or state.message_id is None or not state.has_buttons:
+            return await self._draw(draw, *args)
+        # Either failing fails the delivery, which is tried again whole (clearing twice is
+        # harmless; the picture is drawn again).
+        png, _ = await asyncio.gather(
+            self._draw(draw, *args), self._clear_buttons(table, state.message_id)
+        )
+        state.has_buttons = False
+        return png
 
     def check_permissions(self, table: Table, interaction: discord.Interaction) -> None:
         """An interaction shows what the bot may do in the channel: resume a paused table
@@ -514,7 +537,7 @@ class DiscordPresenter:
         )
         _add_next_game(embed, table)
         labels = self._labels(table, hand)
-        png = await self._draw(showdown_png, public, labels)
+        png = await self._draw_and_clear(table, state, True, showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
             embed.add_field(
