@@ -16,7 +16,7 @@ from render.ledger import LedgerRow, LedgerSheet, draw_ledger
 from render.png import encode
 from render.private import draw_private
 from render.rankings import draw_rankings
-from render.table import draw_table
+from render.table import draw_table, drawn_boxes, felt_background
 
 __all__ = [
     "LedgerRow",
@@ -35,14 +35,14 @@ __all__ = [
 
 def table_png(view: PublicTable, labels: TableLabels) -> bytes:
     """The table as the channel sees it (after a showdown, the showdown picture)."""
-    return encode(draw_table(view, labels))
+    return encode(draw_table(view, labels), felt_background(), drawn_boxes(len(view.seats)))
 
 
 def showdown_png(view: PublicTable, labels: TableLabels) -> bytes:
     """The finished hand: shown cards, the five that play, descriptions and who won each pot."""
     if not view.is_over:
         raise ValueError("the hand isn't over: there is no showdown to draw yet")
-    return encode(draw_table(view, labels))
+    return table_png(view, labels)
 
 
 def private_hand_png(

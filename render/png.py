@@ -6,7 +6,10 @@ that did not change since that table's last picture. So the image data is compre
 of rows, each band on its own (a fresh compressor, ended byte-aligned with a sync flush), and a
 band seen recently reuses its compressed bytes. The bands join into one valid zlib stream: no
 band refers back into another, an empty final block ends it, and the checksum covers it all.
-Measured over whole hands: about 70% of the bands are reused, at about 1% more bytes.
+Measured over whole hands: about 70% of the bands are reused, at about 6% more bytes.
+
+Mapping RGB to the palette is most of what is left: a picture drawn over a known background (the
+table's felt) maps only the boxes drawn in and takes the rest from the background mapped once.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -55,11 +60,12 @@ class BandCache:
     def __init__(self, size: int) -> None:
         self.size = size
         self.hits = self.misses = 0
-        self._kept: OrderedDict[bytes, bytes] = OrderedDict()
+        self._kept: OrderedDict[bytes, tuple[bytes, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def deflated(self, band: bytes) -> bytes:
-        """``band`` as raw deflate blocks that end on a byte boundary and are not final."""
+    def deflated(self, band: bytes) -> tuple[bytes, int]:
+        """``band`` as raw deflate blocks that end on a byte boundary and are not final, and
+        its Adler-32 checksum."""
         # A content address, not a secret: SHA-1 is the fastest digest here (the CPU does it).
         key = hashlib.sha1(band, usedforsecurity=False).digest()
         with self._lock:
@@ -71,11 +77,24 @@ class BandCache:
             self.misses += 1
         compressor = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
         blocks = compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        kept = (blocks, zlib.adler32(band))
         with self._lock:
-            self._kept[key] = blocks
+            self._kept[key] = kept
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
-        return blocks
+        return kept
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs (zlib's
+    ``adler32_combine``, which Python's zlib does not offer)."""
+    base = 65521
+    rest = second_length % base
+    low = first & 0xFFFF
+    high = (rest * low) % base
+    low = (low + (second & 0xFFFF) + base - 1) % base
+    high = (high + (first >> 16) + (second >> 16) + base - rest) % base
+    return low | (high << 16)
 
 
 BANDS: Final = BandCache(KEPT_BANDS)
@@ -85,20 +104,57 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of an RGB ``image``: each pixel mapped to its nearest palette colour."""
-    indexed = image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
-    width, height = indexed.size
+Box = tuple[int, int, int, int]  # left, top, right, bottom, as Pillow takes them
+
+
+@dataclass(frozen=True, slots=True)
+class Background:
+    """What a picture is drawn over, already mapped: only the boxes drawn in need mapping."""
+
+    filtered: Image.Image  # the background's palette indices, each row after its filter byte
+
+    @classmethod
+    def of(cls, image: Image.Image) -> Background:
+        return cls(_filtered(_mapped(image)))
+
+
+def _mapped(image: Image.Image) -> Image.Image:
+    return image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+
+
+def _filtered(indexed: Image.Image) -> Image.Image:
     # Each row starts with its filter type, 0 (none; a palette image gains little by one):
     # pasted one column in, the image's bytes are the rows with that byte before each.
+    width, height = indexed.size
     filtered = Image.new("P", (width + 1, height), 0)
     filtered.paste(indexed, (1, 0))
+    return filtered
+
+
+def encode(image: Image.Image, over: Background | None = None, drawn: Sequence[Box] = ()) -> bytes:
+    """PNG bytes of an RGB ``image``: each pixel mapped to its nearest palette colour.
+
+    ``over``: the background ``image`` was drawn on, which it still is outside the ``drawn``
+    boxes (mapping a pixel is most of the work left once bands are reused)."""
+    width, height = image.size
+    if over is None:
+        filtered = _filtered(_mapped(image))
+    else:
+        if over.filtered.size != (width + 1, height):
+            raise ValueError("the background is not the picture's size")
+        filtered = over.filtered.copy()
+        for left, top, right, bottom in drawn:
+            filtered.paste(_mapped(image.crop((left, top, right, bottom))), (left + 1, top))
     data = filtered.tobytes()
     stride = BAND_ROWS * (width + 1)
     stream = [ZLIB_HEADER]
+    checksum = zlib.adler32(b"")
     for start in range(0, len(data), stride):
-        stream.append(BANDS.deflated(data[start : start + stride]))
-    stream += [FINAL_EMPTY_BLOCK, struct.pack(">I", zlib.adler32(data))]
+        band = data[start : start + stride]
+        blocks, band_checksum = BANDS.deflated(band)
+        stream.append(blocks)
+        checksum = adler32_combine(checksum, band_checksum, len(band))
+    stream += [FINAL_EMPTY_BLOCK, struct.pack(">I", checksum)]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, no interlace
     return b"".join(
         (

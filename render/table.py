@@ -16,7 +16,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
-from render import cards, theme
+from render import cards, png, theme
 from render.describe import describe_shown, describe_shown_low
 from render.labels import SeatLabel, TableLabels, Words, words
 from render.text import clean, draw_text, font
@@ -126,6 +126,29 @@ def _panel(style: PanelStyle) -> Image.Image:
         width=(3 if gold else 2) * s,
     )
     return image.resize((BOX_WIDTH, BOX_HEIGHT), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=1)
+def felt_background() -> png.Background:
+    """The empty table, mapped to the palette once for every picture drawn on it."""
+    return png.Background.of(_felt())
+
+
+@lru_cache(maxsize=len(LAYOUTS))
+def drawn_boxes(seat_count: int) -> tuple[png.Box, ...]:
+    """Where a picture of a ``seat_count``-seat table differs from the empty felt: the seats'
+    panels, the two top corners and the middle column (a test checks nothing is drawn outside
+    them). Only these are mapped to the palette: a two-seat table is 40% of the picture."""
+    corner_right = _TOP_LEFT.box[0] - 2  # its text is at most this wide
+    game_left = _TOP_RIGHT.box[2] + 2
+    boxes = [
+        (0, 0, corner_right, 100),
+        (game_left, 0, WIDTH, 130),
+        # The middle's lines and pill are centred, at most its width; their height varies.
+        (MIDDLE_LEFT - 2, 0, MIDDLE_RIGHT + 2, HEIGHT),
+    ]
+    boxes += [slot.box for slot in LAYOUTS[seat_count]]
+    return tuple(boxes)
 
 
 def _paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:

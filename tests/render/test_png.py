@@ -82,9 +82,18 @@ def test_the_least_recently_used_band_goes_first() -> None:
     assert (
         zlib.decompress(
             b"\x78\x01"
-            + cache.deflated(b"c" * 100)
+            + cache.deflated(b"c" * 100)[0]
             + png.FINAL_EMPTY_BLOCK
             + (zlib.adler32(b"c" * 100)).to_bytes(4, "big")
         )
         == b"c" * 100
     )
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_checksums_combine_as_of_the_whole(seed: int) -> None:
+    rng = random.Random(seed)
+    first = rng.randbytes(rng.randrange(0, 70_000))
+    second = rng.randbytes(rng.randrange(0, 70_000))
+    combined = png.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)

@@ -1,0 +1,83 @@
+"""render.table.drawn_boxes: a table picture only maps its drawn boxes to the palette, so nothing
+may be drawn outside them. Random hands of every size, game and moment, with the longest labels
+a picture takes, must leave the felt untouched everywhere else."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
+from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
+from engine.cards import FULL_DECK
+from engine.public import PublicTable
+from engine.variants import STUD_HIGH
+from render import SeatLabel, TableLabels, png, table_png
+from render.table import _felt, draw_table, drawn_boxes
+
+LONG = "Александра Константиновна Ёлкина-Щербакова"
+
+
+def _random_moment(seed: int) -> StudHand:
+    rng = random.Random(seed)
+    seats = 2 + seed % 7
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    stacks = [rng.choice([3, 40, 1000, 987_654]) for _ in range(seats)]
+    variant = (STUD_HIGH, RAZZ, STUD_HI_LO)[seed % 3]
+    hand = StudHand(stacks, DEFAULT_STAKES, deck, dealer=rng.randrange(seats), variant=variant)
+    for _ in range(rng.randrange(80)):
+        if hand.is_over:
+            break
+        legal = hand.legal()
+        roll = rng.random()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif legal.raise_to and roll < 0.3:
+            hand.raise_to(rng.choice(legal.raise_to))
+        elif legal.fold and roll < 0.4:
+            hand.fold()
+        elif legal.call is not None:
+            hand.call()
+        else:
+            hand.check()
+    return hand
+
+
+def _labels(hand: StudHand, seed: int) -> TableLabels:
+    return TableLabels(
+        seats=tuple(
+            SeatLabel(LONG, seconds_left=27, on_time_bank=seed % 2 == 0)
+            for _ in range(len(hand.stacks))
+        ),
+        last_action=f"{LONG} raises to 987,654 and is all-in " * 3,
+        game="Seven Card Stud Hi-Lo Eight or Better",
+        next_game="Razz after 12 more hands, then Seven Card Stud",
+        language="ru" if seed % 4 == 0 else "en",
+    )
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_nothing_is_drawn_outside_the_boxes(seed: int) -> None:
+    hand = _random_moment(seed)
+    view = PublicTable.from_hand(hand)
+    canvas = draw_table(view, _labels(hand, seed))
+    outside = Image.new("L", canvas.size, 255)
+    for left, top, right, bottom in drawn_boxes(len(view.seats)):
+        ImageDraw.Draw(outside).rectangle((left, top, right - 1, bottom - 1), fill=0)
+    red, green, blue = ImageChops.difference(canvas, _felt()).split()
+    changed = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    assert ImageChops.multiply(changed, outside).getbbox() is None
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 7))
+def test_a_table_picture_maps_every_pixel_as_the_whole_picture_would(seed: int) -> None:
+    hand = _random_moment(seed)
+    view = PublicTable.from_hand(hand)
+    labels = _labels(hand, seed)
+    whole = png.encode(draw_table(view, labels))
+    boxed = table_png(view, labels)
+    assert Image.open(io.BytesIO(boxed)).tobytes() == Image.open(io.BytesIO(whole)).tobytes()
