@@ -144,6 +144,9 @@ class Archive:
                 raise TableError("no_history")
             hand_id = last.hand_id
         record = await self._finished(guild_id, hand_id)
+        if record.outcome == "voided":
+            # It never ended at the table (its chips went back), so there is no history to write.
+            raise TableError("history_voided", hand_id=hand_id)
         names = await self._names(guild_id, [record], user_id, viewer_name)
         hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)

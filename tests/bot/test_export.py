@@ -189,6 +189,12 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
     assert live not in [
         h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
     ]
+    with pytest.raises(TableError) as voided:
+        await Archive(store).history(
+            GUILD, ANN, live, viewer_name="Ann", channel_name=lambda _: "stud", lang=EN
+        )
+    assert voided.value.key == "history_voided"
+    assert t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
     with pytest.raises(ValueError, match="limit"):
         await store.settled_hands_for(ANN, guild_id=GUILD, limit=0)
     await session.manager.shutdown()
