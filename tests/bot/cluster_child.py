@@ -1,8 +1,9 @@
 """A stand-in for a cluster's worker (``stud-bot run --shards ...``) that needs no Discord: it
 notes how it was started in ``$STUD_TEST_CLUSTER/started-PID`` and, when signalled, in
 ``stopped-PID``, then exits 0. Named in ``STUD_TEST_FATAL``, its shards exit 4 (the database
-refused) once another worker has started; named in ``STUD_TEST_STUBBORN``, they ignore SIGTERM. Like the bot's drawing
-process, a child of its own runs beside it (its pid in ``child-PID``)."""
+refused) once another worker has started; named in ``STUD_TEST_STUBBORN``, they ignore
+SIGTERM. Like the bot's drawing process, a child of its own runs beside it (its pid in
+``child-PID``)."""
 
 from __future__ import annotations
 
