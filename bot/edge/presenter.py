@@ -216,7 +216,11 @@ class DiscordPresenter:
     async def _draw(
         self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
     ) -> bytes:
-        return await self.drawing.draw(draw, *args, behind=behind, **kwargs)
+        try:
+            return await self.drawing.draw(draw, *args, behind=behind, **kwargs)
+        except DrawingCrashed:
+            # Killed (out of memory, say) while it had this picture: a new one draws it.
+            return await self.drawing.draw(draw, *args, behind=behind, **kwargs)
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

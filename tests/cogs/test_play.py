@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 
 import pytest
 
@@ -136,3 +138,14 @@ async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) ->
         "only apply to a mixed table",
     )
     assert world.bot.tables.tables == {}
+
+
+async def test_a_killed_drawing_process_is_replaced_and_the_hand_plays_on(world: World) -> None:
+    await open_and_seat(world)
+    drawing = world.bot.presenter.drawing
+    killed = drawing.pid
+    assert killed is not None
+    os.kill(killed, signal.SIGKILL)
+    await play_out_with_buttons(world)  # every street's picture, with its buttons, still comes
+    assert live_table(world).live is None
+    assert drawing.pid not in (None, killed)
