@@ -143,10 +143,11 @@ def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> Non
 # ---------------------------------------------------------------------- parent: the bot
 
 
-def drawing_pids(bot: StudBot) -> list[int]:
-    """The process the pictures are drawn in."""
+def drawing_pid(bot: StudBot) -> int:
+    """The process the pictures are drawn in (started before the players start)."""
     pid = bot.presenter.drawing.pid
-    return [] if pid is None else [pid]
+    assert pid is not None
+    return pid
 
 
 def peak_mb(pid: int) -> float:
@@ -193,13 +194,13 @@ async def bot_side(
         before = await asyncio.to_thread(conn.recv)  # the players start
         assert before == "playing"
         start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))
-        start_drawing = sum(cpu_seconds(pid) for pid in drawing_pids(bot))
+        start_drawing = cpu_seconds(drawing_pid(bot))
         samples, elapsed = await asyncio.to_thread(conn.recv)
         usage = Usage(
             cpu_seconds(os.getpid()) - start[0],
-            sum(cpu_seconds(pid) for pid in drawing_pids(bot)) - start_drawing,
+            cpu_seconds(drawing_pid(bot)) - start_drawing,
             cpu_seconds(discord_pid) - start[1],
-            max((peak_mb(pid) for pid in drawing_pids(bot)), default=0.0),
+            peak_mb(drawing_pid(bot)),
         )
         await bot.close()
         await runner

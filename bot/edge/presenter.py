@@ -252,9 +252,9 @@ class DiscordPresenter:
             embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
             labels = self._labels(table, live)
-            street_moved_on = state.message_id is not None and state.key != key
+            # A new street gets a new message: the old one's buttons go meanwhile.
             png = await self._draw_and_clear(
-                table, state, street_moved_on, table_png, public, labels
+                table, state, state.key != key, table_png, public, labels
             )
             files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
