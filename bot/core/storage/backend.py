@@ -15,17 +15,17 @@ NULL`` needs a ``CAST(? AS BIGINT)``. Each backend gives three kinds of access, 
 
 from __future__ import annotations
 
+import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, TypeAlias
 
-import aiosqlite
 import asyncpg
 
 # Both kinds of row read by column name (``row["id"]``), by position, and into ``dict(row)``.
-Row: TypeAlias = aiosqlite.Row | asyncpg.Record
+Row: TypeAlias = sqlite3.Row | asyncpg.Record
 Params: TypeAlias = Sequence[Any] | Mapping[str, Any]
 
 # PostgreSQL's counterpart of SQLite's single writer: every write transaction, and every

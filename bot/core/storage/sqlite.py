@@ -1,125 +1,170 @@
-"""The SQLite backend: one file in WAL mode through one aiosqlite connection (the default).
+"""The SQLite backend: one file in WAL mode, its statements run on the event loop itself.
+
+A statement here takes tens of microseconds (the file is in the page cache, and in WAL mode a
+commit only appends to the log): less than handing it to a thread and back, which is what
+aiosqlite does for every statement. Measured in ``benchmarks/bot.py`` at 70 clicks/s: a thread
+hop per statement made saving an action p95 185 ms (a hand's settlement held the store for
+a dozen hops, each waiting for the GIL behind the other tables' work), on the loop it is 3 ms, and
+the bot's CPU per click fell by a sixth. What could block the loop is kept off it:
+
+- waiting for another process's write lock: the busy timeout is 0, and a transaction that finds
+  the file locked tries again after a short ``asyncio.sleep``, for up to ``BUSY_TIMEOUT_MS``;
+- checkpoints (copying the log into the file, with an fsync): automatic checkpoints are off on
+  this connection, and every ``CHECKPOINT_EVERY`` write transactions one runs on a connection of
+  its own in a thread (PASSIVE: it never holds up a writer);
+- migrations, backups and closing run in threads (aiosqlite for the migrations).
 
 One connection, in autocommit mode, with explicit transactions. An asyncio lock keeps coroutines
 from interleaving statements inside each other's transactions, and every write transaction is
-``BEGIN IMMEDIATE`` (plus a busy timeout), so another connection to the same file waits for the
-write lock instead of reading a balance that is about to change.
+``BEGIN IMMEDIATE``, so another connection to the same file waits for the write lock instead of
+reading a balance that is about to change.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import aiosqlite
 
 from bot.core.storage.backend import Backend, Connection, Params, Row
 from bot.core.storage.migrations import migrate
 
-BUSY_TIMEOUT_MS = 5000
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS: Final = 5000
+BUSY_RETRY_SECONDS: Final = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)  # then 0.05 until the timeout
+CHECKPOINT_EVERY: Final = 500  # write transactions; about 1,000 log pages in benchmarks/bot.py
 
 
 class SqliteConnection(Connection):
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        return list(await self._db.execute_fetchall(sql, params))
+        return self._db.execute(sql, params).fetchall()
 
     async def run(self, sql: str, params: Params = ()) -> int:
-        cursor = await self._db.execute(sql, params)
-        return cursor.rowcount
+        return self._db.execute(sql, params).rowcount
 
     async def run_many(self, sql: str, rows: Iterable[Params]) -> int:
-        cursor = await self._db.executemany(sql, rows)
-        return cursor.rowcount
+        return self._db.executemany(sql, rows).rowcount
 
     async def insert_many(self, sql: str, rows: Iterable[Params]) -> None:
-        await self._db.executemany(sql, rows)
+        self._db.executemany(sql, rows)
 
     async def batches(self, sql: str, size: int) -> AsyncIterator[list[Row]]:
-        async with self._db.execute(sql) as cursor:
-            while rows := await cursor.fetchmany(size):
-                yield list[Row](rows)
+        cursor = self._db.execute(sql)
+        try:
+            while rows := cursor.fetchmany(size):
+                yield rows
+        finally:
+            cursor.close()
 
     async def copy_rows(
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
         marks = ", ".join("?" * len(columns))
-        await self._db.executemany(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
-        )
+        self._db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     async def ids_continue_after_copy(self, table: str) -> None:
         """Nothing to do: SQLite gives a new row the largest id plus one."""
 
 
+def _connect(path: str | Path) -> sqlite3.Connection:
+    # check_same_thread: backups and closing run in a thread, always under the backend's lock.
+    db = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    # NORMAL: in WAL mode a commit survives the process being killed (the crash test SIGKILLs
+    # it) but not a power cut, which may undo the last decisions; each move of chips is one
+    # transaction, so they stay conserved and the hand resumes a little earlier. FULL syncs the
+    # log on every commit: at 125 clicks/s (benchmarks/bot.py) it made saving an action p95
+    # 144 ms instead of 46 ms.
+    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _report_checkpoint(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        # The log keeps growing until one succeeds; nothing is lost meanwhile.
+        log.warning("SQLite checkpoint failed: %s", error)
+
+
 class SqliteBackend(Backend):
     dialect = "sqlite"
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        # Use ``SqliteBackend.open``: it configures the connection and migrates the schema.
+    def __init__(self, path: str | Path, db: sqlite3.Connection) -> None:
+        # Use ``SqliteBackend.open``: it configures the file and migrates the schema.
+        self._path = path
         self._db = db
         self._connection = SqliteConnection(db)
         self._lock = asyncio.Lock()
         self._closed = False
+        self._writes_since_checkpoint = 0
+        self._checkpointing: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
-        """Open (or create) the file, switch on WAL and foreign keys, apply pending migrations."""
-        db = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+        """Open (or create) the file, switch on WAL, apply pending migrations."""
+        async with aiosqlite.connect(path, isolation_level=None) as setup:
+            await setup.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            async with setup.execute("PRAGMA journal_mode = WAL") as cursor:
                 mode = await cursor.fetchone()
             if mode is None or str(mode[0]).lower() != "wal":
                 raise RuntimeError(f"the database must be a file in WAL mode, got {mode!r}")
-            # NORMAL: in WAL mode a commit survives the process being killed (the crash test
-            # SIGKILLs it) but not a power cut, which may undo the last decisions; each move of
-            # chips is one transaction, so they stay conserved and the hand resumes a little
-            # earlier. FULL syncs the WAL on every commit: at 125 clicks/s (benchmarks/bot.py)
-            # it made saving an action p95 144 ms instead of 46 ms.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await migrate(db)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db)
+            await setup.execute("PRAGMA foreign_keys = ON")
+            await migrate(setup)
+        db = _connect(path)
+        # Checkpoints run in a thread (see the module's docstring), never inside a commit here.
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        return cls(path, db)
 
     async def close(self) -> None:
         async with self._lock:
-            if not self._closed:
-                self._closed = True
-                await self._db.close()
+            if self._closed:
+                return
+            self._closed = True
+            if self._checkpointing is not None:
+                await self._checkpointing
+            # The last connection to close checkpoints the whole log: a thread's work.
+            await asyncio.to_thread(self._db.close)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Connection]:
         """One write transaction, holding SQLite's write lock from its first statement."""
         async with self._lock:
-            # BEGIN goes inside the try: a task cancelled while awaiting it still has it run
-            # (the connection's thread works through its queue in order), so it must end too.
+            await self._begin("BEGIN IMMEDIATE")
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
                 yield self._connection
             except BaseException:
-                await self._end_transaction("ROLLBACK")
+                self._end_transaction("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._end_transaction("ROLLBACK")  # a failed commit (disk full) undoes it all
+                raise
+            self._checkpoint_now_and_then()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         async with self._lock:
+            # The snapshot is taken at the first read: done here, where a busy file can wait.
+            await self._begin("BEGIN", "SELECT 1 FROM sqlite_schema LIMIT 1")
             try:
-                await self._db.execute("BEGIN")
                 yield self._connection
             finally:
-                await self._end_transaction("COMMIT")
+                self._end_transaction("COMMIT")
 
     @asynccontextmanager
     async def single(self) -> AsyncIterator[Connection]:
@@ -127,21 +172,53 @@ class SqliteBackend(Backend):
         async with self._lock:
             yield self._connection
 
-    async def _end_transaction(self, statement: str) -> None:
-        """COMMIT or ROLLBACK, unless BEGIN itself failed (e.g. the file stayed locked)."""
+    async def _begin(self, *statements: str) -> None:
+        """Start a transaction; while another process holds the file, wait without blocking
+        the loop, for up to ``BUSY_TIMEOUT_MS``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+        attempt = 0
+        while True:
+            try:
+                for statement in statements:
+                    self._db.execute(statement)
+                return
+            except sqlite3.OperationalError as error:
+                self._end_transaction("ROLLBACK")
+                if not _is_busy(error) or loop.time() >= deadline:
+                    raise
+            await asyncio.sleep(BUSY_RETRY_SECONDS[min(attempt, len(BUSY_RETRY_SECONDS) - 1)])
+            attempt += 1
+
+    def _end_transaction(self, statement: str) -> None:
+        """COMMIT or ROLLBACK, unless no transaction is open (BEGIN itself failed)."""
+        if self._db.in_transaction:
+            self._db.execute(statement)
+
+    def _checkpoint_now_and_then(self) -> None:
+        self._writes_since_checkpoint += 1
+        running = self._checkpointing is not None and not self._checkpointing.done()
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY or running:
+            return
+        self._writes_since_checkpoint = 0
+        self._checkpointing = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(self._checkpoint), name="sqlite-checkpoint"
+        )
+        self._checkpointing.add_done_callback(_report_checkpoint)
+
+    def _checkpoint(self) -> None:
+        db = sqlite3.connect(self._path, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
-            await self._db.execute(statement)
-        except sqlite3.OperationalError as error:
-            if "no transaction is active" not in str(error):
-                raise
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     async def backup(self, path: Path) -> None:
         """SQLite's online backup: all pages in one step, under this connection's lock so no
         transaction of ours is half done (other processes' commits wait or come after)."""
-        # check_same_thread: aiosqlite runs the backup on this connection's own thread.
         copy = sqlite3.connect(path, check_same_thread=False)
         try:
             async with self._lock:
-                await self._db.backup(copy)
+                await asyncio.to_thread(self._db.backup, copy)
         finally:
             copy.close()

@@ -1,0 +1,106 @@
+"""The SQLite backend runs its statements on the event loop (issue 9, speed): what could block
+the loop is kept off it — waiting for another process's write lock, and checkpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from bot.core.storage import Store
+from bot.core.storage import sqlite as sqlite_backend
+from bot.core.storage.sqlite import SqliteBackend
+
+GUILD, USER = 1, 7
+
+
+async def ticks_while(task: asyncio.Task[object], seconds: float) -> int:
+    """How often a 10 ms timer fired on the loop during ``seconds`` while ``task`` ran."""
+    ticks = 0
+    deadline = asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert not task.done(), "the write should still be waiting for the lock"
+    return ticks
+
+
+async def test_a_write_waits_for_another_connections_lock_without_blocking_the_loop(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    try:
+        before = await store.balance(GUILD, USER)
+        with closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process writing, as a cluster worker does
+            grant = asyncio.create_task(store.grant(GUILD, USER, 5, reason="test", by=1))
+            # 0.3 s of 10 ms timers: about 30 if the loop is free, 0 if the wait blocked it.
+            assert await ticks_while(grant, 0.3) >= 15
+            other.execute("COMMIT")
+            await asyncio.wait_for(grant, 1)
+        assert await store.balance(GUILD, USER) == before + 5
+        await store.audit()
+    finally:
+        await store.close()
+
+
+async def test_a_write_that_never_gets_the_lock_fails_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 100)
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    try:
+        before = await store.balance(GUILD, USER)
+        with closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                await store.grant(GUILD, USER, 5, reason="test", by=1)
+            other.execute("ROLLBACK")
+        assert await store.balance(GUILD, USER) == before
+        # No transaction was left open: the next write goes through.
+        await store.grant(GUILD, USER, 5, reason="test", by=1)
+        assert await store.balance(GUILD, USER) == before + 5
+    finally:
+        await store.close()
+
+
+async def test_checkpoints_run_in_a_thread_and_never_inside_a_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_EVERY", 5)
+    threads: list[int] = []
+    checkpoint = SqliteBackend._checkpoint
+
+    def recorded(self: SqliteBackend) -> None:
+        threads.append(threading.get_ident())
+        checkpoint(self)
+
+    monkeypatch.setattr(SqliteBackend, "_checkpoint", recorded)
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    try:
+        backend = store._backend
+        assert isinstance(backend, SqliteBackend)
+        assert backend._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        for _ in range(12):
+            await store.grant(GUILD, USER, 1, reason="test", by=1)
+        assert backend._checkpointing is not None
+        await backend._checkpointing
+        assert threads and threading.get_ident() not in threads
+        # Everything committed up to that checkpoint is in the file, not only in the log.
+        with closing(sqlite3.connect(path)) as other:
+            busy, logged, copied = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0 and logged == copied
+    finally:
+        await store.close()
+    with closing(sqlite3.connect(path)) as reopened:
+        balance = reopened.execute(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (GUILD, USER)
+        ).fetchone()[0]
+    assert balance >= 12
