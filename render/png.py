@@ -75,14 +75,23 @@ class BandCache:
                 self._kept.move_to_end(key)
                 return found
             self.misses += 1
-        compressor = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
-        blocks = compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH)
-        kept = (blocks, zlib.adler32(band))
+        kept = _deflated(band)
         with self._lock:
             self._kept[key] = kept
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return kept
+
+
+def _deflated(band: bytes) -> tuple[bytes, int]:
+    compressor = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
+
+
+def _bands(filtered: Image.Image) -> list[bytes]:
+    data = filtered.tobytes()
+    stride = BAND_ROWS * filtered.width
+    return [data[start : start + stride] for start in range(0, len(data), stride)]
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -109,13 +118,16 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom, as Pillow takes the
 
 @dataclass(frozen=True, slots=True)
 class Background:
-    """What a picture is drawn over, already mapped: only the boxes drawn in need mapping."""
+    """What a picture is drawn over, already mapped and compressed: only the boxes drawn in
+    need mapping, and a band of rows that no box reaches is the background's own."""
 
     filtered: Image.Image  # the background's palette indices, each row after its filter byte
+    bands: tuple[tuple[bytes, int], ...]  # each band's deflate blocks and Adler-32
 
     @classmethod
     def of(cls, image: Image.Image) -> Background:
-        return cls(_filtered(_mapped(image)))
+        filtered = _filtered(_mapped(image))
+        return cls(filtered, tuple(_deflated(band) for band in _bands(filtered)))
 
 
 def _mapped(image: Image.Image) -> Image.Image:
@@ -145,13 +157,16 @@ def encode(image: Image.Image, over: Background | None = None, drawn: Sequence[B
         filtered = over.filtered.copy()
         for left, top, right, bottom in drawn:
             filtered.paste(_mapped(image.crop((left, top, right, bottom))), (left + 1, top))
-    data = filtered.tobytes()
-    stride = BAND_ROWS * (width + 1)
     stream = [ZLIB_HEADER]
     checksum = zlib.adler32(b"")
-    for start in range(0, len(data), stride):
-        band = data[start : start + stride]
-        blocks, band_checksum = BANDS.deflated(band)
+    for index, band in enumerate(_bands(filtered)):
+        top = index * BAND_ROWS
+        if over is not None and not any(
+            box_top < top + BAND_ROWS and top < box_bottom for _, box_top, _, box_bottom in drawn
+        ):
+            blocks, band_checksum = over.bands[index]  # no box reaches these rows
+        else:
+            blocks, band_checksum = BANDS.deflated(band)
         stream.append(blocks)
         checksum = adler32_combine(checksum, band_checksum, len(band))
     stream += [FINAL_EMPTY_BLOCK, struct.pack(">I", checksum)]

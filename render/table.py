@@ -447,7 +447,17 @@ def _pot_name(result: PotResult, count: int, text: Words) -> str:
     return text.side_pot if count == 2 else f"{text.side_pot} {result.index}"
 
 
-def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, text: Words) -> None:
+@dataclass(frozen=True, slots=True)
+class _Middle:
+    """What the middle holds and where: its lines, the last action's lines, and its top."""
+
+    lines: list[_Line]
+    action: tuple[str, ...]
+    top: int
+    height: int
+
+
+def _middle(view: PublicTable, labels: TableLabels, text: Words) -> _Middle:
     width = MIDDLE_RIGHT - MIDDLE_LEFT
     lines = _middle_lines(view, labels, text)
     action = _wrap(labels.last_action, 15, width - 24, 2)
@@ -456,9 +466,31 @@ def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, te
         height += 8 + 18 + cards.TABLE_CARD.height
     if action:
         height += 10 + 20 * len(action) + 8
+    return _Middle(lines, action, (MIDDLE_TOP + MIDDLE_BOTTOM) // 2 - height // 2, height)
+
+
+# Text is drawn centred on its line, so a glyph may reach a little past the line's box.
+_MIDDLE_MARGIN = 12
+
+
+def table_boxes(view: PublicTable, labels: TableLabels) -> tuple[png.Box, ...]:
+    """Where this picture differs from the empty felt: the seats' panels, the two top corners
+    and the middle, as tall as its lines (tests check that nothing is drawn outside them). Only
+    these are mapped to the palette, and the rows outside them are the felt's own."""
+    corner, game, column, *seats = drawn_boxes(len(view.seats))
+    middle = _middle(view, labels, words(labels.language))
+    top = max(0, middle.top - _MIDDLE_MARGIN)
+    bottom = min(HEIGHT, middle.top + middle.height + _MIDDLE_MARGIN)
+    return (corner, game, (column[0], top, column[2], bottom), *seats)
+
+
+def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, text: Words) -> None:
+    width = MIDDLE_RIGHT - MIDDLE_LEFT
+    middle = _middle(view, labels, text)
+    action = middle.action
     x = WIDTH // 2
-    y = (MIDDLE_TOP + MIDDLE_BOTTOM) // 2 - height // 2
-    for line in lines:
+    y = middle.top
+    for line in middle.lines:
         draw_text(
             canvas,
             (x, y + line.height // 2),
@@ -499,7 +531,8 @@ def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, te
             )
 
 
-def _wrap(raw: str, size: int, width: int, max_lines: int) -> list[str]:
+@lru_cache(maxsize=4096)
+def _wrap(raw: str, size: int, width: int, max_lines: int) -> tuple[str, ...]:
     """``raw`` on at most ``max_lines`` lines of about ``width`` pixels; the last line takes
     whatever is left (drawing squeezes or cuts it)."""
     left = clean(raw).split()
@@ -512,4 +545,4 @@ def _wrap(raw: str, size: int, width: int, max_lines: int) -> list[str]:
         lines.append(line)
     if left:
         lines[-1] += " " + " ".join(left)
-    return lines
+    return tuple(lines)

@@ -1,4 +1,4 @@
-"""render.table.drawn_boxes: a table picture only maps its drawn boxes to the palette, so nothing
+"""render.table.table_boxes: a table picture only maps its drawn boxes to the palette, so nothing
 may be drawn outside them. Random hands of every size, game and moment, with the longest labels
 a picture takes, must leave the felt untouched everywhere else."""
 
@@ -16,7 +16,7 @@ from engine.cards import FULL_DECK
 from engine.public import PublicTable
 from engine.variants import STUD_HIGH
 from render import SeatLabel, TableLabels, png, table_png
-from render.table import _felt, draw_table, drawn_boxes
+from render.table import _felt, draw_table, table_boxes
 
 LONG = "Александра Константиновна Ёлкина-Щербакова"
 
@@ -64,9 +64,10 @@ def _labels(hand: StudHand, seed: int) -> TableLabels:
 def test_nothing_is_drawn_outside_the_boxes(seed: int) -> None:
     hand = _random_moment(seed)
     view = PublicTable.from_hand(hand)
-    canvas = draw_table(view, _labels(hand, seed))
+    labels = _labels(hand, seed)
+    canvas = draw_table(view, labels)
     outside = Image.new("L", canvas.size, 255)
-    for left, top, right, bottom in drawn_boxes(len(view.seats)):
+    for left, top, right, bottom in table_boxes(view, labels):
         ImageDraw.Draw(outside).rectangle((left, top, right - 1, bottom - 1), fill=0)
     red, green, blue = ImageChops.difference(canvas, _felt()).split()
     changed = ImageChops.lighter(ImageChops.lighter(red, green), blue)
