@@ -19,6 +19,7 @@ servers on its shards (:attr:`bot.core.settings.Settings.shards`).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -138,6 +139,7 @@ class StudBot(commands.AutoShardedBot):
         self.presenter = DiscordPresenter(self, self.tables)
         # False once shutting down: new interactions are told to come back in a minute.
         self.accepting = True
+        self._start_up_frozen = False
 
     async def setup_hook(self) -> None:
         await self.load_commands()
@@ -230,6 +232,12 @@ class StudBot(commands.AutoShardedBot):
             shard_ranges(shards) if shards else "none",
             self.shard_count,
         )
+        if not self._start_up_frozen:
+            # What start-up made (modules, commands, the servers' cache) lives as long as the
+            # process: the collector's full passes need not scan it again. benchmarks/bot.py:
+            # a full collection stopped the loop for 99 ms, 26-30 ms after this.
+            gc.freeze()
+            self._start_up_frozen = True
 
     async def close(self) -> None:
         """Stop taking interactions, let the changes in flight be saved and shown, disconnect."""

@@ -9,6 +9,7 @@ balances in the SQLite file, and privacy (no down card in any channel text, embe
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import re
 import sqlite3
@@ -116,6 +117,7 @@ async def start_bot(
         await asyncio.wait_for(runner, 10)
         await store.close()
         await fake.stop()
+        gc.unfreeze()  # the bot froze what the whole test process had made so far
 
 
 @pytest.fixture
@@ -249,6 +251,16 @@ async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:
     shown = {str(c) for c in shown_cards} | {c.pretty for c in shown_cards}
     assert_private(h, down, shown)
     assert fake.unknown_routes == []
+
+
+async def test_once_ready_what_start_up_made_is_left_out_of_full_collections(
+    english: Harness,
+) -> None:
+    for _ in range(200):  # on_ready runs just after the ready event is set
+        if gc.get_freeze_count():
+            break
+        await asyncio.sleep(0.01)
+    assert gc.get_freeze_count() > 0
 
 
 async def test_two_players_play_a_complete_hand(english: Harness) -> None:
