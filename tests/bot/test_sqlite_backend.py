@@ -49,6 +49,29 @@ async def test_a_write_waits_for_another_connections_lock_without_blocking_the_l
         await store.close()
 
 
+async def test_a_statement_of_its_own_waits_for_the_lock_too(tmp_path: Path) -> None:
+    """single(): no transaction to begin, the statement itself waits (saving an action does)."""
+    path = tmp_path / "stud.db"
+    store = await Store.open(path)
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+
+    async def set_meta() -> None:
+        async with backend.single() as connection:
+            await connection.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+
+    try:
+        with closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            insert = asyncio.create_task(set_meta())
+            assert await ticks_while(insert, 0.3) >= 15
+            other.execute("COMMIT")
+            await asyncio.wait_for(insert, 1)
+        assert await store.get_meta("k") == "v"
+    finally:
+        await store.close()
+
+
 async def test_a_write_that_never_gets_the_lock_fails_and_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

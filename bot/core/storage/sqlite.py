@@ -7,8 +7,9 @@ hop per statement made saving an action p95 185 ms (a hand's settlement held the
 a dozen hops, each waiting for the GIL behind the other tables' work), on the loop it is 3 ms, and
 the bot's CPU per click fell by a sixth. What could block the loop is kept off it:
 
-- waiting for another process's write lock: the busy timeout is 0, and a transaction that finds
-  the file locked tries again after a short ``asyncio.sleep``, for up to ``BUSY_TIMEOUT_MS``;
+- waiting for another process's write lock: the busy timeout is 0, and a statement or a
+  transaction's start that finds the file locked tries again after a short ``asyncio.sleep``,
+  for up to ``BUSY_TIMEOUT_MS``;
 - checkpoints (copying the log into the file, with an fsync): automatic checkpoints are off on
   this connection, and every ``CHECKPOINT_EVERY`` write transactions one runs on a connection of
   its own in a thread (PASSIVE: it never holds up a writer);
@@ -25,10 +26,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import aiosqlite
 
@@ -36,6 +37,7 @@ from bot.core.storage.backend import Backend, Connection, Params, Row
 from bot.core.storage.migrations import migrate
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS: Final = 5000
 BUSY_RETRY_SECONDS: Final = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)  # then 0.05 until the timeout
@@ -47,19 +49,20 @@ class SqliteConnection(Connection):
         self._db = db
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        return self._db.execute(sql, params).fetchall()
+        return await _unless_busy(lambda: self._db.execute(sql, params).fetchall())
 
     async def run(self, sql: str, params: Params = ()) -> int:
-        return self._db.execute(sql, params).rowcount
+        return await _unless_busy(lambda: self._db.execute(sql, params).rowcount)
 
     async def run_many(self, sql: str, rows: Iterable[Params]) -> int:
-        return self._db.executemany(sql, rows).rowcount
+        rows = list(rows)  # a retry needs them again
+        return await _unless_busy(lambda: self._db.executemany(sql, rows).rowcount)
 
     async def insert_many(self, sql: str, rows: Iterable[Params]) -> None:
-        self._db.executemany(sql, rows)
+        await self.run_many(sql, rows)
 
     async def batches(self, sql: str, size: int) -> AsyncIterator[list[Row]]:
-        cursor = self._db.execute(sql)
+        cursor = await _unless_busy(lambda: self._db.execute(sql))
         try:
             while rows := cursor.fetchmany(size):
                 yield rows
@@ -70,10 +73,27 @@ class SqliteConnection(Connection):
         self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]
     ) -> None:
         marks = ", ".join("?" * len(columns))
-        self._db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        await self.run_many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     async def ids_continue_after_copy(self, table: str) -> None:
         """Nothing to do: SQLite gives a new row the largest id plus one."""
+
+
+async def _unless_busy(statement: Callable[[], T]) -> T:
+    """Run ``statement``; while another process holds the file (a statement of ``single()``,
+    or a transaction's start), try again after a short ``asyncio.sleep``, for up to
+    ``BUSY_TIMEOUT_MS``: the loop never blocks on the lock. A busy statement did nothing."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+    attempt = 0
+    while True:
+        try:
+            return statement()
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(BUSY_RETRY_SECONDS[min(attempt, len(BUSY_RETRY_SECONDS) - 1)])
+        attempt += 1
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:
@@ -173,22 +193,17 @@ class SqliteBackend(Backend):
             yield self._connection
 
     async def _begin(self, *statements: str) -> None:
-        """Start a transaction; while another process holds the file, wait without blocking
-        the loop, for up to ``BUSY_TIMEOUT_MS``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
-        attempt = 0
-        while True:
+        """Start a transaction, waiting (without blocking the loop) while the file is busy."""
+
+        def begin() -> None:
             try:
                 for statement in statements:
                     self._db.execute(statement)
-                return
-            except sqlite3.OperationalError as error:
+            except sqlite3.OperationalError:
                 self._end_transaction("ROLLBACK")
-                if not _is_busy(error) or loop.time() >= deadline:
-                    raise
-            await asyncio.sleep(BUSY_RETRY_SECONDS[min(attempt, len(BUSY_RETRY_SECONDS) - 1)])
-            attempt += 1
+                raise
+
+        await _unless_busy(begin)
 
     def _end_transaction(self, statement: str) -> None:
         """COMMIT or ROLLBACK, unless no transaction is open (BEGIN itself failed)."""
