@@ -128,6 +128,16 @@ def _panel(style: PanelStyle) -> Image.Image:
     return image.resize((BOX_WIDTH, BOX_HEIGHT), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=4 * 16)
+def _panel_on_felt(style: PanelStyle, left: int, top: int) -> Image.Image:
+    """The panel as it looks on the felt at that place: pasted without blending its edges
+    again for every picture (a seat's place is always bare felt before its panel goes on)."""
+    panel = _panel(style)
+    spot = _felt().crop((left, top, left + panel.width, top + panel.height))
+    _paste(spot, panel, 0, 0)
+    return spot
+
+
 @lru_cache(maxsize=1)
 def felt_background() -> png.Background:
     """The empty table, mapped to the palette once for every picture drawn on it."""
@@ -189,7 +199,7 @@ def _draw_seat(
 ) -> None:
     left, top, right, _ = slot.box
     if not seat.dealt_in and label is None:
-        _paste(canvas, _panel("dim"), left, top)
+        canvas.paste(_panel_on_felt("dim", left, top), (left, top))
         draw_text(canvas, (slot.x, slot.y), text.empty_seat, 15, theme.MUTED, anchor="mm")
         return
     sitting_out = not seat.dealt_in  # seated, labelled, but not in this hand
@@ -201,7 +211,7 @@ def _draw_seat(
         style = "actor"
     elif won:
         style = "winner"
-    _paste(canvas, _panel(style), left, top)
+    canvas.paste(_panel_on_felt(style, left, top), (left, top))
 
     # Top row: name on the left; on the right his stack, ALL-IN, or at the end what he won.
     corner, corner_colour = _corner(seat, label, won, text)
@@ -512,7 +522,7 @@ def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, te
         y += face.height
     if action:
         y += 10
-        box_width = min(width, max(round(font(15).getlength(part)) for part in action) + 24)
+        box_width = min(width, _widest(action, 15) + 24)
         ImageDraw.Draw(canvas).rounded_rectangle(
             (x - box_width // 2, y, x + box_width // 2, y + 20 * len(action) + 8),
             radius=10,
@@ -529,6 +539,11 @@ def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, te
                 max_width=width - 24,
                 squeeze=True,
             )
+
+
+@lru_cache(maxsize=4096)
+def _widest(lines: tuple[str, ...], size: int) -> int:
+    return max(round(font(size).getlength(line)) for line in lines)
 
 
 @lru_cache(maxsize=4096)
