@@ -63,7 +63,7 @@ class BandCache:
         self._kept: OrderedDict[bytes, tuple[bytes, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def deflated(self, band: bytes) -> tuple[bytes, int]:
+    def deflated(self, band: bytes | memoryview) -> tuple[bytes, int]:
         """``band`` as raw deflate blocks that end on a byte boundary and are not final, and
         its Adler-32 checksum."""
         # A content address, not a secret: SHA-1 is the fastest digest here (the CPU does it).
@@ -83,7 +83,7 @@ class BandCache:
         return kept
 
 
-def _deflated(band: bytes) -> tuple[bytes, int]:
+def _deflated(band: bytes | memoryview) -> tuple[bytes, int]:
     compressor = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
     return compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
 
@@ -157,14 +157,20 @@ def encode(image: Image.Image, over: Background | None = None, drawn: Sequence[B
         filtered = over.filtered.copy()
         for left, top, right, bottom in drawn:
             filtered.paste(_mapped(image.crop((left, top, right, bottom))), (left + 1, top))
+    data = memoryview(filtered.tobytes())
+    stride = BAND_ROWS * (width + 1)
+    # Bands a drawn box reaches; the others are the background's (every band without one).
+    touched = {
+        index
+        for _, top, _, bottom in drawn
+        for index in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1)
+    }
     stream = [ZLIB_HEADER]
     checksum = zlib.adler32(b"")
-    for index, band in enumerate(_bands(filtered)):
-        top = index * BAND_ROWS
-        if over is not None and not any(
-            box_top < top + BAND_ROWS and top < box_bottom for _, box_top, _, box_bottom in drawn
-        ):
-            blocks, band_checksum = over.bands[index]  # no box reaches these rows
+    for index, start in enumerate(range(0, len(data), stride)):
+        band = data[start : start + stride]
+        if over is not None and index not in touched:
+            blocks, band_checksum = over.bands[index]
         else:
             blocks, band_checksum = BANDS.deflated(band)
         stream.append(blocks)
