@@ -339,6 +339,9 @@ class TableManager:
         self.clock: Clock = clock or SystemClock()
         self.owns = owns
         self.tables: dict[int, Table] = {}
+        # The same tables by server, then channel: a player's new name is looked for in his
+        # server's tables only, not in every table of every server the process runs.
+        self._by_guild: dict[int, dict[int, Table]] = {}
         self.on_outbox: Callable[[Table], None] = lambda table: None
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsaved_messages: dict[int, int] = {}  # channel id -> the message showing it
@@ -364,6 +367,7 @@ class TableManager:
     def _add(self, table: Table) -> Table:
         table.outbox.wake = lambda: self.on_outbox(table)
         self.tables[table.channel_id] = table
+        self._by_guild.setdefault(table.guild_id, {})[table.channel_id] = table
         return table
 
     # ------------------------------------------------------------------ tables
@@ -447,6 +451,10 @@ class TableManager:
         table.closed = True
         self._cancel(table)
         del self.tables[table.channel_id]
+        in_guild = self._by_guild[table.guild_id]
+        del in_guild[table.channel_id]
+        if not in_guild:
+            del self._by_guild[table.guild_id]
         table.outbox.wake()
 
     # ------------------------------------------------------------------ players
@@ -455,8 +463,8 @@ class TableManager:
         """A player went by ``name`` on ``guild_id`` (he sat, acted or ran a command): the
         tables he plays at show it, and it is saved, when it changed, for histories,
         restarted tables and the leaderboard (the bot has no member cache to ask later)."""
-        for table in self.tables.values():
-            if table.guild_id == guild_id and user_id in table.names:
+        for table in self._by_guild.get(guild_id, {}).values():
+            if user_id in table.names:
                 table.names[user_id] = name
         key = (guild_id, user_id)
         if self._saved_names.get(key) != name:

@@ -76,3 +76,27 @@ async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
     assert await manager.four_colour(7) is False
     await manager.set_four_colour(7, True)
     assert await TableManager(store, clock=ManualClock()).four_colour(7) is True
+
+
+async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) -> None:
+    """The same Discord user in two servers: what he is called in one leaves the other alone,
+    and a table closed and opened again in his server still hears of it."""
+    manager = TableManager(store, clock=ManualClock())
+    Screen(manager)
+    config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
+    other_guild, other_channel = GUILD + 1, CHANNEL + 1
+    await store.grant(other_guild, 7, 1000, reason="test", by=1)
+    for guild, channel in ((GUILD, CHANNEL), (other_guild, other_channel)):
+        await manager.open(guild, channel, 1, config)
+        await manager.sit(channel, 7, "Ann", 500)
+    await manager.seen(GUILD, 7, "Ann B.")
+    assert manager.get(CHANNEL).name(7) == "Ann B."
+    assert manager.get(other_channel).name(7) == "Ann"
+    await manager.close(CHANNEL, 1, can_manage=True)
+    await manager.seen(GUILD, 7, "Ann C.")  # no table left in that server
+    await manager.open(GUILD, CHANNEL, 1, config)
+    await manager.sit(CHANNEL, 7, "Ann", 500)
+    await manager.seen(GUILD, 7, "Ann D.")
+    assert manager.get(CHANNEL).name(7) == "Ann D."
+    assert manager.get(other_channel).name(7) == "Ann"
+    await manager.shutdown()
