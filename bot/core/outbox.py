@@ -41,6 +41,9 @@ class Results:
     hand: LiveHand
     end: HandEnd
     next_hand_at: float | None
+    # The hand's own last line: the table's log is the next hand's once that one is dealt,
+    # which may be before the results are shown (no countdown, or Discord slow to take them).
+    last_action: str = ""
 
 
 @dataclass(frozen=True, slots=True)

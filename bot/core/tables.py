@@ -819,7 +819,8 @@ class TableManager:
         table.seats = fresh
         # Scheduled first so the results can say when the next hand starts.
         self._maybe_schedule_hand(table)
-        table.outbox.put(Results(live, end, table.next_hand_at))
+        last_action = table.log[-1] if table.log else ""
+        table.outbox.put(Results(live, end, table.next_hand_at, last_action))
         for user_id in sorted(timed_out & set(fresh)):
             table.say("timed_out_sat_out", name=table.name(user_id))
         table.outbox.put(Picture())

@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -540,7 +540,7 @@ class DiscordPresenter:
             colour=discord.Colour.gold(),
         )
         _add_next_game(embed, table)
-        labels = self._labels(table, hand)
+        labels = replace(self._labels(table, hand), last_action=effect.last_action)
         png = await self._draw_and_clear(table, state, True, showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
