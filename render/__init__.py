@@ -16,7 +16,7 @@ from render.ledger import LedgerRow, LedgerSheet, draw_ledger
 from render.png import encode
 from render.private import draw_private
 from render.rankings import draw_rankings
-from render.table import draw_table, felt_background, table_boxes
+from render.table import draw_table, felt_background, table_boxes, table_pieces
 
 __all__ = [
     "LedgerRow",
@@ -35,7 +35,12 @@ __all__ = [
 
 def table_png(view: PublicTable, labels: TableLabels) -> bytes:
     """The table as the channel sees it (after a showdown, the showdown picture)."""
-    return encode(draw_table(view, labels), felt_background(), table_boxes(view, labels))
+    return encode(
+        draw_table(view, labels),
+        felt_background(),
+        table_boxes(view, labels),
+        table_pieces(view, labels),
+    )
 
 
 def showdown_png(view: PublicTable, labels: TableLabels) -> bytes:

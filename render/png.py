@@ -130,6 +130,19 @@ class Background:
         return cls(filtered, tuple(_deflated(band) for band in _bands(filtered)))
 
 
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A part of a picture drawn and mapped to the palette ahead (one that often repeats)."""
+
+    box: Box
+    image: Image.Image  # RGB, the box's size
+    mapped: Image.Image
+
+    @classmethod
+    def of(cls, box: Box, image: Image.Image) -> Piece:
+        return cls(box, image, _mapped(image))
+
+
 def _mapped(image: Image.Image) -> Image.Image:
     return image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
 
@@ -143,11 +156,17 @@ def _filtered(indexed: Image.Image) -> Image.Image:
     return filtered
 
 
-def encode(image: Image.Image, over: Background | None = None, drawn: Sequence[Box] = ()) -> bytes:
+def encode(
+    image: Image.Image,
+    over: Background | None = None,
+    drawn: Sequence[Box] = (),
+    pieces: Sequence[Piece] = (),
+) -> bytes:
     """PNG bytes of an RGB ``image``: each pixel mapped to its nearest palette colour.
 
     ``over``: the background ``image`` was drawn on, which it still is outside the ``drawn``
-    boxes (mapping a pixel is most of the work left once bands are reused)."""
+    boxes (mapping a pixel is most of the work left once bands are reused); of those, the
+    ``pieces`` (as ``image`` has them) are mapped already."""
     width, height = image.size
     if over is None:
         filtered = _filtered(_mapped(image))
@@ -155,8 +174,13 @@ def encode(image: Image.Image, over: Background | None = None, drawn: Sequence[B
         if over.filtered.size != (width + 1, height):
             raise ValueError("the background is not the picture's size")
         filtered = over.filtered.copy()
-        for left, top, right, bottom in drawn:
-            filtered.paste(_mapped(image.crop((left, top, right, bottom))), (left + 1, top))
+        ready = {piece.box: piece.mapped for piece in pieces}
+        for box in drawn:
+            left, top, _, _ = box
+            mapped = ready.get(box)
+            filtered.paste(
+                mapped if mapped is not None else _mapped(image.crop(box)), (left + 1, top)
+            )
     data = memoryview(filtered.tobytes())
     stride = BAND_ROWS * (width + 1)
     # Bands a drawn box reaches; the others are the background's (every band without one).

@@ -9,6 +9,7 @@ pots, community card and the last action; the street and stakes sit in the top l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -16,6 +17,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
+from engine.stakes import Stakes
 from render import cards, png, theme
 from render.describe import describe_shown, describe_shown_low
 from render.labels import SeatLabel, TableLabels, Words, words
@@ -176,8 +178,8 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
         _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
-    _draw_corner(canvas, view, text)
-    _draw_game(canvas, labels)
+    for corner in _corners(view, labels, text):
+        canvas.paste(corner.image, corner.box[:2])
     _draw_middle(canvas, view, labels, text)
     return canvas
 
@@ -343,11 +345,10 @@ def _draw_bet(canvas: Image.Image, amount: int, right: int, y: int, text: Words)
     _paste(canvas, chip, right - width - 5 - chip.width, y - chip.height // 2)
 
 
-def _draw_corner(canvas: Image.Image, view: PublicTable, text: Words) -> None:
+def _draw_corner(canvas: Image.Image, street_number: int, stakes: Stakes, text: Words) -> None:
     """The street and the stakes, in the top left corner, clear of every seat."""
-    stakes = view.stakes
     x, width = 10, _TOP_LEFT.box[0] - 16
-    street = text.street_name(view.street)
+    street = text.street_name(street_number)
     draw_text(canvas, (x, 20), street, 16, theme.TEXT, bold=True, max_width=width)
     limits = f"{text.chips(stakes.small_bet)}/{text.chips(stakes.big_bet)}"
     draw_text(canvas, (x, 42), limits, 15, theme.GOLD, bold=True, max_width=width)
@@ -357,11 +358,11 @@ def _draw_corner(canvas: Image.Image, view: PublicTable, text: Words) -> None:
     draw_text(canvas, (x, 78), bring_in, 13, theme.MUTED, max_width=width)
 
 
-def _draw_game(canvas: Image.Image, labels: TableLabels) -> None:
+def _draw_game(canvas: Image.Image, game: str, next_game: str) -> None:
     """The game, and on a mixed table what comes next, in the top right corner."""
     x, width = WIDTH - 10, WIDTH - _TOP_RIGHT.box[2] - 16
     y = 20
-    for line in _wrap(labels.game, 16, width, 2):
+    for line in _wrap(game, 16, width, 2):
         draw_text(
             canvas,
             (x, y),
@@ -374,7 +375,7 @@ def _draw_game(canvas: Image.Image, labels: TableLabels) -> None:
             squeeze=True,
         )
         y += 20
-    for line in _wrap(labels.next_game, 13, width, 3):
+    for line in _wrap(next_game, 13, width, 3):
         draw_text(
             canvas, (x, y + 2), line, 13, theme.GOLD, anchor="rm", max_width=width, squeeze=True
         )
@@ -492,6 +493,29 @@ def table_boxes(view: PublicTable, labels: TableLabels) -> tuple[png.Box, ...]:
     top = max(0, middle.top - _MIDDLE_MARGIN)
     bottom = min(HEIGHT, middle.top + middle.height + _MIDDLE_MARGIN)
     return (corner, game, (column[0], top, column[2], bottom), *seats)
+
+
+def table_pieces(view: PublicTable, labels: TableLabels) -> tuple[png.Piece, ...]:
+    """The two top corners, already mapped to the palette: a picture's boxes minus these are
+    all that is left to map (the corners change with the street or the game only)."""
+    return _corners(view, labels, words(labels.language))
+
+
+def _corners(view: PublicTable, labels: TableLabels, text: Words) -> tuple[png.Piece, png.Piece]:
+    corner, game, *_ = drawn_boxes(len(view.seats))
+    return (
+        _drawn_piece(corner, _draw_corner, view.street, view.stakes, text),
+        _drawn_piece(game, _draw_game, labels.game, labels.next_game),
+    )
+
+
+# Corners differ by street, stakes, language and game: a few dozen in use (each ~50 KB).
+@lru_cache(maxsize=128)
+def _drawn_piece(box: png.Box, draw: Callable[..., None], *args: object) -> png.Piece:
+    """What ``draw(canvas, *args)`` puts in ``box`` of the felt, and its palette mapping."""
+    canvas = _felt().copy()
+    draw(canvas, *args)
+    return png.Piece.of(box, canvas.crop(box))
 
 
 def _draw_middle(canvas: Image.Image, view: PublicTable, labels: TableLabels, text: Words) -> None:
