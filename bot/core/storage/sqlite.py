@@ -180,7 +180,7 @@ class SqliteBackend(Backend):
     async def read(self) -> AsyncIterator[Connection]:
         async with self._lock:
             # The snapshot is taken at the first read: done here, where a busy file can wait.
-            await self._begin("BEGIN", "SELECT 1 FROM sqlite_schema LIMIT 1")
+            await self._begin("BEGIN", "SELECT 1 FROM sqlite_master LIMIT 1")
             try:
                 yield self._connection
             finally:
