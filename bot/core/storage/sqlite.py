@@ -41,7 +41,7 @@ T = TypeVar("T")
 
 BUSY_TIMEOUT_MS: Final = 5000
 BUSY_RETRY_SECONDS: Final = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)  # then 0.05 until the timeout
-CHECKPOINT_EVERY: Final = 500  # write transactions; about 1,000 log pages in benchmarks/bot.py
+CHECKPOINT_EVERY: Final = 500  # write transactions (SQLite by itself checkpoints every 1,000 pages)
 
 
 class SqliteConnection(Connection):
