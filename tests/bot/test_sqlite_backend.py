@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from contextlib import closing
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,19 @@ from bot.core.storage import sqlite as sqlite_backend
 from bot.core.storage.sqlite import SqliteBackend
 
 GUILD, USER = 1, 7
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "stud.db"
+
+
+@pytest.fixture
+async def lite(path: Path) -> AsyncIterator[Store]:
+    """A store on the SQLite file ``path``."""
+    store = await Store.open(path)
+    yield store
+    await store.close()
 
 
 async def ticks_while(task: asyncio.Task[object], seconds: float) -> int:
@@ -29,68 +44,60 @@ async def ticks_while(task: asyncio.Task[object], seconds: float) -> int:
     return ticks
 
 
+@contextmanager
+def another_writer(path: Path) -> Iterator[sqlite3.Connection]:
+    """Another process writing, as a cluster worker does: it holds the file's write lock."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        yield other
+
+
+async def waits_for_the_lock(path: Path, work: Coroutine[Any, Any, object]) -> None:
+    """``work`` waits while another connection holds the lock, the loop's timers still firing,
+    and finishes once the lock is released."""
+    with another_writer(path) as other:
+        task = asyncio.create_task(work)
+        # 0.3 s of 10 ms timers: about 30 if the loop is free, 0 if the wait blocked it.
+        assert await ticks_while(task, 0.3) >= 15
+        other.execute("COMMIT")
+        await asyncio.wait_for(task, 1)
+
+
 async def test_a_write_waits_for_another_connections_lock_without_blocking_the_loop(
-    tmp_path: Path,
+    lite: Store, path: Path
 ) -> None:
-    path = tmp_path / "stud.db"
-    store = await Store.open(path)
-    try:
-        before = await store.balance(GUILD, USER)
-        with closing(sqlite3.connect(path, isolation_level=None)) as other:
-            other.execute("BEGIN IMMEDIATE")  # another process writing, as a cluster worker does
-            grant = asyncio.create_task(store.grant(GUILD, USER, 5, reason="test", by=1))
-            # 0.3 s of 10 ms timers: about 30 if the loop is free, 0 if the wait blocked it.
-            assert await ticks_while(grant, 0.3) >= 15
-            other.execute("COMMIT")
-            await asyncio.wait_for(grant, 1)
-        assert await store.balance(GUILD, USER) == before + 5
-        await store.audit()
-    finally:
-        await store.close()
+    before = await lite.balance(GUILD, USER)
+    await waits_for_the_lock(path, lite.grant(GUILD, USER, 5, reason="test", by=1))
+    assert await lite.balance(GUILD, USER) == before + 5
+    await lite.audit()
 
 
-async def test_a_statement_of_its_own_waits_for_the_lock_too(tmp_path: Path) -> None:
+async def test_a_statement_of_its_own_waits_for_the_lock_too(lite: Store, path: Path) -> None:
     """single(): no transaction to begin, the statement itself waits (saving an action does)."""
-    path = tmp_path / "stud.db"
-    store = await Store.open(path)
-    backend = store._backend
+    backend = lite._backend
     assert isinstance(backend, SqliteBackend)
 
     async def set_meta() -> None:
         async with backend.single() as connection:
             await connection.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")
 
-    try:
-        with closing(sqlite3.connect(path, isolation_level=None)) as other:
-            other.execute("BEGIN IMMEDIATE")
-            insert = asyncio.create_task(set_meta())
-            assert await ticks_while(insert, 0.3) >= 15
-            other.execute("COMMIT")
-            await asyncio.wait_for(insert, 1)
-        assert await store.get_meta("k") == "v"
-    finally:
-        await store.close()
+    await waits_for_the_lock(path, set_meta())
+    assert await lite.get_meta("k") == "v"
 
 
 async def test_a_write_that_never_gets_the_lock_fails_and_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lite: Store, path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 100)
-    path = tmp_path / "stud.db"
-    store = await Store.open(path)
-    try:
-        before = await store.balance(GUILD, USER)
-        with closing(sqlite3.connect(path, isolation_level=None)) as other:
-            other.execute("BEGIN IMMEDIATE")
-            with pytest.raises(sqlite3.OperationalError, match="locked"):
-                await store.grant(GUILD, USER, 5, reason="test", by=1)
-            other.execute("ROLLBACK")
-        assert await store.balance(GUILD, USER) == before
-        # No transaction was left open: the next write goes through.
-        await store.grant(GUILD, USER, 5, reason="test", by=1)
-        assert await store.balance(GUILD, USER) == before + 5
-    finally:
-        await store.close()
+    before = await lite.balance(GUILD, USER)
+    with another_writer(path) as other:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await lite.grant(GUILD, USER, 5, reason="test", by=1)
+        other.execute("ROLLBACK")
+    assert await lite.balance(GUILD, USER) == before
+    # No transaction was left open: the next write goes through.
+    await lite.grant(GUILD, USER, 5, reason="test", by=1)
+    assert await lite.balance(GUILD, USER) == before + 5
 
 
 async def test_checkpoints_run_in_a_thread_and_never_inside_a_commit(
