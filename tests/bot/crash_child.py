@@ -1,5 +1,7 @@
 """Child process for the crash test: plays one seeded hand through the store, committing after
-every action, and prints one line per committed transaction so the parent knows where it is.
+every action, and prints one line per committed transaction so the parent knows where it is;
+then waits for a line on its input before it goes on, so a busy parent that reads late still
+kills it within the step it chose (the child would otherwise be several commits further).
 
 Run as ``python -m tests.bot.crash_child DATABASE SEED`` from the repository root (DATABASE: a
 SQLite file or a PostgreSQL URL). The parent kills it with SIGKILL somewhere in that run, reopens
@@ -57,6 +59,7 @@ def play(hand: StudHand, seed: int, actions: int | None = None) -> None:
 
 def report(line: str) -> None:
     print(line, flush=True)
+    sys.stdin.readline()  # the parent's go-ahead (end of input: go on to the end)
 
 
 async def run(database: str, seed: int) -> None:

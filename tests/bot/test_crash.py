@@ -76,15 +76,17 @@ async def run_and_kill(db: Location, lines_before_kill: int, delay: float) -> tu
         str(db),
         str(SEED),
         cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
-    assert child.stdout is not None
+    assert child.stdin is not None and child.stdout is not None
     reported: list[str] = []
     while len(reported) < lines_before_kill:
         line = await child.stdout.readline()
         if not line:
             break
         reported.append(line.decode().strip())
+        child.stdin.write(b"go\n")  # it waits for this after each line
     await asyncio.sleep(delay)
     if child.returncode is None:
         # It may have finished on its own since the check.
