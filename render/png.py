@@ -88,8 +88,9 @@ def _deflated(band: bytes | memoryview) -> tuple[bytes, int]:
     return compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
 
 
-def _bands(filtered: Image.Image) -> list[bytes]:
-    data = filtered.tobytes()
+def _bands(filtered: Image.Image) -> list[memoryview]:
+    """The image data, ``BAND_ROWS`` rows at a time (views of one copy of its bytes)."""
+    data = memoryview(filtered.tobytes())
     stride = BAND_ROWS * filtered.width
     return [data[start : start + stride] for start in range(0, len(data), stride)]
 
@@ -181,8 +182,6 @@ def encode(
             filtered.paste(
                 mapped if mapped is not None else _mapped(image.crop(box)), (left + 1, top)
             )
-    data = memoryview(filtered.tobytes())
-    stride = BAND_ROWS * (width + 1)
     # Bands a drawn box reaches; the others are the background's (every band without one).
     touched = {
         index
@@ -191,8 +190,7 @@ def encode(
     }
     stream = [ZLIB_HEADER]
     checksum = zlib.adler32(b"")
-    for index, start in enumerate(range(0, len(data), stride)):
-        band = data[start : start + stride]
+    for index, band in enumerate(_bands(filtered)):
         if over is not None and index not in touched:
             blocks, band_checksum = over.bands[index]
         else:

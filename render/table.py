@@ -148,9 +148,9 @@ def felt_background() -> png.Background:
 
 @lru_cache(maxsize=len(LAYOUTS))
 def drawn_boxes(seat_count: int) -> tuple[png.Box, ...]:
-    """Where a picture of a ``seat_count``-seat table differs from the empty felt: the seats'
-    panels, the two top corners and the middle column (a test checks nothing is drawn outside
-    them). Only these are mapped to the palette: a two-seat table is 40% of the picture."""
+    """Where a picture of a ``seat_count``-seat table may differ from the empty felt: the
+    seats' panels, the two top corners and the middle column at its full height
+    (``table_boxes`` narrows it to the picture's own middle)."""
     corner_right = _TOP_LEFT.box[0] - 2  # its text is at most this wide
     game_left = _TOP_RIGHT.box[2] + 2
     boxes = [
