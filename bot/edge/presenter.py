@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import discord
@@ -251,7 +251,7 @@ class DiscordPresenter:
             public = PublicTable.from_hand(live.hand)
             embed = self._hand_embed(table, live, public)
             view = table_view(table.channel_id, live.hand_id, live.seq, table.buttons(), lang)
-            labels = self._labels(table, live)
+            labels = self._labels(table, live, table.log[-1] if table.log else "")
             # A new street gets a new message: the old one's buttons go meanwhile.
             png = await self._draw_and_clear(
                 table, state, state.key != key, table_png, public, labels
@@ -370,7 +370,7 @@ class DiscordPresenter:
             return live.deadline
         return self.tables.clock.now() + table.config.turn_seconds
 
-    def _labels(self, table: Table, live: LiveHand) -> TableLabels:
+    def _labels(self, table: Table, live: LiveHand, last_action: str) -> TableLabels:
         actor = live.hand.actor
         seconds = max(0, round(self._deadline(table, live) - self.tables.clock.now()))
         return TableLabels(
@@ -382,7 +382,7 @@ class DiscordPresenter:
                 )
                 for seat, user_id in enumerate(live.users)
             ),
-            last_action=table.log[-1] if table.log else "",
+            last_action=last_action,
             four_colour=table.config.four_colour,
             language=table.config.lang,
             game=game_name(game_of(live.hand.variant), table.config.lang),
@@ -540,7 +540,7 @@ class DiscordPresenter:
             colour=discord.Colour.gold(),
         )
         _add_next_game(embed, table)
-        labels = replace(self._labels(table, hand), last_action=effect.last_action)
+        labels = self._labels(table, hand, effect.last_action)
         png = await self._draw_and_clear(table, state, True, showdown_png, public, labels)
         embed.set_image(url=f"attachment://{SHOWDOWN_PICTURE}")
         if effect.next_hand_at is not None:
