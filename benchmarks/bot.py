@@ -9,6 +9,13 @@ acknowledgement (its first callback request), and to the bot's update of that ch
 message (or the results, when the click ended the hand). Printed for the whole run and for its
 steady part (after the first 10 s): p50/p95/max of both, and the bot process's peak RSS.
 
+The tables open together by default (the issue's set-up), so their deals and showdowns come in
+step for the whole run; ``--stagger S`` opens them at random over the first S seconds instead, as
+a bot's tables are in practice. Each run also prints the CPU a click costs in each process, how
+many clicks/s would fill the machine's cores at that cost, and the time a fixed piece of pure
+Python takes here: this machine's speed swings by a factor of two between days, and figures of
+different days compare only beside that one.
+
 Targets (issue 9): acknowledgement p95 < 10 ms; update p95 < 30 ms at 70 clicks/s and < 50 ms at
 140 clicks/s; RSS < 200 MB.
 """
@@ -77,8 +84,10 @@ async def drive_table(
     pending: dict[int, asyncio.Future[float]],
     changed: asyncio.Event,
     samples: list[Sample],
+    stagger: float,
 ) -> None:
     rng = random.Random(channel_id)
+    await asyncio.sleep(rng.uniform(0, stagger))
     users = [fake.add_user(f"c{channel_id % 100000}p{i}") for i in range(2)]
     by_name = {str(user["global_name"]): user for user in users}
     # Commands are acknowledged at once and answered when done: wait for each answer.
@@ -106,7 +115,9 @@ async def drive_table(
         )
 
 
-async def discord_side(tables: int, clicks: int, think: float, conn: Connection) -> None:
+async def discord_side(
+    tables: int, clicks: int, think: float, stagger: float, conn: Connection
+) -> None:
     fake = FakeDiscord()
     channels = [fake.channel_id] + [fake.add_channel() for _ in range(tables - 1)]
     pending: dict[int, asyncio.Future[float]] = {}
@@ -128,7 +139,10 @@ async def discord_side(tables: int, clicks: int, think: float, conn: Connection)
     conn.send("playing")
     began = time.monotonic()
     await asyncio.gather(
-        *(drive_table(fake, c, clicks, think, pending, changed[c], samples) for c in channels)
+        *(
+            drive_table(fake, c, clicks, think, pending, changed[c], samples, stagger)
+            for c in channels
+        )
     )
     elapsed = time.monotonic() - began
     conn.send(([(s.at - began, s.ack, s.update) for s in samples], elapsed))
@@ -136,8 +150,8 @@ async def discord_side(tables: int, clicks: int, think: float, conn: Connection)
     await fake.stop()
 
 
-def run_discord(tables: int, clicks: int, think: float, conn: Connection) -> None:
-    asyncio.run(discord_side(tables, clicks, think, conn))
+def run_discord(tables: int, clicks: int, think: float, stagger: float, conn: Connection) -> None:
+    asyncio.run(discord_side(tables, clicks, think, stagger, conn))
 
 
 # ---------------------------------------------------------------------- parent: the bot
@@ -224,17 +238,30 @@ def figures(values: list[float]) -> str:
     return f"p50 {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, max {ms[-1]:.1f} ms"
 
 
-def run(tables: int, clicks: int, think: float) -> None:
+def machine_speed() -> float:
+    """Milliseconds one core here takes for a fixed piece of pure Python, best of five."""
+    best = float("inf")
+    for _ in range(5):
+        began = time.perf_counter()
+        total = 0
+        for number in range(1_000_000):
+            total += number
+        best = min(best, time.perf_counter() - began)
+    return best * 1000
+
+
+def run(tables: int, clicks: int, think: float, stagger: float) -> None:
     parent, child = multiprocessing.Pipe()
     discord_process = multiprocessing.get_context("spawn").Process(
-        target=run_discord, args=(tables, clicks, think, child), daemon=True
+        target=run_discord, args=(tables, clicks, think, stagger, child), daemon=True
     )
     discord_process.start()
     samples, elapsed, usage = asyncio.run(bot_side(parent, discord_process.pid or 0))
     discord_process.join(30)
     steady = [s for s in samples if s[0] >= STEADY_AFTER]
+    opened = f", opened over {stagger:g} s" if stagger else ""
     print(
-        f"{tables} tables, mean think time {think:g} s: {len(samples)} clicks in "
+        f"{tables} tables{opened}, mean think time {think:g} s: {len(samples)} clicks in "
         f"{elapsed:.1f} s ({len(samples) / elapsed:.0f}/s; steady part {len(steady)} clicks)"
     )
     for name, part in (("whole run", samples), (f"after {STEADY_AFTER:g} s", steady)):
@@ -244,6 +271,13 @@ def run(tables: int, clicks: int, think: float) -> None:
     print(
         f"  CPU while playing: bot {usage.bot:.1f} s, drawing {usage.drawing:.1f} s, "
         f"fake Discord and its players {usage.discord:.1f} s ({busy:.0%} of the machine)"
+    )
+    spent = (usage.bot, usage.drawing, usage.discord)
+    per_click = [seconds * 1000 / len(samples) for seconds in spent]
+    full = (os.cpu_count() or 1) * 1000 / sum(per_click)
+    print(
+        "  CPU per click: bot {:.1f} ms, drawing {:.1f} ms, fake Discord {:.1f} ms: the machine's "
+        "cores are full at {:.0f} clicks/s".format(*per_click, full)
     )
     print(f"  drawing process peak RSS: {usage.drawing_peak_mb:.0f} MB")
 
@@ -260,6 +294,10 @@ def main() -> None:
         help="mean seconds a player takes to act, one run each (0: none)",
     )
     parser.add_argument(
+        "--stagger", type=float, default=0.0,
+        help="open the tables at random over this many seconds (0: all at once)",
+    )  # fmt: skip
+    parser.add_argument(
         "--processes",
         type=int,
         nargs="+",
@@ -274,8 +312,9 @@ def main() -> None:
     if args.processes:
         capacity.main(args.processes, args.database, args.tables)
         return
+    print(f"this machine: 1,000,000 additions in pure Python take {machine_speed():.0f} ms")
     for think in args.think:
-        run(args.tables, args.clicks, think)
+        run(args.tables, args.clicks, think, args.stagger)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"bot process peak RSS: {peak_mb:.0f} MB (target < 200 MB)")
 
