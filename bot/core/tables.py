@@ -403,8 +403,11 @@ class TableManager:
             if table.live is not None:
                 raise TableError("close_mid_hand")
             cashed = await self.store.close_table(channel_id)
+            # Read before the closing line is said: the ledger follows it with nothing between.
+            ledger = await self._closed_ledger(table)
             table.say("table_closed")
-            await self._post_ledger(table)
+            if ledger is not None:
+                table.outbox.put(Ledger(ledger))
             self._forget(table)
         return cashed
 
@@ -419,10 +422,11 @@ class TableManager:
             record, lambda user_id: names.get(user_id) or fallback_name(user_id)
         )
 
-    async def _post_ledger(self, table: Table) -> None:
-        """The table has just closed: its ledger goes to the channel after the closing line."""
+    async def _closed_ledger(self, table: Table) -> SessionLedger | None:
+        """The table has just closed: its ledger, to go to the channel after the closing line
+        (``None`` if it can't be read)."""
         try:
-            table.outbox.put(Ledger(await self.ledger(table.channel_id)))
+            return await self.ledger(table.channel_id)
         except Exception:
             # The chips are back in the wallets already; /table ledger still shows it.
             log.warning(
@@ -430,6 +434,7 @@ class TableManager:
                 table.channel_id,
                 exc_info=True,
             )
+            return None
 
     async def abandon(self, channel_id: int) -> None:
         """The channel is gone: give back every chip (voiding a hand in play) and close."""

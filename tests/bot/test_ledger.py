@@ -266,9 +266,11 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     # The statements as run, their parameters written in.
     backend = store._backend
     assert isinstance(backend, SqliteBackend)  # a plan of SQLite's own
-    backend._db.set_trace_callback(queries.append)
+    # A report: its statements run on the report thread's connection, traced in that thread.
+    reader = await backend._in_report_thread(backend._open_reader)
+    await backend._in_report_thread(lambda: reader.set_trace_callback(queries.append))
     await store.table_ledger(CHANNEL)
-    backend._db.set_trace_callback(None)
+    await backend._in_report_thread(lambda: reader.set_trace_callback(None))
     with closing(sqlite3.connect(tmp_path / "plan.db")) as raw:
         plans = {
             query: " ".join(str(row[3]) for row in raw.execute("EXPLAIN QUERY PLAN " + query))

@@ -1,5 +1,6 @@
 """The SQLite backend runs its statements on the event loop (issue 9, speed): what could block
-the loop is kept off it — waiting for another process's write lock, and checkpoints."""
+the loop is kept off it — waiting for another process's write lock, checkpoints, and reports
+(a player's question over many rows)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ async def ticks_while(task: asyncio.Task[object], seconds: float) -> int:
     while asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.01)
         ticks += 1
-    assert not task.done(), "the write should still be waiting for the lock"
+    assert not task.done(), "the work should still be waiting or running"
     return ticks
 
 
@@ -134,3 +135,79 @@ async def test_checkpoints_run_in_a_thread_and_never_inside_a_commit(
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (GUILD, USER)
         ).fetchone()[0]
     assert balance >= 12
+
+
+# Long enough to take well over 0.3 s here (1.7 s on the CI machine); interrupted once measured.
+LONG_QUERY = (
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
+    "SELECT count(*) FROM n"
+)
+
+
+def sqlite_of(store: Store) -> SqliteBackend:
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+    return backend
+
+
+async def test_a_long_report_does_not_stop_the_loop(lite: Store) -> None:
+    backend = sqlite_of(lite)
+
+    async def count() -> object:
+        async with backend.report() as connection:
+            return await connection.all(LONG_QUERY)
+
+    task = asyncio.create_task(count())
+    assert await ticks_while(task, 0.3) >= 15
+    assert backend._reader is not None
+    backend._reader.interrupt()
+    with pytest.raises(sqlite3.OperationalError, match="interrupt"):
+        await task
+    # Its transaction ended with it: the next report reads.
+    async with backend.report() as connection:
+        assert (await connection.all("SELECT 1"))[0][0] == 1
+
+
+async def test_a_report_reads_while_a_write_is_held_open(lite: Store) -> None:
+    """The tables' writes and a report don't wait for each other; the report sees what was
+    committed when it began."""
+    backend = sqlite_of(lite)
+    await lite.grant(GUILD, USER, 5, reason="test", by=1)
+    writing, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_a_write() -> None:
+        async with backend.write() as connection:
+            await connection.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+            writing.set()
+            await release.wait()
+
+    writer = asyncio.create_task(hold_a_write())
+    await writing.wait()
+    board = await asyncio.wait_for(lite.leaderboard(GUILD), 1)
+    assert [row.user_id for row in board.top] == [USER]
+    async with backend.report() as connection:
+        assert await connection.all("SELECT value FROM meta WHERE key = 'k'") == []
+    release.set()
+    await writer
+    async with backend.report() as connection:
+        assert [tuple(row) for row in await connection.all("SELECT value FROM meta")] == [("v",)]
+
+
+async def test_a_report_cannot_write(lite: Store) -> None:
+    async with sqlite_of(lite).report() as connection:
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            await connection.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+    assert await lite.get_meta("k") is None
+
+
+async def test_a_report_whose_end_never_ran_does_not_hold_up_the_next(lite: Store) -> None:
+    """A caller cancelled twice can leave the report's transaction open on its snapshot: the
+    next report starts a new one and sees what was committed since."""
+    backend = sqlite_of(lite)
+    reader = await backend._in_report_thread(backend._begin_report)
+    await backend._in_report_thread(lambda: reader.execute("SELECT count(*) FROM wallets"))
+    await lite.grant(GUILD, USER, 5, reason="test", by=1)
+    board = await lite.leaderboard(GUILD)
+    assert [(row.user_id, row.chips) for row in board.top] == [
+        (USER, await lite.balance(GUILD, USER))
+    ]

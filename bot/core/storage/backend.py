@@ -10,7 +10,9 @@ NULL`` needs a ``CAST(? AS BIGINT)``. Each backend gives three kinds of access, 
   ``BEGIN IMMEDIATE``; on PostgreSQL a transaction that first takes the database's write lock
   (an advisory lock), so every check-then-write in the store holds on both;
 - ``read()``: one transaction whose queries all see the same snapshot;
-- ``single()``: statements that each commit on their own (one guarded UPDATE, say).
+- ``single()``: statements that each commit on their own (one guarded UPDATE, say);
+- ``report()``: a ``read()`` for a player's question that may read many rows (rankings, stats,
+  a page of hands), kept from holding up the tables: on SQLite it runs in a thread of its own.
 """
 
 from __future__ import annotations
@@ -81,6 +83,9 @@ class Backend(ABC):
 
     @abstractmethod
     def single(self) -> AbstractAsyncContextManager[Connection]: ...
+
+    @abstractmethod
+    def report(self) -> AbstractAsyncContextManager[Connection]: ...
 
     @abstractmethod
     async def close(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -178,6 +178,10 @@ class PostgresBackend(Backend):
             db.transaction(isolation="repeatable_read", readonly=True),
         ):
             yield PostgresConnection(db)
+
+    def report(self) -> AbstractAsyncContextManager[Connection]:
+        # asyncpg waits on the server without holding the loop: a report is a read.
+        return self.read()
 
     @asynccontextmanager
     async def single(self) -> AsyncIterator[Connection]:

@@ -13,7 +13,10 @@ the bot's CPU per click fell by a sixth. What could block the loop is kept off i
 - checkpoints (copying the log into the file, with an fsync): automatic checkpoints are off on
   this connection, and every ``CHECKPOINT_EVERY`` write transactions one runs on a connection of
   its own in a thread (PASSIVE: it never holds up a writer);
-- migrations, backups and closing run in threads (aiosqlite for the migrations).
+- migrations, backups and closing run in threads (aiosqlite for the migrations);
+- a player's question that may read many rows (rankings, stats, a ledger, a page of hands:
+  ``report()``): a read-only connection of its own, in a thread of its own; WAL lets it read
+  while the loop's connection writes, and sqlite3 lets go of the GIL while it steps.
 
 One connection, in autocommit mode, with explicit transactions. An asyncio lock keeps coroutines
 from interleaving statements inside each other's transactions, and every write transaction is
@@ -26,10 +29,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import aiosqlite
 
@@ -44,27 +48,38 @@ BUSY_RETRY_SECONDS: Final = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)  # then 0.05
 CHECKPOINT_EVERY: Final = 500  # write transactions (SQLite by itself checkpoints every 1,000 pages)
 
 
+class Call(Protocol):
+    """How a connection runs a statement."""
+
+    def __call__(self, statement: Callable[[], T], /) -> Awaitable[T]: ...
+
+
 class SqliteConnection(Connection):
-    def __init__(self, db: sqlite3.Connection) -> None:
+    """``call`` runs each statement: on the loop, waiting out a busy file (``_unless_busy``),
+    or in the report thread."""
+
+    def __init__(self, db: sqlite3.Connection, call: Call) -> None:
         self._db = db
+        self._call = call
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        return await _unless_busy(lambda: self._db.execute(sql, params).fetchall())
+        return await self._call(lambda: self._db.execute(sql, params).fetchall())
 
     async def run(self, sql: str, params: Params = ()) -> int:
-        return await _unless_busy(lambda: self._db.execute(sql, params).rowcount)
+        return await self._call(lambda: self._db.execute(sql, params).rowcount)
 
     async def run_many(self, sql: str, rows: Iterable[Params]) -> int:
         rows = list(rows)  # a retry needs them again
-        return await _unless_busy(lambda: self._db.executemany(sql, rows).rowcount)
+        return await self._call(lambda: self._db.executemany(sql, rows).rowcount)
 
     async def insert_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self.run_many(sql, rows)
 
     async def batches(self, sql: str, size: int) -> AsyncIterator[list[Row]]:
-        cursor = await _unless_busy(lambda: self._db.execute(sql))
+        cursor = await self._call(lambda: self._db.execute(sql))
         try:
-            while rows := cursor.fetchmany(size):
+            # Inside a transaction whose snapshot is taken, a step never finds the file busy.
+            while rows := await self._call(lambda: cursor.fetchmany(size)):
                 yield rows
         finally:
             cursor.close()
@@ -114,6 +129,13 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
     return error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
+def _end_transaction(db: sqlite3.Connection, statement: str) -> None:
+    """COMMIT or ROLLBACK, unless no transaction is open (BEGIN itself failed, or SQLite ended
+    it on an error)."""
+    if db.in_transaction:
+        db.execute(statement)
+
+
 def _report_checkpoint(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and (error := task.exception()) is not None:
         # The log keeps growing until one succeeds; nothing is lost meanwhile.
@@ -127,11 +149,15 @@ class SqliteBackend(Backend):
         # Use ``SqliteBackend.open``: it configures the file and migrates the schema.
         self._path = path
         self._db = db
-        self._connection = SqliteConnection(db)
+        self._connection = SqliteConnection(db, _unless_busy)
         self._lock = asyncio.Lock()
         self._closed = False
         self._writes_since_checkpoint = 0
         self._checkpointing: asyncio.Task[None] | None = None
+        # Reports: one at a time, on a connection that only their thread uses (opened there).
+        self._reporting = asyncio.Lock()
+        self._report_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-report")
+        self._reader: sqlite3.Connection | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteBackend:
@@ -156,6 +182,9 @@ class SqliteBackend(Backend):
             self._closed = True
             if self._checkpointing is not None:
                 await self._checkpointing
+            async with self._reporting:
+                await self._in_report_thread(self._close_reader)
+            self._report_thread.shutdown()
             # The last connection to close checkpoints the whole log: a thread's work.
             await asyncio.to_thread(self._db.close)
 
@@ -192,6 +221,45 @@ class SqliteBackend(Backend):
         async with self._lock:
             yield self._connection
 
+    @asynccontextmanager
+    async def report(self) -> AsyncIterator[Connection]:
+        """A read transaction in the report thread: neither the loop nor the tables' writes
+        wait for it, however many rows it reads."""
+        async with self._reporting:
+            if self._closed:
+                raise RuntimeError("the store is closed")
+            reader = await self._in_report_thread(self._begin_report)
+            try:
+                yield SqliteConnection(reader, self._in_report_thread)
+            finally:
+                await self._in_report_thread(lambda: _end_transaction(reader, "COMMIT"))
+
+    async def _in_report_thread(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._report_thread, work)
+
+    def _begin_report(self) -> sqlite3.Connection:
+        reader = self._open_reader()
+        # A report cancelled twice may not have ended its transaction: its snapshot is stale.
+        _end_transaction(reader, "ROLLBACK")
+        reader.execute("BEGIN")
+        return reader
+
+    def _open_reader(self) -> sqlite3.Connection:
+        if self._reader is None:
+            # Its own thread may block: it waits out a busy file as SQLite itself does.
+            reader = sqlite3.connect(
+                self._path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            )
+            reader.row_factory = sqlite3.Row
+            reader.execute("PRAGMA query_only = ON")
+            self._reader = reader
+        return self._reader
+
+    def _close_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
     async def _begin(self, *statements: str) -> None:
         """Start a transaction, waiting (without blocking the loop) while the file is busy."""
 
@@ -206,9 +274,7 @@ class SqliteBackend(Backend):
         await _unless_busy(begin)
 
     def _end_transaction(self, statement: str) -> None:
-        """COMMIT or ROLLBACK, unless no transaction is open (BEGIN itself failed)."""
-        if self._db.in_transaction:
-            self._db.execute(statement)
+        _end_transaction(self._db, statement)
 
     def _checkpoint_now_and_then(self) -> None:
         self._writes_since_checkpoint += 1

@@ -7,7 +7,7 @@ row, so ``audit()`` can prove that the places add up to the chips ever granted.
 
 Each query is written once, in the SQL both databases understand (``backend.py`` says what the
 backends translate), and runs through the funnel at the bottom of the class (``_all``, ``_one``,
-``_run``, ``_run_many``, ``_log``) inside ``_write()``, ``_read()`` or ``_single()``.
+``_run``, ``_run_many``, ``_log``) inside ``_write()``, ``_read()``, ``_report()`` or ``_single()``.
 
 Concurrency: write transactions never interleave, on either database (SQLite's ``BEGIN
 IMMEDIATE``, PostgreSQL's write lock), so another connection or process waits instead of reading
@@ -745,7 +745,7 @@ class Store:
         if not _is_int(limit) or limit < 1:
             raise ValueError(f"limit must be a positive whole number, not {limit!r}")
         below = _NO_HAND_ABOVE if before is None else before
-        async with self._read():
+        async with self._report():
             if channel_id is None:
                 rows = await self._all(
                     f"SELECT {_HAND_COLUMNS} FROM hand_seats"
@@ -823,7 +823,7 @@ class Store:
         """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
         if not _is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
-        async with self._read():
+        async with self._report():
             season = await self._season(guild_id)
             # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
             rows = await self._all(
@@ -869,7 +869,7 @@ class Store:
         key = _game_key(game)
         checked = _check_period(period)
         since = _since(checked, _aware(now).date())
-        async with self._read():
+        async with self._report():
             current = await self._season(guild_id)
             season = current.number
             bucket = (guild_id, season, checked, since, key)
@@ -929,7 +929,7 @@ class Store:
         today = _aware(now).date()
         checked = _check_period(period)
         since = _since(checked, today)
-        async with self._read():
+        async with self._report():
             season = await self._season(guild_id)
             rows = await self._all(
                 "SELECT game, hands, won, showdowns, won_showdown, vpip, net, biggest_pot"
@@ -975,7 +975,7 @@ class Store:
         """Every player who sat at the channel's table since it opened, from its ledger rows:
         the open table's, else the one closed there last; ``None`` if the channel never had
         one."""
-        async with self._read():
+        async with self._report():
             table = await self._latest_table_row(channel_id)
             if table is None:
                 return None
@@ -1146,6 +1146,14 @@ class Store:
                 yield connection
 
     @asynccontextmanager
+    async def _report(self) -> AsyncIterator[Connection]:
+        """A read transaction for a player's question over many rows: the tables don't wait
+        for it (``Backend.report``)."""
+        async with self._backend.report() as connection:
+            with self._using(connection):
+                yield connection
+
+    @asynccontextmanager
     async def _single(self) -> AsyncIterator[Connection]:
         """No transaction: each statement commits on its own."""
         async with self._backend.single() as connection:
@@ -1162,7 +1170,9 @@ class Store:
 
     def _db(self) -> Connection:
         connection = self._connection.get()
-        assert connection is not None, "queries run inside _write(), _read() or _single()"
+        assert connection is not None, (
+            "queries run inside _write(), _read(), _report() or _single()"
+        )
         return connection
 
     async def _all(self, sql: str, params: Params = ()) -> list[Row]:
