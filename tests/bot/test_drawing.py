@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from bot.edge.drawing import BEHIND_SECONDS, DrawingCrashed, DrawingProcess
+from bot.edge.drawing import BEHIND_SECONDS, NICENESS, DrawingCrashed, DrawingProcess
 from engine.cards import shuffled_deck
 from engine.hand import StudHand
 from engine.public import PublicTable
@@ -33,6 +33,17 @@ async def test_pictures_come_back_in_order_and_match_drawing_here() -> None:
         await drawing.close()
     assert pictures == [table_png(v, TableLabels()) for v in views]
     assert all(p.startswith(PNG) for p in pictures)
+
+
+async def test_the_child_gives_way_to_the_bot_for_the_cpu() -> None:
+    drawing = DrawingProcess()
+    try:
+        await drawing.draw(table_png, _view(50), TableLabels())  # the child is running
+        assert drawing.pid is not None
+        child = os.getpriority(os.PRIO_PROCESS, drawing.pid)
+    finally:
+        await drawing.close()
+    assert child == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
 
 
 async def test_a_drawing_error_is_raised_in_the_bot_and_the_child_goes_on() -> None:
