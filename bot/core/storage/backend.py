@@ -3,7 +3,7 @@
 Queries are written once, in the SQL both understand, with ``?`` or ``:name`` placeholders (and
 ``INSERT OR IGNORE``, which PostgreSQL spells ``ON CONFLICT DO NOTHING``); a backend translates
 what differs. PostgreSQL must know each parameter's type: one that is only tested with ``IS
-NULL`` needs a ``CAST(? AS BIGINT)``. Each backend gives three kinds of access, all holding a
+NULL`` needs a ``CAST(? AS BIGINT)``. Each backend gives four kinds of access, all holding a
 :class:`Connection`:
 
 - ``write()``: one transaction that no other writer, in any process, interleaves with: SQLite's
