@@ -18,8 +18,8 @@ a balance that is about to change. Balance updates are still guarded in SQL (``W
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -1131,42 +1131,34 @@ class Store:
 
     # ----------------------------------------------------------------- internals
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Connection]:
+    def _write(self) -> AbstractAsyncContextManager[Connection]:
         """One write transaction; no other writer, in any process, runs at the same time."""
-        async with self._backend.write() as connection:
-            with self._using(connection):
-                yield connection
+        return self._using(self._backend.write())
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Connection]:
+    def _read(self) -> AbstractAsyncContextManager[Connection]:
         """One read transaction: every query inside sees the same snapshot."""
-        async with self._backend.read() as connection:
-            with self._using(connection):
-                yield connection
+        return self._using(self._backend.read())
 
-    @asynccontextmanager
-    async def _report(self) -> AsyncIterator[Connection]:
+    def _report(self) -> AbstractAsyncContextManager[Connection]:
         """A read transaction for a player's question over many rows: the tables don't wait
         for it (``Backend.report``)."""
-        async with self._backend.report() as connection:
-            with self._using(connection):
-                yield connection
+        return self._using(self._backend.report())
+
+    def _single(self) -> AbstractAsyncContextManager[Connection]:
+        """No transaction: each statement commits on its own."""
+        return self._using(self._backend.single())
 
     @asynccontextmanager
-    async def _single(self) -> AsyncIterator[Connection]:
-        """No transaction: each statement commits on its own."""
-        async with self._backend.single() as connection:
-            with self._using(connection):
+    async def _using(
+        self, access: AbstractAsyncContextManager[Connection]
+    ) -> AsyncIterator[Connection]:
+        """The store's queries run on ``access``'s connection until it ends."""
+        async with access as connection:
+            token = self._connection.set(connection)
+            try:
                 yield connection
-
-    @contextmanager
-    def _using(self, connection: Connection) -> Iterator[None]:
-        token = self._connection.set(connection)
-        try:
-            yield
-        finally:
-            self._connection.reset(token)
+            finally:
+                self._connection.reset(token)
 
     def _db(self) -> Connection:
         connection = self._connection.get()
