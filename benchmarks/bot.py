@@ -267,17 +267,16 @@ def run(tables: int, clicks: int, think: float, stagger: float) -> None:
     for name, part in (("whole run", samples), (f"after {STEADY_AFTER:g} s", steady)):
         print(f"  {name:>11}: acknowledgement {figures([s[1] for s in part])}")
         print(f"  {'':>11}  table update    {figures([s[2] for s in part])}")
-    busy = (usage.bot + usage.drawing + usage.discord) / (elapsed * (os.cpu_count() or 1))
+    spent = (usage.bot, usage.drawing, usage.discord)
+    busy = sum(spent) / (elapsed * (os.cpu_count() or 1))
     print(
         f"  CPU while playing: bot {usage.bot:.1f} s, drawing {usage.drawing:.1f} s, "
         f"fake Discord and its players {usage.discord:.1f} s ({busy:.0%} of the machine)"
     )
-    spent = (usage.bot, usage.drawing, usage.discord)
     per_click = [seconds * 1000 / len(samples) for seconds in spent]
-    full = (os.cpu_count() or 1) * 1000 / sum(per_click)
     print(
         "  CPU per click: bot {:.1f} ms, drawing {:.1f} ms, fake Discord {:.1f} ms: the machine's "
-        "cores are full at {:.0f} clicks/s".format(*per_click, full)
+        "cores are full at {:.0f} clicks/s".format(*per_click, len(samples) / elapsed / busy)
     )
     print(f"  drawing process peak RSS: {usage.drawing_peak_mb:.0f} MB")
 
