@@ -34,6 +34,12 @@ async def lite(path: Path) -> AsyncIterator[Store]:
     await store.close()
 
 
+def sqlite_of(store: Store) -> SqliteBackend:
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+    return backend
+
+
 async def ticks_while(task: asyncio.Task[object], seconds: float) -> int:
     """How often a 10 ms timer fired on the loop during ``seconds`` while ``task`` ran."""
     ticks = 0
@@ -75,8 +81,7 @@ async def test_a_write_waits_for_another_connections_lock_without_blocking_the_l
 
 async def test_a_statement_of_its_own_waits_for_the_lock_too(lite: Store, path: Path) -> None:
     """single(): no transaction to begin, the statement itself waits (saving an action does)."""
-    backend = lite._backend
-    assert isinstance(backend, SqliteBackend)
+    backend = sqlite_of(lite)
 
     async def set_meta() -> None:
         async with backend.single() as connection:
@@ -116,8 +121,7 @@ async def test_checkpoints_run_in_a_thread_and_never_inside_a_commit(
     path = tmp_path / "stud.db"
     store = await Store.open(path)
     try:
-        backend = store._backend
-        assert isinstance(backend, SqliteBackend)
+        backend = sqlite_of(store)
         assert backend._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         for _ in range(12):
             await store.grant(GUILD, USER, 1, reason="test", by=1)
@@ -142,12 +146,6 @@ LONG_QUERY = (
     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
     "SELECT count(*) FROM n"
 )
-
-
-def sqlite_of(store: Store) -> SqliteBackend:
-    backend = store._backend
-    assert isinstance(backend, SqliteBackend)
-    return backend
 
 
 async def test_a_long_report_does_not_stop_the_loop(lite: Store) -> None:
