@@ -239,8 +239,11 @@ class SqliteBackend(Backend):
 
     def _begin_report(self) -> sqlite3.Connection:
         reader = self._open_reader()
-        # A report cancelled twice may not have ended its transaction: its snapshot is stale.
-        _end_transaction(reader, "ROLLBACK")
+        if reader.in_transaction:
+            # A report cancelled twice did not end its transaction. A ROLLBACK is not enough: a
+            # statement it left unfinished keeps the old snapshot, so the reader starts anew.
+            self._close_reader()
+            reader = self._open_reader()
         reader.execute("BEGIN")
         return reader
 
