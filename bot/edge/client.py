@@ -36,6 +36,7 @@ from bot.core.shards import shard_ranges
 from bot.core.storage import Store
 from bot.core.tables import TableManager
 from bot.edge.buttons import route_click
+from bot.edge.drawing import Drawing
 from bot.edge.funnel import StudTree
 from bot.edge.identify import IdentifyTurns
 from bot.edge.presenter import DiscordPresenter
@@ -109,6 +110,7 @@ class StudBot(commands.AutoShardedBot):
         *,
         clock: Clock | None = None,
         identify_turns: IdentifyTurns | None = None,
+        drawing: Drawing | None = None,
         **options: object,
     ) -> None:
         # Slash commands and buttons only: no privileged intents (no message content, members).
@@ -136,7 +138,8 @@ class StudBot(commands.AutoShardedBot):
         shards = settings.shards
         self.tables = TableManager(store, clock=clock, owns=None if shards is None else shards.owns)
         self.identify_turns = identify_turns
-        self.presenter = DiscordPresenter(self, self.tables)
+        # None: a drawing process of its own (tests hand in an in-process stand-in).
+        self.presenter = DiscordPresenter(self, self.tables, drawing)
         # False once shutting down: new interactions are told to come back in a minute.
         self.accepting = True
         self._start_up_frozen = False

@@ -26,7 +26,7 @@ import sys
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,24 @@ PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
 
 class DrawingCrashed(Exception):
     """The drawing process ended before answering: a new one draws the next picture."""
+
+
+class Drawing(Protocol):
+    """What the presenter draws its pictures with: :class:`DrawingProcess`, or (in tests that do
+    not need a process of its own) :class:`InProcessDrawing`."""
+
+    @property
+    def pid(self) -> int | None:
+        """The process the pictures are drawn in, once started; None without one."""
+        ...
+
+    async def draw(
+        self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
+    ) -> bytes: ...
+
+    async def start(self) -> None: ...
+
+    async def close(self, timeout: float = 5.0) -> None: ...
 
 
 class DrawingProcess:
@@ -158,6 +176,28 @@ class DrawingProcess:
                 await process.wait()
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)
+
+
+class InProcessDrawing:
+    """:class:`DrawingProcess`'s stand-in that draws on the event loop itself: no child, so it
+    suits tests that do not check the process. The request still makes the trip through pickle
+    that it makes to the child, so what could not be sent there fails here too."""
+
+    pid: int | None = None
+
+    async def draw(
+        self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
+    ) -> bytes:
+        request = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        function, args, kwargs = pickle.loads(request)
+        picture: bytes = function(*args, **kwargs)
+        return picture
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Nothing to end."""
 
 
 def warm_up() -> None:

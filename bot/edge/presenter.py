@@ -34,7 +34,7 @@ from bot.core.stats import board_heading, percent, stats_chart, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
 from bot.core.tables import LiveHand, Table, TableManager, error_id, game_name
 from bot.edge.buttons import table_view
-from bot.edge.drawing import DrawingCrashed, DrawingProcess
+from bot.edge.drawing import Drawing, DrawingCrashed, DrawingProcess
 from bot.edge.funnel import brief, full_time, is_retryable, relative_time, with_retries
 from engine import events as ev
 from engine.public import PrivateHand, PublicTable
@@ -105,14 +105,14 @@ class _MessageState:
 
 
 class DiscordPresenter:
-    def __init__(self, bot: StudBot, tables: TableManager) -> None:
+    def __init__(self, bot: StudBot, tables: TableManager, drawing: Drawing | None = None) -> None:
         self.bot = bot
         self.tables = tables
         tables.on_outbox = self.wake
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
-        self.drawing = DrawingProcess()
+        self.drawing: Drawing = drawing if drawing is not None else DrawingProcess()
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, oldest use first
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG

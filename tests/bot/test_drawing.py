@@ -1,15 +1,27 @@
 """The drawing process: pictures come back in order, a drawing's error is raised in the bot, a
-killed child fails only its pictures and the next one starts a new child."""
+killed child fails only its pictures and the next one starts a new child. Every test of a real
+child is in the slow tier (it spawns one); the child's side of the framing and the in-process
+stand-in the other tests draw with are checked here in the quick tier too."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
+import pickle
 import signal
 
 import pytest
 
-from bot.edge.drawing import BEHIND_SECONDS, NICENESS, DrawingCrashed, DrawingProcess
+from bot.edge.drawing import (
+    BEHIND_SECONDS,
+    HEADER,
+    NICENESS,
+    DrawingCrashed,
+    DrawingProcess,
+    InProcessDrawing,
+    serve,
+)
 from engine.cards import shuffled_deck
 from engine.hand import StudHand
 from engine.public import PublicTable
@@ -24,6 +36,50 @@ def _view(seed_stack: int) -> PublicTable:
     return PublicTable.from_hand(hand)
 
 
+def _frame(value: object) -> bytes:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return len(data).to_bytes(HEADER, "big") + data
+
+
+def _answers(stream: bytes) -> list[tuple[bool, object]]:
+    answers = []
+    source = io.BytesIO(stream)
+    while header := source.read(HEADER):
+        answers.append(pickle.loads(source.read(int.from_bytes(header, "big"))))
+    return answers
+
+
+def test_the_child_answers_each_framed_request_in_order_errors_included() -> None:
+    """What the child does with its stdin and stdout, without a child."""
+    views = [_view(50), _view(60)]
+    three = TableLabels(seats=(SeatLabel("a"), SeatLabel("b"), SeatLabel("c")))
+    requests = [
+        (table_png, (views[0], TableLabels()), {}),
+        (table_png, (views[1], three), {}),
+        (table_png, (views[1],), {"labels": TableLabels()}),
+    ]
+    answers = io.BytesIO()
+    serve(io.BytesIO(b"".join(_frame(request) for request in requests)), answers)
+    (ok1, first), (ok2, error), (ok3, third) = _answers(answers.getvalue())
+    assert (ok1, ok2, ok3) == (True, False, True)
+    assert first == table_png(views[0], TableLabels())
+    assert isinstance(error, ValueError) and "3 seat labels for a table of 2 seats" in str(error)
+    assert third == table_png(views[1], TableLabels())
+
+
+async def test_the_stand_in_draws_here_and_refuses_what_could_not_reach_a_child() -> None:
+    drawing = InProcessDrawing()
+    await drawing.start()
+    view = _view(50)
+    assert await drawing.draw(table_png, view, TableLabels(), behind=True) == table_png(
+        view, TableLabels()
+    )
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        await drawing.draw(lambda: b"", behind=False)  # not a module-level function
+    await drawing.close()
+
+
+@pytest.mark.slow  # a real drawing process
 async def test_pictures_come_back_in_order_and_match_drawing_here() -> None:
     drawing = DrawingProcess()
     views = [_view(stack) for stack in (50, 60, 70, 80)]
@@ -35,6 +91,7 @@ async def test_pictures_come_back_in_order_and_match_drawing_here() -> None:
     assert all(p.startswith(PNG) for p in pictures)
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_the_child_gives_way_to_the_bot_for_the_cpu() -> None:
     drawing = DrawingProcess()
     try:
@@ -46,6 +103,7 @@ async def test_the_child_gives_way_to_the_bot_for_the_cpu() -> None:
     assert child == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_a_drawing_error_is_raised_in_the_bot_and_the_child_goes_on() -> None:
     drawing = DrawingProcess()
     try:
@@ -57,6 +115,7 @@ async def test_a_drawing_error_is_raised_in_the_bot_and_the_child_goes_on() -> N
         await drawing.close()
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_a_killed_child_fails_its_picture_and_the_next_starts_a_new_one() -> None:
     drawing = DrawingProcess()
     try:
@@ -72,6 +131,7 @@ async def test_a_killed_child_fails_its_picture_and_the_next_starts_a_new_one() 
         await drawing.close()
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_close_ends_the_child() -> None:
     drawing = DrawingProcess()
     await drawing.draw(table_png, _view(50), TableLabels())
@@ -83,6 +143,7 @@ async def test_close_ends_the_child() -> None:
         os.kill(pid, 0)  # reaped, not a zombie
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_pictures_asked_for_behind_wait_for_the_others() -> None:
     """A DM's picture waits for table pictures asked for after it (two are always sent ahead)."""
     drawing = DrawingProcess()
@@ -102,6 +163,7 @@ async def test_pictures_asked_for_behind_wait_for_the_others() -> None:
     assert done == ["dm1", "dm2", "table1", "table2", "dm3", "dm4"]
 
 
+@pytest.mark.slow  # a real drawing process
 async def test_a_dm_waits_for_table_pictures_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
     """Table pictures asked for more than BEHIND_SECONDS after a DM's no longer go first."""
     drawing = DrawingProcess()

@@ -1,45 +1,21 @@
-"""A real StudBot on simcord's simulated Discord, with a fresh database per test."""
+"""A real StudBot on simcord's simulated Discord, with a fresh database per test (the helpers
+the tests share are in ``world.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import discord
 import pytest
 import simcord
 
-from bot.__main__ import open_store
 from bot.core import i18n
-from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
+from bot.core.settings import Settings
 from bot.edge.client import StudBot
+from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import user_message
-from bot.edge.presenter import DiscordPresenter
-
-
-@dataclass
-class World:
-    env: simcord.Env
-    bot: StudBot
-    guild: simcord.GuildHandle
-    channel: simcord.ChannelHandle
-    players: list[simcord.MemberActor]
-    admin: simcord.MemberActor
-    users: dict[int, simcord.UserHandle]
-    allowed_bugs: int = 0  # unexpected errors a test provokes on purpose
-
-
-def make_settings(tmp_path: Path, **game: int) -> Settings:
-    return Settings(
-        token="test-token-never-used",
-        database_path=str(tmp_path / "stud.db"),
-        game=GameDefaults(**{"countdown_seconds": 30, **game}),
-        # simcord cannot recommend a shard count as Discord does: the bot is told its one shard.
-        shard_count=1,
-    )
+from tests.cogs.world import World, make_bot, make_settings
 
 
 @pytest.fixture
@@ -47,16 +23,16 @@ def settings(tmp_path: Path) -> Settings:
     return make_settings(tmp_path)
 
 
-async def make_bot(settings: Settings) -> StudBot:
-    return StudBot(settings, await open_store(settings))
-
-
 @pytest.fixture
-async def simcord_bot(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> StudBot:
+async def simcord_bot(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> StudBot:
     # Syncing makes messages mention this test's command ids; later tests must not see them
     # (simcord never closes the bot, which would reset them).
     monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
-    return await make_bot(settings)
+    # Pictures are drawn in this process unless the test is about the drawing process.
+    process = request.node.get_closest_marker("drawing_process") is not None
+    return await make_bot(settings, DrawingProcess() if process else None)
 
 
 @pytest.fixture
@@ -86,97 +62,3 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     # bugs should fail a test.
     bugs = [error for error in env.errors if user_message(error, "en") is None]
     assert len(bugs) == world.allowed_bugs, bugs
-
-
-def live_table(world: World) -> Table:
-    return world.bot.tables.get(world.channel.id)
-
-
-def table_message(world: World) -> discord.Message:
-    """The newest channel message carrying action buttons."""
-    for message in reversed(world.channel.history()):
-        if any(
-            getattr(child, "custom_id", "").startswith("stud:a:")
-            for row in message.components
-            for child in getattr(row, "children", [])
-        ):
-            return message
-    raise AssertionError("no table message with buttons")
-
-
-def labels(message: discord.Message) -> list[str]:
-    return [
-        child.label or ""
-        for row in message.components
-        for child in getattr(row, "children", [])
-        if getattr(child, "custom_id", "").startswith("stud:a:")
-    ]
-
-
-def member(world: World, user_id: int) -> simcord.MemberActor:
-    return next(p for p in [*world.players, world.admin] if p.id == user_id)
-
-
-def passive_label(names: list[str]) -> str:
-    """Check if possible, else call, else bring in: a hand that reaches showdown."""
-    for prefix in ("Check", "Call", "Bring in"):
-        for name in names:
-            if name.startswith(prefix):
-                return name
-    raise AssertionError(f"no passive action in {names}")
-
-
-async def open_and_seat(world: World, count: int = 2, **options: int | str) -> None:
-    opener = world.players[0]
-    result = await opener.slash(world.channel, "table open", **options)
-    assert result.response is not None and result.ephemeral
-    for player in world.players[:count]:
-        result = await player.slash(world.channel, "sit")
-        assert result.ephemeral, result
-    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
-    assert live_table(world).live is not None
-
-
-async def play_out_with_buttons(world: World) -> None:
-    table = live_table(world)
-    while table.live is not None:
-        actor = table.actor_id()
-        assert actor is not None
-        message = table_message(world)
-        result = await member(world, actor).click(message, label=passive_label(labels(message)))
-        assert result.acknowledged and not result.ephemeral, result
-
-
-def channel_text(message: discord.Message) -> str:
-    """Everything a channel message shows as text: content, embeds and attachment names."""
-    parts = [message.content]
-    for embed in message.embeds:
-        parts.append(str(embed.to_dict()))
-    parts.extend(attachment.filename for attachment in message.attachments)
-    return "\n".join(parts)
-
-
-def refused(result: simcord.InteractionResult, text: str) -> None:
-    """The interaction got one ephemeral reply containing ``text``."""
-    # A refused click has a silent acknowledgement, then the refusal as a followup.
-    reply = result.followups[0] if result.followups else result.response
-    assert reply is not None, result
-    assert reply.ephemeral, reply
-    assert text in reply.content, reply.content
-
-
-def spy_drawing(
-    monkeypatch: pytest.MonkeyPatch, *functions: Callable[..., bytes]
-) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """The arguments of every picture the presenter draws with one of ``functions`` (the drawing
-    itself runs in another process, where a monkeypatched function would never be seen)."""
-    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-    real = DiscordPresenter._draw
-
-    async def spy(self: DiscordPresenter, draw: Any, *args: Any, **kwargs: Any) -> Any:
-        if draw in functions:
-            calls.append((args, kwargs))
-        return await real(self, draw, *args, **kwargs)
-
-    monkeypatch.setattr(DiscordPresenter, "_draw", spy)
-    return calls

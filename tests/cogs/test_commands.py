@@ -7,9 +7,8 @@ from simcord.actors import _component_interaction
 
 import render
 from bot.core.settings import Settings
-from bot.edge.client import StudBot
 from engine.fairness import verify
-from tests.cogs.conftest import (
+from tests.cogs.world import (
     World,
     labels,
     live_table,
@@ -19,6 +18,7 @@ from tests.cogs.conftest import (
     play_out_with_buttons,
     refused,
     spy_drawing,
+    stop_like_a_crash,
     table_message,
 )
 from tests.engine.pokerstars_parser import parse_history
@@ -429,13 +429,6 @@ async def test_an_unexpected_error_gives_the_player_an_id(
     assert result.response is not None
     error_id = result.response.content.split("`")[1]
     assert any(error_id in record.getMessage() for record in caplog.records)
-
-
-async def stop_like_a_crash(bot: StudBot) -> None:
-    """The old process stops: its timers end and its database closes; nothing is told to
-    Discord or saved beyond what already was."""
-    await bot.tables.shutdown()
-    await bot.store.close()
 
 
 async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(

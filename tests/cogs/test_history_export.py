@@ -6,7 +6,7 @@ from __future__ import annotations
 import simcord
 
 from engine.fairness import verify
-from tests.cogs.conftest import World, live_table, open_and_seat, play_out_with_buttons, refused
+from tests.cogs.world import World, live_table, open_and_seat, play_out_with_buttons, refused
 from tests.engine.pokerstars_parser import parse_histories
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import render
 from render import LedgerSheet
-from tests.cogs.conftest import (
+from tests.cogs.world import (
     World,
     live_table,
     member,

@@ -9,11 +9,12 @@ import signal
 import pytest
 
 import render
+from bot.edge.drawing import DrawingProcess
 from engine import RAZZ
 from engine import events as ev
 from engine.fairness import verify
 from engine.public import PublicTable
-from tests.cogs.conftest import (
+from tests.cogs.world import (
     World,
     channel_text,
     labels,
@@ -140,9 +141,12 @@ async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) ->
     assert world.bot.tables.tables == {}
 
 
+@pytest.mark.slow  # two drawing processes: the first, killed, and its replacement
+@pytest.mark.drawing_process
 async def test_a_killed_drawing_process_is_replaced_and_the_hand_plays_on(world: World) -> None:
     await open_and_seat(world)
     drawing = world.bot.presenter.drawing
+    assert isinstance(drawing, DrawingProcess)
     killed = drawing.pid
     assert killed is not None
     os.kill(killed, signal.SIGKILL)

@@ -10,7 +10,7 @@ import render
 from bot.core.i18n import CATALOGUES, RU
 from bot.core.settings import Settings
 from bot.edge.translator import CommandTranslator
-from tests.cogs.conftest import (
+from tests.cogs.world import (
     World,
     live_table,
     make_bot,
@@ -19,10 +19,10 @@ from tests.cogs.conftest import (
     passive_label,
     play_out_with_buttons,
     spy_drawing,
+    stop_like_a_crash,
     table_message,
 )
-from tests.cogs.conftest import labels as button_labels
-from tests.cogs.test_commands import stop_like_a_crash
+from tests.cogs.world import labels as button_labels
 
 
 async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(

@@ -11,7 +11,7 @@ import pytest
 import render
 from bot.core.settings import Settings
 from render import TableLabels
-from tests.cogs.conftest import (
+from tests.cogs.world import (
     World,
     labels,
     live_table,

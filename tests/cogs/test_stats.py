@@ -10,7 +10,7 @@ import pytest
 
 import render
 from render import NetChart
-from tests.cogs.conftest import World, open_and_seat, play_out_with_buttons, refused, spy_drawing
+from tests.cogs.world import World, open_and_seat, play_out_with_buttons, refused, spy_drawing
 
 
 def fields(embed: discord.Embed) -> dict[str, str]:
