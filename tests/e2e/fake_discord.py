@@ -12,7 +12,9 @@ headers and 429s; :meth:`FakeDiscord.drop_gateway` cuts the gateway, which
 accepts a RESUME (replaying missed events) or invalidates the session (``resume_policy``); an
 interaction callback later than ``callback_window`` seconds is refused as Discord refuses it.
 Every REST request, interaction, command sync and gateway session step is recorded with its time
-(``time.monotonic()``).
+on the fake's ``clock``: by default ``time.monotonic()``, with its slow answers waited out by
+``asyncio.sleep``; the fault tests hand in a clock whose time they can move
+(:class:`tests.e2e.harness.DiscordTime`), shared with the bot.
 
 It shards as Discord does: ``GET /gateway/bot`` recommends ``shard_count`` shards, each IDENTIFY
 with ``[shard_id, shard_count]`` opens that shard's session, and each server's events (its
@@ -36,6 +38,7 @@ from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
+from bot.core.clock import Clock
 from tests.e2e.faults import (
     FORBIDDEN_MESSAGES,
     FaultKind,
@@ -60,6 +63,17 @@ BACKLOG = 1000
 # Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
 # count dividing 2520 (1 to 10 among them); below the other snowflakes, so none is reused.
 GUILD_EPOCH = (1_200_000_000_000_000_000 >> 22) // 2520 * 2520
+
+
+class WallClock:
+    """The fake's time unless it is handed another: the monotonic clock (the benchmarks compare
+    its records with ``time.monotonic()``) and asyncio's sleep."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
 
 def json_response(data: object, status: int = 200) -> web.Response:
@@ -205,6 +219,8 @@ class FakeDiscord:
     # Called with the channel id whenever the bot posts or edits a message with an embed there
     # (a table picture or the results): the benchmark times interactions with it.
     on_update: Callable[[int], None] | None = None
+    # When requests and interactions arrive and how long slow answers take (set before start())
+    clock: Clock = field(default_factory=WallClock)
 
     def __post_init__(self) -> None:
         self._ids = itertools.count(1_300_000_000_000_000_000)
@@ -233,6 +249,7 @@ class FakeDiscord:
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._session_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
+        self._slow: set[asyncio.Task[None]] = set()  # the waits of slow answers in progress
         self.identified = asyncio.Event()
         # Set while every shard that identified is connected (READY or RESUMED), cleared by a drop
         self.connected = asyncio.Event()
@@ -253,6 +270,9 @@ class FakeDiscord:
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
+        # A slow answer nobody waits for any more (the client gave up) ends now, not later.
+        for wait in self._slow:
+            wait.cancel()
         for session in self.sessions.values():
             if session.ws is not None:
                 await session.ws.close()
@@ -400,7 +420,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ gateway
 
     def _step(self, what: str, shard: int = 0) -> None:
-        self.gateway_steps.append(GatewayStep(what, time.monotonic(), shard))
+        self.gateway_steps.append(GatewayStep(what, self.clock.now(), shard))
 
     def _update_connected(self) -> None:
         if self.sessions and all(session.live for session in self.sessions.values()):
@@ -564,7 +584,7 @@ class FakeDiscord:
         }
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
-        arrived = time.monotonic()
+        arrived = self.clock.now()
         method = request.method
         path = "/" + request.match_info["tail"]
         body, files = await self._body(request)
@@ -583,7 +603,7 @@ class FakeDiscord:
         headers: dict[str, str] = {}
         for bucket in self.rate_limits:
             if route_matches(bucket.route, method, path, self.dm_channels):
-                remaining, reset_after = bucket.take(path)
+                remaining, reset_after = bucket.take(path, arrived)
                 if remaining < 0:
                     return rate_limited(reset_after, route_hash(bucket.route), bucket.limit), 429
                 headers = bucket_headers(
@@ -594,7 +614,12 @@ class FakeDiscord:
         if fault is not None and fault.kind != "slow":
             return fault.response(), fault.kind
         if fault is not None:
-            await asyncio.sleep(self.faults.delay(fault))
+            wait = asyncio.ensure_future(self.clock.sleep(self.faults.delay(fault)))
+            self._slow.add(wait)
+            try:
+                await asyncio.wait({wait})  # ended by stop() too: then it answers at once
+            finally:
+                self._slow.discard(wait)
         response = self._answer(method, path, body, files, arrived)
         response.headers.update(headers)
         return response, None if fault is None else fault.kind
@@ -784,7 +809,7 @@ class FakeDiscord:
         guild_id = self._channel_guild[channel_id]
         self._interaction_channels[interaction_id] = channel_id
         self.interactions[interaction_id] = InteractionRecord(
-            interaction_id, kind, int(user["id"]), channel_id, time.monotonic()
+            interaction_id, kind, int(user["id"]), channel_id, self.clock.now()
         )
         future: asyncio.Future[Callback] = asyncio.get_running_loop().create_future()
         self._callbacks[interaction_id] = future
@@ -811,6 +836,10 @@ class FakeDiscord:
             payload["message"] = message
         await self.dispatch("INTERACTION_CREATE", payload)
         return await asyncio.wait_for(future, 10)
+
+    def acknowledgements_due(self) -> bool:
+        """Some interaction still waits for the bot's first callback."""
+        return any(not future.done() for future in self._callbacks.values())
 
     async def answer(self, callback: Callback, timeout: float = 10) -> Callback:
         """What the player was told: the reply itself, or the first followup of a deferral."""

@@ -149,12 +149,11 @@ class RateLimit:
     per: float = 5.0
     windows: dict[str, tuple[float, int]] = field(default_factory=dict)  # resource -> start, used
 
-    def take(self, path: str) -> tuple[int, float]:
-        """Spend one request: the requests left in the window (-1: over the limit), and the
-        seconds until the window resets."""
+    def take(self, path: str, now: float) -> tuple[int, float]:
+        """Spend one request at ``now`` (seconds, on the fake's clock): the requests left in the
+        window (-1: over the limit), and the seconds until the window resets."""
         parts = path.strip("/").split("/")
         resource = "/".join(parts[:3] if parts[0] in ("webhooks", "interactions") else parts[:2])
-        now = time.monotonic()
         start, used = self.windows.get(resource, (now, 0))
         if now - start >= self.per:
             start, used = now, 0

@@ -11,113 +11,28 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import re
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-import discord
 import pytest
-import yarl
 
-from bot.__main__ import keep_payloads_out_of_logs, open_store
-from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
-from bot.edge.client import StudBot
+from bot.__main__ import keep_payloads_out_of_logs
 from engine import events as ev
-from engine.hand import StudHand
-from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons
-
-PNG = b"\x89PNG\r\n\x1a\n"
-COUNTDOWN = 0.3
-
-
-class Harness:
-    def __init__(self, discord_: FakeDiscord, bot: StudBot, database: Path) -> None:
-        self.discord = discord_
-        self.bot = bot
-        self.database = database
-
-    def table(self) -> Table:
-        return self.bot.tables.get(self.discord.channel_id)
-
-    async def settled(self) -> None:
-        """Let the bot finish what the last interaction started (DMs, message edits)."""
-        for _ in range(6000):  # up to 30 s: Discord's faults are retried with pauses
-            await asyncio.sleep(0.005)
-            if self.bot.presenter.idle:
-                return
-        raise AssertionError("the bot never settled")
-
-    async def current_message(self) -> JSON:
-        """The table message once it carries the buttons of the decision now due (a player
-        clicks as soon as he sees them, whatever else the bot is still posting)."""
-        table = self.table()
-        for _ in range(6000):
-            live = table.live
-            message = self.discord.table_message()
-            due = f":{live.hand_id}:{live.seq}:" if live is not None else None
-            if due and message is not None and any(due in i for i in buttons(message).values()):
-                return message
-            await asyncio.sleep(0.005)
-        raise AssertionError("the buttons of the decision due were never shown")
-
-    async def applied(self, seq: int) -> None:
-        """Wait for the decision acknowledged at ``seq`` to be applied (acknowledgement comes
-        first, the work after)."""
-        table = self.table()
-        for _ in range(400):
-            # Unlocked: the decision is saved and what it changed is in the outbox.
-            if (table.live is None or table.live.seq != seq) and not table.lock.locked():
-                return
-            await asyncio.sleep(0.005)
-        raise AssertionError("the click was never applied")
-
-    async def slash(self, user: JSON, command: str, **options: Any) -> Callback:
-        """A slash command's answer (commands are acknowledged first, answered after)."""
-        callback = await self.discord.slash(user, command, **options)
-        assert callback.kind == 5, callback  # deferred at once, before any work
-        return await self.discord.answer(callback)
-
-    async def click(self, user: JSON, message: JSON, custom_id: str, **options: Any) -> Callback:
-        """A refused click's answer: a silent acknowledgement, then a private followup."""
-        callback = await self.discord.click(user, message, custom_id, **options)
-        return await self.discord.answer(callback)
-
-
-async def start_bot(
-    fake: FakeDiscord,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    game: GameDefaults | None = None,
-) -> AsyncIterator[Harness]:
-    await fake.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
-    )
-    database = tmp_path / "stud.db"
-    settings = Settings(
-        token="fake-token",
-        database_path=str(database),
-        dev_guild_id=fake.guild_id,
-        # Long enough for every player to sit before the first deal, short for a fast test.
-        game=game or GameDefaults(countdown_seconds=COUNTDOWN),
-    )
-    store = await open_store(settings)
-    bot = StudBot(settings, store)
-    bot._connection.guild_ready_timeout = 0.05
-    runner = asyncio.create_task(bot.start(settings.token))
-    try:
-        await asyncio.wait_for(bot.wait_until_ready(), 10)
-        yield Harness(fake, bot, database)
-    finally:
-        await bot.close()
-        await asyncio.wait_for(runner, 10)
-        await store.close()
-        await fake.stop()
-        gc.unfreeze()  # the bot froze what the whole test process had made so far
+from tests.e2e.fake_discord import FakeDiscord, buttons
+from tests.e2e.harness import (
+    PNG,
+    Harness,
+    assert_private,
+    dealt,
+    hidden_cards,
+    play_hand,
+    shows,
+    start_bot,
+    wallet_totals,
+)
+from tests.e2e.harness import (
+    passive as passive,  # benchmarks/capacity.py imports it from here
+)
 
 
 @pytest.fixture
@@ -130,73 +45,6 @@ async def english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
 async def russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     async for harness in start_bot(FakeDiscord(guild_locale="ru"), tmp_path, monkeypatch):
         yield harness
-
-
-async def dealt(table: Table) -> None:
-    for _ in range(100):
-        if table.live is not None:
-            return
-        await asyncio.sleep(COUNTDOWN / 10)
-    raise AssertionError("no hand was dealt")
-
-
-def passive(labels: dict[str, str]) -> str:
-    for prefix in ("Check", "Чек", "Call", "Колл", "Bring in", "Бринг-ин"):
-        for label, custom_id in labels.items():
-            if label.startswith(prefix):
-                return custom_id
-    raise AssertionError(f"no passive action in {labels}")
-
-
-async def play_hand(h: Harness, players: dict[int, JSON], locale: str = "en-US") -> None:
-    table = h.table()
-    while table.live is not None:
-        message = await h.current_message()
-        actor = table.actor_id()
-        assert actor is not None and table.live is not None
-        seq = table.live.seq
-        reply = await h.discord.click(players[actor], message, passive(buttons(message)), locale)
-        assert reply.kind == 6, reply  # a deferred update: the table message itself changes
-        await h.applied(seq)
-    await h.settled()
-
-
-def wallet_totals(database: Path) -> dict[int, int]:
-    """Wallet + seat chips per user, read straight from the SQLite file."""
-    with sqlite3.connect(database) as db:
-        wallets = dict(db.execute("SELECT user_id, balance FROM wallets").fetchall())
-        seats = db.execute("SELECT user_id, stack FROM seats").fetchall()
-    for user_id, stack in seats:
-        wallets[user_id] = wallets.get(user_id, 0) + stack
-    return wallets
-
-
-def shows(card: str, text: str) -> bool:
-    """``card`` ("As" or "A♠") stands in ``text`` as a card, not inside a word or a hash."""
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])", text) is not None
-
-
-def hidden_cards(hand: StudHand) -> set[str]:
-    """Down cards never shown at showdown, written both ways."""
-    shown = {c for e in hand.events if isinstance(e, ev.HandShown) for c in e.cards}
-    down = {c for seat in range(hand.seats) for c in hand.down_cards(seat)} - shown
-    return {str(c) for c in down} | {c.pretty for c in down}
-
-
-def assert_private(h: Harness, down: set[str], shown: set[str]) -> None:
-    """No down card in any channel text, embed or file name, except shown ones in the results."""
-    for message in h.discord.channel_messages():
-        text = " ".join(
-            [
-                message["content"],
-                str(message["embeds"]),
-                *(a["filename"] for a in message["attachments"]),
-            ]
-        )
-        results = bool(message["embeds"]) and "showdown.png" in str(message["attachments"])
-        private = down - shown if results else down
-        for card in private:
-            assert not shows(card, text), (card, text)
 
 
 async def run_hand(h: Harness, count: int, locale: str = "en-US") -> None:

@@ -3,9 +3,15 @@ point 3): rate limits, server errors, slow answers, refused posts, a dropped gat
 
 With each fault a full hand is played to the end, and then: every interaction was acknowledged
 within a second of arriving, every applied action's player was told (a slash command by its
-answer, a click by the table), nobody timed out although turns are short enough that the
-faults' delays would have cost them their turn, the chips add up, and the log has no
-traceback.
+answer, a click by the table), nobody timed out although turns are short enough (and without a
+time bank) that the faults' delays would have cost them their turn, the chips add up, and the
+log has no traceback.
+
+The bot and the fake run on one clock (:class:`tests.e2e.harness.DiscordTime`): the fake's slow
+answers, the bot's pauses between retries and the time a paused table waits pass at once, on
+the clock the turns and the acknowledgements are measured by. Only what discord.py waits out
+itself, on asyncio's clock (a 429's retry-after, its pauses before retrying a 500 or 502), takes
+real time: those two cases are in the slow tier.
 """
 
 from __future__ import annotations
@@ -21,21 +27,36 @@ from bot.core.settings import GameDefaults
 from bot.core.tables import LiveHand
 from tests.e2e.fake_discord import ALL_PERMISSIONS, JSON, SEND_MESSAGES, FakeDiscord, buttons
 from tests.e2e.faults import Fault
-from tests.e2e.test_bot_e2e import COUNTDOWN, Harness, dealt, passive, start_bot, wallet_totals
+from tests.e2e.harness import (
+    COUNTDOWN,
+    DiscordTime,
+    Harness,
+    dealt,
+    passive,
+    start_bot,
+    wallet_totals,
+)
 
 CHANNEL_POST = "POST /channels/{id}/messages"
 CHANNEL_EDIT = "PATCH /channels/{id}/messages/{id}"
 FOLLOWUP = "POST /webhooks/{id}/{token}"
-# Shorter than what the faults below delay a table update by: a clock that started before the
-# buttons were shown would run out.
+# Shorter than what the faults below delay a table update by, and no time bank to add to it: a
+# clock that started before the buttons were shown would run out.
 TURN_SECONDS = 8
 
 
 @pytest.fixture
 async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    game = GameDefaults(countdown_seconds=COUNTDOWN, turn_seconds=TURN_SECONDS)
-    async for harness in start_bot(FakeDiscord(), tmp_path, monkeypatch, game):
+    game = GameDefaults(countdown_seconds=COUNTDOWN, turn_seconds=TURN_SECONDS, time_bank=0)
+    clock = DiscordTime()
+    async for harness in start_bot(FakeDiscord(), tmp_path, monkeypatch, game, clock):
         yield harness
+
+
+async def wait_past_the_turn(h: Harness) -> None:
+    """Longer than a turn passes: a clock still running would have acted for its player."""
+    assert h.clock is not None
+    await h.clock.advance(TURN_SECONDS + 1)
 
 
 async def seat_two(h: Harness) -> dict[int, JSON]:
@@ -102,6 +123,10 @@ async def finish_unharmed(
     assert_unharmed(h, caplog)
 
 
+# discord.py waits out a 429's retry-after and its pauses before retrying a 500 or 502 (1 s, then
+# 3 s) on asyncio's clock, which the bot cannot hand it: those cases take real time.
+WAITED_OUT_BY_DISCORD_PY = ("429 on posts and edits", "500 and 502, retried by discord.py")
+
 FAULTS: dict[str, Callable[[], list[Fault]]] = {
     "429 on posts and edits": lambda: [
         Fault(CHANNEL_POST, 429, retry_after=0.5, times=3),
@@ -123,7 +148,13 @@ FAULTS: dict[str, Callable[[], list[Fault]]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(FAULTS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[pytest.mark.slow] if name in WAITED_OUT_BY_DISCORD_PY else [])
+        for name in FAULTS
+    ],
+)
 async def test_a_hand_completes_under_discord_faults(
     h: Harness, caplog: pytest.LogCaptureFixture, name: str
 ) -> None:
@@ -160,7 +191,7 @@ async def test_missing_permissions_pause_the_table_and_the_next_player_is_told(
     told = await h.slash(players[actor], "bringin")
     assert told.ephemeral and "Send Messages" in told.content
     assert hand.seq == seq and table.paused is not None
-    await asyncio.sleep(TURN_SECONDS + 1)
+    await wait_past_the_turn(h)
     assert not hand.hand.timed_out and hand.seq == seq
     await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS)
     done = await h.slash(players[actor], "bringin")
@@ -186,7 +217,7 @@ async def test_a_refused_post_pauses_the_table_until_a_player_shows_it_can_post(
     await h.slash(players[actor], "bringin")
     await h.settled()
     assert refused.hits == 1 and table.paused is not None
-    await asyncio.sleep(TURN_SECONDS + 1)
+    await wait_past_the_turn(h)
     assert not hand.hand.timed_out
     other = table.actor_id()
     assert other is not None and other != actor

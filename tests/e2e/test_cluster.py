@@ -14,7 +14,7 @@ import re
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,18 +23,13 @@ import pytest
 from bot.core.storage import Store
 from tests.databases import create_postgresql, drop_postgresql
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
-from tests.e2e.test_bot_e2e import passive
+from tests.e2e.harness import passive, until
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")
 
-
-async def until(condition: Callable[[], object], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting: {what}")
-        await asyncio.sleep(0.05)
+# A launcher process, its workers and their drawing processes.
+pytestmark = pytest.mark.slow
 
 
 @dataclass

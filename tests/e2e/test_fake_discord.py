@@ -21,6 +21,7 @@ from tests.e2e.fake_discord import (
     FakeDiscord,
 )
 from tests.e2e.faults import CLOUDFLARE_502, Fault, FaultPlan, RateLimit
+from tests.e2e.harness import DiscordTime, until
 
 Handler = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -170,13 +171,23 @@ async def test_403_carries_discords_error_code(
 async def test_a_slow_fault_waits_then_answers_normally(
     fake: FakeDiscord, session: aiohttp.ClientSession
 ) -> None:
-    fake.faults.add(Fault("GET /users/@me", "slow", delay=(0.2, 0.3)))
-    started = time.monotonic()
-    async with session.get(f"{fake.api_base}/users/@me") as response:
-        assert response.status == 200
-        assert (await response.json())["id"] == str(fake.app_id)
-    assert 0.2 <= time.monotonic() - started < 0.6
-    assert [(r.status, r.fault) for r in fake.requests_to("GET /users/@me")] == [(200, "slow")]
+    """Held for the fault's delay on the fake's clock, then answered as usual."""
+    clock = fake.clock = DiscordTime()
+    fake.faults.add(Fault("GET /users/@me", "slow", delay=(2.0, 3.0)))
+
+    async def get() -> tuple[int, str]:
+        async with session.get(f"{fake.api_base}/users/@me") as response:
+            return response.status, (await response.json())["id"]
+
+    answer = asyncio.ensure_future(get())
+    await until(lambda: clock.next_wake() is not None, 5, "the request is held")
+    wake = clock.next_wake()
+    assert fake.requests_to("GET /users/@me") == [] and not answer.done()  # recorded once answered
+    assert wake is not None and 2.0 <= wake - clock.now() <= 3.0
+    await clock.advance(3.0)
+    assert await answer == (200, str(fake.app_id))
+    (request,) = fake.requests_to("GET /users/@me")
+    assert (request.status, request.fault) == (200, "slow")
 
 
 def test_faults_match_method_and_route_and_dm_channels_only_where_asked() -> None:
@@ -212,7 +223,8 @@ def test_a_probability_is_drawn_from_the_plans_seed() -> None:
 async def test_a_rate_limit_bucket_counts_per_channel_and_resets(
     fake: FakeDiscord, session: aiohttp.ClientSession
 ) -> None:
-    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=0.3))
+    clock = fake.clock = DiscordTime()
+    fake.rate_limits.append(RateLimit(POST_MESSAGE, limit=2, per=5.0))
     other = fake.add_channel()
 
     async def post(channel_id: int) -> tuple[int, str, str]:
@@ -226,16 +238,19 @@ async def test_a_rate_limit_bucket_counts_per_channel_and_resets(
 
     first, second, third = [await post(fake.channel_id) for _ in range(3)]
     assert first[:2] == (200, "1") and second[:2] == (200, "0")
-    assert third[:2] == (429, "0") and 0 < float(third[2]) <= 0.3
+    assert third[:2] == (429, "0") and 0 < float(third[2]) <= 5.0
     assert (await post(other))[:2] == (200, "1")  # another channel, another bucket
-    await asyncio.sleep(float(third[2]))
+    await clock.advance(float(third[2]))
     assert (await post(fake.channel_id))[:2] == (200, "1")
     assert [r.fault for r in fake.requests_to(POST_MESSAGE)] == [None, None, 429, None, None]
 
 
 # ---------------------------------------------------------------------- what discord.py does
+# discord.py paces itself and retries on asyncio's clock: the tests that wait for it to do so
+# wait for it in real time, and are in the slow tier.
 
 
+@pytest.mark.slow  # discord.py waits for the window's reset in real time
 async def test_discord_py_paces_itself_by_the_rate_limit_headers(
     fake: FakeDiscord, client: Client
 ) -> None:
@@ -247,6 +262,7 @@ async def test_discord_py_paces_itself_by_the_rate_limit_headers(
     assert statuses(fake, POST_MESSAGE) == [200] * 5  # it waited; no 429 was needed
 
 
+@pytest.mark.slow  # discord.py waits out the retry-after in real time
 async def test_discord_py_waits_out_429s_and_the_post_succeeds(
     fake: FakeDiscord, client: Client
 ) -> None:
@@ -258,6 +274,7 @@ async def test_discord_py_waits_out_429s_and_the_post_succeeds(
     assert statuses(fake, POST_MESSAGE) == [429, 429, 200]
 
 
+@pytest.mark.slow  # discord.py's real one-second back-off
 @pytest.mark.parametrize("kind", [500, 502])
 async def test_discord_py_retries_500_and_502_after_a_second(
     fake: FakeDiscord, client: Client, kind: int
@@ -287,6 +304,7 @@ async def test_discord_py_raises_forbidden_with_the_code(fake: FakeDiscord, clie
     assert raised.value.code == 50001
 
 
+@pytest.mark.slow  # discord.py's real back-off, against Discord's 3 s on the wall clock
 async def test_an_interaction_callback_503_is_retried_within_the_three_seconds(
     fake: FakeDiscord, client: Client
 ) -> None:
@@ -321,30 +339,30 @@ async def test_interactions_record_when_they_were_answered(
 async def test_a_callback_after_the_window_is_an_unknown_interaction(
     fake: FakeDiscord, client: Client
 ) -> None:
-    fake.callback_window = 0.2
+    clock = fake.clock = DiscordTime()
 
     async def slow(interaction: discord.Interaction) -> None:
-        await asyncio.sleep(0.3)
+        await clock.sleep(fake.callback_window + 1)
         await interaction.response.send_message("too late")
 
     client.handler = slow
+    pending = asyncio.ensure_future(fake.slash(fake.add_user("ann"), "ping"))
+    await until(lambda: clock.next_wake() is not None, 5, "the handler is waiting")
+    await clock.advance(fake.callback_window + 1)
     with pytest.raises(CallbackTooLate):
-        await fake.slash(fake.add_user("ann"), "ping")
-    for _ in range(50):  # the refusal reaches the handler just after the fake sent it
-        if client.errors:
-            break
-        await asyncio.sleep(0.01)
+        await pending
+    await until(lambda: client.errors, 5, "the refusal reaches the handler")
     (error,) = client.errors
     assert isinstance(error, discord.NotFound) and error.code == 10062
     (record,) = fake.interactions.values()
-    assert record.latency is not None and record.latency > 0.2
+    assert record.latency is not None and record.latency > fake.callback_window
     assert record.acknowledged is None
 
 
 async def test_second_callbacks_and_expired_followups_are_refused(
     fake: FakeDiscord, client: Client, session: aiohttp.ClientSession
 ) -> None:
-    fake.followup_window = 0.2
+    clock = fake.clock = DiscordTime()
 
     async def answered_later(interaction: discord.Interaction) -> None:
         """Answers nothing itself: the test calls back by hand."""
@@ -364,7 +382,7 @@ async def test_second_callbacks_and_expired_followups_are_refused(
     followup = f"{fake.api_base}/webhooks/{fake.app_id}/token-{interaction_id}"
     async with session.post(followup, json={"content": "soon"}) as response:
         assert response.status == 200
-    await asyncio.sleep(0.25)
+    await clock.advance(fake.followup_window + 1)  # Discord's 15 minutes
     async with session.post(followup, json={"content": "late"}) as response:
         assert response.status == 401 and (await response.json())["code"] == 50027
 

@@ -14,17 +14,12 @@ import pytest
 
 from bot.core.storage import Store
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
-from tests.e2e.test_bot_e2e import passive
+from tests.e2e.harness import passive, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-async def until(condition: object, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.02)
+# The bot as a process of its own, stopped by signals.
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
