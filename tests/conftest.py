@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.command_line import clean_shell
 from tests.databases import BACKENDS, Location, create_postgresql, drop_postgresql, new_database
 
 
@@ -24,3 +25,10 @@ def postgresql_url() -> Iterator[str]:
     url = asyncio.run(create_postgresql())
     yield url
     asyncio.run(drop_postgresql(url))
+
+
+@pytest.fixture
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The environment ``stud-bot`` gets from an operator's shell, in an empty folder; see
+    :func:`tests.command_line.stud_bot`."""
+    yield from clean_shell(tmp_path, monkeypatch)

@@ -1,12 +1,14 @@
-"""Test doubles for the core: a clock that moves only when told, and a screen that takes
-what the tables put in their outboxes."""
+"""Test doubles for the core: a clock that moves only when told, a screen that takes what the
+tables put in their outboxes, and a store that audits itself after every call."""
 
 from __future__ import annotations
 
 import asyncio
 import heapq
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.core.games import STUD
 from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
@@ -18,9 +20,7 @@ CHANNEL, GUILD = 100, 1
 TURN = 60.0
 
 
-async def seat_directly(
-    store: Store, stacks: list[int], ante: int = 1, game: str = STUD
-) -> Stakes:
+async def seat_directly(store: Store, stacks: list[int], ante: int = 1, game: str = STUD) -> Stakes:
     """Seats holding ``stacks`` (below any buy-in: the store is told directly, as a table's
     busted players would leave it) at a table of ``game``."""
     stakes = Stakes(ante, 3, 10, 20)
@@ -138,3 +138,25 @@ class Screen:
         """Discord works again: deliver what waited."""
         self.working = True
         self.deliver(table)
+
+
+class Audited:
+    """A store whose every coroutine method is followed by ``audit()``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.audits = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.store, name)
+        if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
+            return attribute
+
+        async def audited(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attribute(*args, **kwargs)
+            finally:
+                await self.store.audit()
+                self.audits += 1
+
+        return audited

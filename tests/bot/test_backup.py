@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli import EXIT_SETTINGS
 from bot.core.storage import Store
-from tests.bot.test_startup import shell, stud_bot  # noqa: F401 - the fixture is used by name
+from tests.command_line import stud_bot
 from tests.databases import Location
 
 GUILD = 1
@@ -113,7 +113,7 @@ async def test_a_failed_backup_leaves_no_file_behind(tmp_path: Path) -> None:
 def test_stud_bot_backup_copies_the_database(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     tmp_path: Path,
 ) -> None:
     async def a_bot_that_played() -> None:

@@ -172,6 +172,7 @@ async def launch(tmp_path: Path) -> AsyncIterator[Launch]:
                 os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.slow  # a launcher process and its workers
 async def test_each_worker_gets_its_shards_a_dead_one_is_restarted_and_sigterm_stops_all(
     launch: Launch,
 ) -> None:
@@ -206,6 +207,7 @@ async def test_each_worker_gets_its_shards_a_dead_one_is_restarted_and_sigterm_s
     assert "Traceback" not in log and log.rstrip().endswith("stopped")
 
 
+@pytest.mark.slow  # a launcher process and its workers
 async def test_ctrl_c_stops_the_cluster_too(launch: Launch) -> None:
     cluster = await launch("cluster", "--processes", "3", "--shard-count", "3")
     started = await cluster.until_started(3)
@@ -215,6 +217,7 @@ async def test_ctrl_c_stops_the_cluster_too(launch: Launch) -> None:
     assert set(cluster.stopped()) == set(started)
 
 
+@pytest.mark.slow  # a launcher process and its workers
 async def test_a_worker_that_ignores_sigterm_is_killed_in_time(launch: Launch) -> None:
     cluster = await launch(
         "cluster", "--processes", "2", "--shard-count", "2", STUD_TEST_STUBBORN="1"
@@ -228,6 +231,7 @@ async def test_a_worker_that_ignores_sigterm_is_killed_in_time(launch: Launch) -
     assert not any(alive(pid) for pid in started)
 
 
+@pytest.mark.slow  # a launcher process and its workers
 async def test_a_worker_that_cannot_start_stops_the_cluster_with_its_exit_code(
     launch: Launch,
 ) -> None:
@@ -245,6 +249,7 @@ async def test_a_worker_that_cannot_start_stops_the_cluster_with_its_exit_code(
     assert cluster.stopped() == {healthy: "SIGTERM"} and not alive(healthy)
 
 
+@pytest.mark.slow  # a launcher process and its workers
 async def test_more_processes_than_shards_is_exit_code_2(launch: Launch) -> None:
     cluster = await launch("cluster", "--processes", "3", "--shard-count", "2")
     code, log, _ = await cluster.finish()

@@ -38,6 +38,9 @@ SEED = 5  # a long hand: 48 actions, an all-in and a side pot
 PARALLEL = 4
 STARTING_BALANCE = 1000  # the store's default, which the child uses
 
+# Child processes, killed at random moments of their run.
+pytestmark = pytest.mark.slow
+
 
 @dataclass(frozen=True)
 class Outcome:

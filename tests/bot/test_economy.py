@@ -19,7 +19,7 @@ from bot.core.storage import (
     Store,
 )
 from bot.core.storage.migrations import LATEST
-from tests.bot.test_storage import Audited
+from tests.bot.fakes import Audited
 from tests.databases import INTEGRITY_ERRORS, Location, migrate_to, query, raw, snapshot, version
 
 GUILD, OTHER_GUILD = 1, 2

@@ -17,7 +17,7 @@ from bot.core.storage import Store
 from engine.codec import decode
 from engine.fairness import verify, visible_cards
 from tests.bot.fakes import CHANNEL, GUILD
-from tests.bot.test_ledger import Session
+from tests.bot.session import Session
 from tests.engine.pokerstars_parser import parse_histories
 
 ANN, BOB, CY = 1, 2, 3

@@ -16,7 +16,7 @@ import pytest
 from bot.cli import EXIT_DATABASE, EXIT_SETTINGS
 from bot.core.storage import HandFacts, SeatFacts, Store
 from bot.core.storage.migrations import TABLES
-from tests.bot.test_startup import closed_port, one_line, shell, stud_bot  # noqa: F401 - fixture
+from tests.command_line import closed_port, one_line, stud_bot
 from tests.databases import Location, query, snapshot
 
 GUILD = 1
@@ -141,7 +141,7 @@ def locations(direction: str, tmp_path: Path, postgresql_url: str) -> tuple[str,
 def test_migrate_db_copies_every_row_and_the_copy_plays_on(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     tmp_path: Path,
     postgresql_url: str,
     direction: str,
@@ -172,7 +172,7 @@ def test_migrate_db_copies_every_row_and_the_copy_plays_on(
 def test_migrate_db_refuses_a_target_with_data_and_changes_nothing(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     tmp_path: Path,
     postgresql_url: str,
     direction: str,
@@ -195,7 +195,7 @@ def test_migrate_db_refuses_a_target_with_data_and_changes_nothing(
 def test_migrate_db_needs_two_databases_and_an_existing_source(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     tmp_path: Path,
 ) -> None:
     database = tmp_path / "stud.db"
@@ -214,7 +214,7 @@ def test_migrate_db_needs_two_databases_and_an_existing_source(
 def test_an_unreachable_database_url_is_exit_code_4_and_hides_the_password(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
 ) -> None:
     port = closed_port()
     shell["DATABASE_URL"] = f"postgresql://stud:s3cret@127.0.0.1:{port}/stud"
@@ -230,7 +230,7 @@ def test_an_unreachable_database_url_is_exit_code_4_and_hides_the_password(
 def test_a_database_url_naming_no_database_is_exit_code_4(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     postgresql_url: str,
 ) -> None:
     # The server is there (the fixture made a database on it); this database isn't.
@@ -247,7 +247,7 @@ def test_a_database_url_naming_no_database_is_exit_code_4(
 def test_backup_with_a_database_url_says_to_use_pg_dump(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
     tmp_path: Path,
 ) -> None:
     shell["DATABASE_URL"] = "postgresql://stud@127.0.0.1:5432/stud"

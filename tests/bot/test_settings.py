@@ -71,6 +71,7 @@ def test_database_url_chooses_postgresql_over_the_sqlite_file() -> None:
     assert "pw" not in repr(postgresql)  # the URL may hold a password
 
 
+@pytest.mark.slow  # `python -m bot` as a process (test_startup.py runs main() in this one)
 def test_missing_token_exits_2_with_one_line_and_no_traceback(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["PYTHONPATH"] = str(ROOT)

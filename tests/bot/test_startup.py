@@ -8,94 +8,23 @@ the one line: any warning, log record or traceback on the way would show up ther
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
-import socket
 import sqlite3
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
-import yarl
 from aiohttp import web
 
-from bot.__main__ import PAYLOAD_LOGGERS, main
 from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN, parse
+from tests.command_line import ThreadedDiscord, closed_port, one_line, point_at, stud_bot
 from tests.e2e.fake_discord import FakeDiscord, error
 from tests.e2e.faults import Fault
 
 # A thread's traceback (aiosqlite's worker, say) would reach the operator's stderr too.
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
-
-
-@pytest.fixture
-def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
-    """A clean environment as an operator's shell would pass it, in an empty folder (no .env).
-    Tests change the returned dict; it is applied when :func:`stud_bot` runs."""
-    monkeypatch.chdir(tmp_path)
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
-        monkeypatch.delenv(name, raising=False)
-    # main() sets up the root logger for the process: put pytest's back after.
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    levels = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
-    yield {
-        "DISCORD_TOKEN": "fake-token",
-        "DATABASE_PATH": str(tmp_path / "stud.db"),
-        "LOG_LEVEL": "WARNING",
-    }
-    root.handlers[:], level = saved
-    root.setLevel(level)
-    for name, payload_level in levels.items():
-        logging.getLogger(name).setLevel(payload_level)
-
-
-def stud_bot(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    env: dict[str, str],
-    *argv: str,
-) -> tuple[int, str, str]:
-    """``stud-bot ARGV...``: its exit code, stdout and stderr."""
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-class ThreadedDiscord:
-    """The fake Discord served from its own thread and event loop, for an in-process ``main()``
-    (which runs ``asyncio.run`` in the test's thread)."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    def __enter__(self) -> FakeDiscord:
-        self.thread.start()
-        asyncio.run_coroutine_threadsafe(self.fake.start(), self.loop).result(10)
-        return self.fake
-
-    def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self.fake.stop(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-def point_at(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord) -> None:
-    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url)
-    )
 
 
 class RejectsTokens(FakeDiscord):
@@ -105,22 +34,6 @@ class RejectsTokens(FakeDiscord):
         if method == "GET" and path == "/users/@me":
             return error(401, 0, "401: Unauthorized")
         return super()._answer(method, path, *args)
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
-def one_line(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    assert lines[0].startswith("stud-bot: ")
-    return lines[0]
 
 
 def test_no_token_is_exit_code_2(

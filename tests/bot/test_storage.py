@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -42,6 +41,7 @@ from bot.core.storage import (
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
 from engine.codec import decode, encode
+from tests.bot.fakes import Audited
 from tests.databases import INTEGRITY_ERRORS, Location, query, raw, snapshot
 
 GUILD = 1
@@ -50,28 +50,6 @@ OTHER_CHANNEL = 11
 ALICE, BOB, CAROL, DAN = 100, 101, 102, 103
 COMMITMENT = "ab" * 32
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
-
-
-class Audited:
-    """A store whose every coroutine method is followed by ``audit()``."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.audits = 0
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self.store, name)
-        if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
-            return attribute
-
-        async def audited(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return await attribute(*args, **kwargs)
-            finally:
-                await self.store.audit()
-                self.audits += 1
-
-        return audited
 
 
 @pytest.fixture

@@ -22,12 +22,8 @@ from bot.core import i18n
 from bot.core.settings import GameDefaults, Settings
 from bot.edge import client
 from bot.edge.client import StudBot
-from tests.bot.test_startup import (  # noqa: F401 - shell is a fixture
-    ThreadedDiscord,
-    point_at,
-    shell,
-    stud_bot,
-)
+from bot.edge.drawing import InProcessDrawing
+from tests.command_line import ThreadedDiscord, point_at, stud_bot
 from tests.e2e.fake_discord import JSON, CommandSync, FakeDiscord
 
 EVERY_COMMAND = {
@@ -53,7 +49,7 @@ async def running(database: Path, dev_guild_id: int | None = None) -> AsyncItera
         game=GameDefaults(countdown_seconds=30),
     )
     store = await open_store(settings)
-    bot = StudBot(settings, store)
+    bot = StudBot(settings, store, drawing=InProcessDrawing())
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(settings.token))
     try:
@@ -119,6 +115,7 @@ asyncio.run(digest())
 """
 
 
+@pytest.mark.slow  # two Python processes
 def test_the_digest_is_the_same_in_every_process(tmp_path: Path) -> None:
     """A digest that changed with the process (string hashing, say) would sync every start."""
     digests = set()
@@ -210,7 +207,7 @@ async def test_messages_name_commands_with_mentions_of_the_synced_ids(
 def test_stud_bot_sync_registers_by_hand_and_clears_a_guild(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    shell: dict[str, str],  # noqa: F811 - the fixture
+    shell: dict[str, str],
 ) -> None:
     database = Path(shell["DATABASE_PATH"])
     with ThreadedDiscord(FakeDiscord()) as fake:
