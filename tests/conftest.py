@@ -14,8 +14,16 @@ from tests.databases import BACKENDS, Location, create_postgresql, drop_postgres
 
 @pytest.fixture(params=BACKENDS)
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Location]:
-    """A new, empty database, once for each backend (``tests/databases.py``)."""
-    async with new_database(request.param, tmp_path / "stud.db") as location:
+    """A new database at the latest schema, once for each backend (``tests/databases.py``)."""
+    async with new_database(request.param, tmp_path / "stud.db", migrated=True) as location:
+        yield location
+
+
+@pytest.fixture(params=BACKENDS)
+async def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Location]:
+    """A new, empty database (no schema at all), once for each backend: for the tests of the
+    migrations themselves."""
+    async with new_database(request.param, tmp_path / "stud.db", migrated=False) as location:
         yield location
 
 

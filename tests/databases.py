@@ -5,14 +5,25 @@ PostgreSQL comes from the server at ``STUD_TEST_POSTGRES_URL`` (default
 gets a database created for it and dropped after it, so runs on the same server, in parallel or
 not, never meet. Without a server the PostgreSQL tests are skipped, saying how to run them; in CI
 (``CI=true``) they fail instead, so a CI machine without the server can't pass them unnoticed.
+
+A database already at the latest schema is a copy of a template migrated once: for PostgreSQL a
+template database on the server named after a hash of the migrations (``stud_tpl_<hash>``, so a
+template of other migrations is never used; it is kept for the next run, from any checkout),
+for SQLite a file migrated once per test session. An empty database (the migrations' own tests)
+is a copy of ``template0`` or a new file, as before.
 """
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import os
+import shutil
 import sqlite3
+import tempfile
 import urllib.parse
 import uuid
+import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +33,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
+from bot.core.storage import Store, migrations
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import migrate, schema_version
 
@@ -35,6 +47,19 @@ Location: TypeAlias = str | Path
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 _unreachable: list[str] = []  # the reason, once a connection failed: don't wait for it again
+# Held while a session looks for the PostgreSQL template and, if missing, builds it.
+TEMPLATE_LOCK = zlib.crc32(b"stud test template")
+_templates: dict[str, str | Path] = {}  # what this session made sure exists, by backend
+
+
+def template_name() -> str:
+    """The PostgreSQL template for these migrations: another text, another template."""
+    digest = hashlib.sha256(Path(migrations.__file__).read_bytes()).hexdigest()
+    return f"stud_tpl_{digest[:16]}"
+
+
+def _url(name: str) -> str:
+    return urllib.parse.urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
 
 
 async def _admin() -> asyncpg.Connection:
@@ -52,16 +77,64 @@ async def _admin() -> asyncpg.Connection:
     pytest.skip(_unreachable[0])
 
 
-async def create_postgresql() -> str:
-    """A new, empty PostgreSQL database of its own; returns its URL."""
+async def _exists(admin: asyncpg.Connection, name: str) -> bool:
+    return bool(await admin.fetchval("SELECT true FROM pg_database WHERE datname = $1", name))
+
+
+async def _migrated_template(admin: asyncpg.Connection) -> str:
+    """The template at the latest schema, built first if no session has built it yet.
+
+    Sessions on one server (several checkouts, parallel runs) take turns under an advisory lock;
+    the template is built under a name of its own and renamed when complete, so none ever copies
+    a half-migrated one, and if two built it at once (locks are per admin database) the second
+    rename fails and its copy is dropped. Nobody may connect to it: a copy of a template fails
+    while anyone is connected to it.
+    """
+    name = template_name()
+    if _templates.get("postgresql") == name:
+        return name
+    await admin.execute("SELECT pg_advisory_lock($1)", TEMPLATE_LOCK)
+    try:
+        if not await _exists(admin, name):
+            building = f"{name}_building_{uuid.uuid4().hex[:8]}"
+            await admin.execute(f"CREATE DATABASE {building} TEMPLATE template0")
+            try:
+                db = await asyncpg.connect(_url(building))
+                try:
+                    await migrate(db)
+                finally:
+                    await db.close()
+                await admin.execute(
+                    f"ALTER DATABASE {building} WITH ALLOW_CONNECTIONS false IS_TEMPLATE true"
+                )
+                await admin.execute(f"ALTER DATABASE {building} RENAME TO {name}")
+            except asyncpg.DuplicateDatabaseError:
+                pass  # another session's template got there first: the same migrations
+            finally:
+                if await _exists(admin, building):  # not renamed: failed, or not needed
+                    await admin.execute(f"ALTER DATABASE {building} WITH IS_TEMPLATE false")
+                    await admin.execute(f"DROP DATABASE {building} WITH (FORCE)")
+    finally:
+        await admin.execute("SELECT pg_advisory_unlock($1)", TEMPLATE_LOCK)
+    _templates["postgresql"] = name
+    return name
+
+
+async def create_postgresql(*, migrated: bool = False) -> str:
+    """A new PostgreSQL database of its own, empty or (``migrated``) at the latest schema;
+    returns its URL."""
     name = f"stud_test_{uuid.uuid4().hex[:16]}"
     admin = await _admin()
     try:
-        # template0: nobody is ever connected to it, so a copy can't fail on a busy template.
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+        # template0: nobody is ever connected to it, so a copy can't fail on a busy template;
+        # nor to ours, which takes no connections.
+        template = await _migrated_template(admin) if migrated else "template0"
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        # The tests stop clients, never the server: a commit need not wait for the disk.
+        await admin.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
     finally:
         await admin.close()
-    return urllib.parse.urlsplit(ADMIN_URL)._replace(path=f"/{name}").geturl()
+    return _url(name)
 
 
 async def drop_postgresql(url: str) -> None:
@@ -75,14 +148,28 @@ async def drop_postgresql(url: str) -> None:
         await admin.close()
 
 
+async def migrated_sqlite(path: Path) -> None:
+    """A SQLite file at ``path`` already at the latest schema: a copy of one migrated once."""
+    template = _templates.get("sqlite")
+    if template is None:
+        folder = tempfile.mkdtemp(prefix="stud-template-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = Path(folder) / "template.db"
+        await (await Store.open(template)).close()  # migrated; closing folds the log in
+        _templates["sqlite"] = template
+    shutil.copyfile(template, path)
+
+
 @asynccontextmanager
-async def new_database(backend: str, path: Path) -> AsyncIterator[Location]:
-    """A new, empty database: the SQLite file ``path``, or a PostgreSQL database of its own
-    (dropped afterwards)."""
+async def new_database(backend: str, path: Path, *, migrated: bool) -> AsyncIterator[Location]:
+    """A new database, empty or (``migrated``) at the latest schema: the SQLite file ``path``,
+    or a PostgreSQL database of its own (dropped afterwards)."""
     if backend == "sqlite":
+        if migrated:
+            await migrated_sqlite(path)
         yield path
         return
-    url = await create_postgresql()
+    url = await create_postgresql(migrated=migrated)
     try:
         yield url
     finally:

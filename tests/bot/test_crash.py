@@ -188,7 +188,10 @@ async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(
         # action, often inside a transaction (with synchronous=NORMAL an action commits in
         # well under a millisecond: a longer delay lands most kills at the same few points).
         delay = rng.uniform(0, 0.001)
-        async with limit, new_database(backend, tmp_path / f"kill-{lines_before_kill}.db") as db:
+        async with (
+            limit,
+            new_database(backend, tmp_path / f"kill-{lines_before_kill}.db", migrated=False) as db,
+        ):
             reported, code = await run_and_kill(db, lines_before_kill, delay)
             assert reported == lines[: len(reported)]
             if isinstance(db, Path) and not db.exists():

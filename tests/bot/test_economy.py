@@ -214,8 +214,9 @@ async def ledger_schema(database: Location) -> list[tuple[str, str]]:
 
 
 async def test_migration_10_keeps_the_ledger_its_indexes_and_its_guards(
-    database: Location,
+    empty_database: Location,
 ) -> None:
+    database = empty_database
     economy = 10  # the migration that rebuilds the ledger with its new kinds
     assert await migrate_to(database, economy - 1) == economy - 1
     before = await ledger_schema(database)

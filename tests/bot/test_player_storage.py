@@ -41,7 +41,10 @@ async def test_the_players_migration_is_number_5() -> None:
     )
 
 
-async def test_a_database_from_before_the_players_table_gets_it(database: Location) -> None:
+async def test_a_database_from_before_the_players_table_gets_it(
+    empty_database: Location,
+) -> None:
+    database = empty_database
     assert await migrate_to(database, 4) == 4
     store = await Store.open(database)
     try:

@@ -34,6 +34,13 @@ STAKES = Stakes(1, 3, 10, 20)
 SECRET = "5e" * 32
 
 
+@pytest.fixture
+def database(empty_database: Location) -> Location:
+    """Every test here starts from a database with no schema at all (``tests/conftest.py``'s
+    ``database`` comes migrated already)."""
+    return empty_database
+
+
 async def wallet_columns(database: Location) -> list[str]:
     async with raw(database) as other:
         return await other.columns("wallets")

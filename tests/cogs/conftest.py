@@ -16,6 +16,7 @@ from bot.edge.client import StudBot
 from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import user_message
 from tests.cogs.world import World, make_bot, make_settings
+from tests.databases import migrated_sqlite
 
 
 @pytest.fixture
@@ -30,6 +31,8 @@ async def simcord_bot(
     # Syncing makes messages mention this test's command ids; later tests must not see them
     # (simcord never closes the bot, which would reset them).
     monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
+    # A database file migrated already: a copy of one migrated once per session.
+    await migrated_sqlite(Path(settings.database_path))
     # Pictures are drawn in this process unless the test is about the drawing process.
     process = request.node.get_closest_marker("drawing_process") is not None
     return await make_bot(settings, DrawingProcess() if process else None)

@@ -29,6 +29,7 @@ from bot.edge.client import StudBot
 from bot.edge.drawing import InProcessDrawing
 from engine import events as ev
 from engine.hand import StudHand
+from tests.databases import migrated_sqlite
 from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -216,6 +217,7 @@ async def start_bot(
         # Long enough for every player to sit before the first deal, short for a fast test.
         game=game or GameDefaults(countdown_seconds=COUNTDOWN),
     )
+    await migrated_sqlite(database)  # a copy of a file migrated once per session
     store = await open_store(settings)
     bot = StudBot(settings, store, clock=clock, drawing=InProcessDrawing())
     bot._connection.guild_ready_timeout = 0.05
