@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.command_line import clean_shell
 from tests.databases import BACKENDS, Location, create_postgresql, drop_postgresql, new_database
+
+# How many examples each property test (@given) tries: "quick" unless HYPOTHESIS_PROFILE names
+# "thorough", as CI does (.ci/run); no test sets a count of its own. Each example plays whole
+# hands, so no deadline: a slow machine must not fail them.
+settings.register_profile(
+    "quick", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough",
+    max_examples=300,  # as many as any test asked for when the counts were its own, or more
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,  # a failure in CI says how to reproduce it
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -17,6 +17,7 @@ from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.tables import TableManager
 from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, seat_directly
+from tests.databases import migrated_sqlite
 
 MAX_HANDS = 12
 STARTING = 1000  # a new wallet's chips (Store.open's default)
@@ -24,6 +25,7 @@ STARTING = 1000  # a new wallet's chips (Store.open's default)
 
 async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -> None:
     rng = random.Random(seed)
+    await migrated_sqlite(path)
     store = await Store.open(path)
     clock = ManualClock()
     try:
@@ -71,11 +73,8 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     raise AssertionError("unreachable")
 
 
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+# tmp_path_factory gives each example a folder of its own, which the health check can't know.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     stacks=st.lists(st.integers(1, 120), min_size=2, max_size=8),
     ante=st.integers(1, 5),

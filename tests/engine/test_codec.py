@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand
@@ -118,7 +118,6 @@ stakes_strategy = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.integers(0, 10**12), min_size=2, max_size=8).filter(
         lambda stacks: sum(1 for stack in stacks if stack) >= 2

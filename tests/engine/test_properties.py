@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, IllegalAction, Stakes, StudHand
@@ -60,10 +60,7 @@ BAD_ACTIONS = (
     ("shove", None),
 )
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-
-@SETTINGS
 @given(hands(), st.floats(0.0, 0.9))
 def test_chips_conserved_and_every_hand_ends(
     case: tuple[StudHand, random.Random], aggression: float
@@ -82,7 +79,6 @@ def test_chips_conserved_and_every_hand_ends(
     assert sum(hand.payouts) == sum(hand.committed)
 
 
-@SETTINGS
 @given(hands())
 def test_legal_offers_something_whenever_someone_must_act(
     case: tuple[StudHand, random.Random],
@@ -97,7 +93,6 @@ def test_legal_offers_something_whenever_someone_must_act(
     assert not hand.legal().any
 
 
-@SETTINGS
 @given(hands())
 def test_illegal_actions_raise_and_change_nothing(case: tuple[StudHand, random.Random]) -> None:
     hand, rng = case
@@ -119,7 +114,6 @@ def test_illegal_actions_raise_and_change_nothing(case: tuple[StudHand, random.R
         hand.apply(*choose(hand, rng))
 
 
-@SETTINGS
 @given(hands())
 def test_every_offered_decision_is_accepted_and_nearby_amounts_are_not(
     case: tuple[StudHand, random.Random],
@@ -144,7 +138,6 @@ def test_every_offered_decision_is_accepted_and_nearby_amounts_are_not(
         hand.apply(*choose(hand, rng, 0.5))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_state_round_trips_at_every_decision(case: tuple[StudHand, random.Random]) -> None:
     """Issue 2 point 5: from_dict(to_dict()) through JSON continues identically, timeouts
