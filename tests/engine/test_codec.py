@@ -20,7 +20,12 @@ from engine.variants import Variant
 from tests.engine.decks import choose, stud
 
 VARIANTS = (STUD_HIGH, RAZZ, STUD_HI_LO)
-HANDS_PER_GAME = 1000
+# A thousand hands of each game in the slow tier (and so in CI), two hundred in the quick one, on
+# a seed of its own: enough for every count the test asks for.
+SIZES = [
+    pytest.param(200, 20250113, id="200 hands a game"),
+    pytest.param(1000, 20250112, id="1000 hands a game", marks=pytest.mark.slow),
+]
 
 
 def snapshot(hand: StudHand) -> tuple[object, ...]:
@@ -68,14 +73,15 @@ def random_deal(rng: random.Random, variant: Variant) -> StudHand:
     return StudHand(stacks, stakes, deck, rng.randrange(seats), variant=variant)
 
 
-def test_thousands_of_random_hands_replay_identically() -> None:
-    """A thousand hands of each game, with timeouts, all-ins, side pots and the community card:
-    decoding what was encoded gives the same hand, checked at the end and after one decision in
-    four (after every one, each hand would be replayed some fifty times)."""
-    rng = random.Random(20250112)
+@pytest.mark.parametrize(("hands_per_game", "seed"), SIZES)
+def test_random_hands_replay_identically(hands_per_game: int, seed: int) -> None:
+    """Hundreds or thousands of hands of each game, with timeouts, all-ins, side pots and the
+    community card: decoding what was encoded gives the same hand, checked at the end and after
+    one decision in four (after every one, each hand would be replayed some fifty times)."""
+    rng = random.Random(seed)
     seen: Counter[str] = Counter()
     for variant in VARIANTS:
-        for _ in range(HANDS_PER_GAME):
+        for _ in range(hands_per_game):
             hand = random_deal(rng, variant)
             aggression = rng.choice([0.0, 0.3, 0.7])
             while True:
@@ -103,8 +109,8 @@ def test_thousands_of_random_hands_replay_identically() -> None:
                 d.amount is not None and d.amount > 127 for d in hand.decisions
             )
     # The sample covers what the encoding must get right, in numbers that mean it.
-    assert all(seen["games " + variant.name] == HANDS_PER_GAME for variant in VARIANTS)
-    assert seen["checked mid-hand"] >= 2 * len(VARIANTS) * HANDS_PER_GAME
+    assert all(seen["games " + variant.name] == hands_per_game for variant in VARIANTS)
+    assert seen["checked mid-hand"] >= 2 * len(VARIANTS) * hands_per_game
     for feature in ("timeouts", "all-ins", "side pots", "community card", "amounts over 127"):
         assert seen[feature] >= 50, seen
 

@@ -1,7 +1,8 @@
 """Differential tests: StudHand against PokerKit's FixedLimitSevenCardStud, FixedLimitRazz and
 FixedLimitSevenCardStudHighLowSplitEightOrBetter (issue 2 point 2, issue 11 point 4).
 
-For each game, 2,000 random hands (2-8 players, about 30% with 8, short stacks, varied stakes,
+For each game, 2,000 random hands in the slow tier (and so in CI), 300 others in the quick one
+(2-8 players, about 30% with 8, short stacks, varied stakes,
 passive to aggressive play) are dealt from the same deck order to both, and the same decisions
 are fed to both. At every decision the actor, the
 legal amounts, stacks, bets, pot, live players' up cards and the community card must agree; at
@@ -61,6 +62,12 @@ from tests.engine.pokerkit_reference import ReferenceHand, View, engine_view, me
 
 HANDS = 2000
 SEED = 20250207
+# The full run, and the quick tier's: fewer hands, on a seed of their own (not the first of the
+# full run's), whose hands still exercise every count the test asks for.
+SIZES = [
+    pytest.param(300, SEED + 7919, id="300 hands"),
+    pytest.param(HANDS, SEED, id=f"{HANDS} hands", marks=pytest.mark.slow),
+]
 # Share of raises among decisions that allow one: passive hands reach 7th street, aggressive
 # ones cap streets and put short stacks all-in.
 AGGRESSION = (0.05, 0.25, 0.6)
@@ -300,21 +307,24 @@ _MAY_BE_ZERO = {
 
 
 @pytest.mark.filterwarnings("error")  # a PokerKit warning (a card dealt off its deck) is a bug
+@pytest.mark.parametrize(("hands", "seed"), SIZES)
 @pytest.mark.parametrize("variant", [STUD_HIGH, RAZZ, STUD_HI_LO], ids=lambda v: v.name)
-def test_engine_agrees_with_pokerkit_on_random_hands(variant: Variant) -> None:
-    """RULES 1-6 (9, 10) against PokerKit on 2,000 random hands per game, the differences of
-    RULES 7 steered around."""
-    rng = random.Random(SEED + len(variant.name))
+def test_engine_agrees_with_pokerkit_on_random_hands(
+    variant: Variant, hands: int, seed: int
+) -> None:
+    """RULES 1-6 (9, 10) against PokerKit on 2,000 (or 300) random hands per game, the
+    differences of RULES 7 steered around."""
+    rng = random.Random(seed + len(variant.name))
     coverage = Coverage(Counter())
     with memoised_hands():
-        for _ in range(HANDS):
+        for _ in range(hands):
             mirrored = rng.random() < MIRRORED_SHARE
             hand = random_deal(rng, mirrored, variant)
             fold_rate = 0.0 if mirrored else FOLD_RATE
             play_both(hand, rng, coverage, rng.choice(AGGRESSION), fold_rate)
     print("\n".join(f"{name}: {count}" for name, count in coverage.counts.items()))
-    assert coverage.counts["hands"] == HANDS
-    assert coverage.counts["eight players"] >= HANDS // 4
+    assert coverage.counts["hands"] == hands
+    assert coverage.counts["eight players"] >= hands // 4
     missing = [
         name
         for name, count in coverage.counts.items()
