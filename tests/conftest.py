@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests import databases
 from tests.command_line import clean_shell
 from tests.databases import BACKENDS, Location, create_postgresql, drop_postgresql, new_database
 
@@ -27,6 +28,10 @@ settings.register_profile(
     print_blob=True,  # a failure in CI says how to reproduce it
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_sessionfinish() -> None:
+    databases.finish()  # the PostgreSQL databases made ahead and not taken
 
 
 @pytest.fixture(params=BACKENDS)
