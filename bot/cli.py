@@ -24,6 +24,7 @@ from bot.core.settings import Settings
 from bot.core.storage import AuditFailed, AuditTotals, DatabaseNotEmpty, SchemaTooNew, Store
 from bot.core.storage.backend import is_postgresql
 from bot.edge.client import GuildRefused, StudBot
+from words import Texts
 
 # Exit codes (README.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
 EXIT_SETTINGS = 2  # a setting or argument is missing, malformed or names a server we can't use
@@ -227,7 +228,7 @@ class CommandsOnly(StudBot):
 async def sync(settings: Settings, args: argparse.Namespace) -> None:
     store = await open_store(settings)
     try:
-        async with CommandsOnly(settings, store) as bot:
+        async with CommandsOnly(settings, store, Texts()) as bot:
             await bot.login(settings.token)
             if args.everywhere:
                 ids = await bot.sync_commands(None, force=True)

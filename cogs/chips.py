@@ -11,10 +11,9 @@ from discord.ext import commands
 
 from bot.core.errors import TableError
 from bot.core.games import HI_LO, RAZZ_GAME, STUD
-from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import full_time, relative_time, reply
-from bot.edge.presenter import leaderboard_embed
+from bot.edge.embeds import leaderboard_embed
+from bot.edge.funnel import full_time, language_of, relative_time, reply
 
 NET: Final = "net"
 WALLET: Final = "wallet"
@@ -68,8 +67,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         )
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "chips_granted",
                 name=member.display_name,
                 amount=amount,
@@ -102,8 +101,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         )
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "chips_taken" if taken.taken == amount else "chips_taken_all",
                 name=member.display_name,
                 taken=taken.taken,
@@ -126,8 +125,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         reset = await self.bot.store.reset_season(guild_id_of(interaction), by=interaction.user.id)
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "season_started",
                 season=reset.season,
                 wallets=reset.wallets,
@@ -148,14 +147,17 @@ class Chips(commands.Cog):
         wallet = await self.bot.store.wallet(guild_id_of(interaction), interaction.user.id)
         await reply(
             interaction,
-            t(language(interaction.locale), "balance", wallet=wallet.balance, seated=wallet.seated),
+            self.bot.texts.t(
+                language_of(interaction), "balance", wallet=wallet.balance, seated=wallet.seated
+            ),
         )
 
     @app_commands.command(name="daily", description="Collect your daily chips")
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        t = self.bot.texts.t
         text = " ".join(
             (
                 t(
@@ -193,7 +195,7 @@ class Chips(commands.Cog):
         period: str | None = None,
         game: str | None = None,
     ) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         guild_id = guild_id_of(interaction)
         user_id = interaction.user.id
         if by == WALLET:
@@ -205,7 +207,7 @@ class Chips(commands.Cog):
                 guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
         names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
-        await reply(interaction, embed=leaderboard_embed(board, names, lang))
+        await reply(interaction, embed=leaderboard_embed(board, names, self.bot.texts, lang))
 
     @app_commands.command(
         name="stats",
@@ -225,7 +227,7 @@ class Chips(commands.Cog):
         period: str = "all",
         game: str | None = None,
     ) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         who = member or interaction.user
         stats = await self.bot.store.player_stats(
             guild_id_of(interaction), who.id, period=period, game=game

@@ -39,3 +39,32 @@ def test_a_core_module_importing_discord_would_break_them(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
     assert lint_imports(config_filename=str(config), no_cache=True) == 1
+
+
+def test_an_edge_importing_a_core_module_not_on_its_list_would_break_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The allow-list contract (tests/contracts.py) that keeps the edge on the core's views."""
+    package = tmp_path / "shop"
+    (package / "core").mkdir(parents=True)
+    (package / "edge").mkdir()
+    for path in ("__init__.py", "core/__init__.py", "core/views.py", "core/state.py"):
+        (package / path).write_text("")
+    (package / "edge" / "__init__.py").write_text("from shop.core import views\n")
+    config = tmp_path / "contracts.toml"
+    config.write_text(
+        "[tool.importlinter]\n"
+        'root_packages = ["shop"]\n'
+        'contract_types = ["allowed_imports: tests.contracts.AllowedImports"]\n'
+        "[[tool.importlinter.contracts]]\n"
+        'name = "the edge sees views"\n'
+        'type = "allowed_imports"\n'
+        'source_modules = ["shop.edge"]\n'
+        'package = "shop.core"\n'
+        'allowed_modules = ["shop.core.views"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(ROOT), *sys.path])
+    assert lint_imports(config_filename=str(config), no_cache=True) == 0
+    (package / "edge" / "click.py").write_text("from shop.core.state import x\n")
+    assert lint_imports(config_filename=str(config), no_cache=True) == 1

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from bot.core.i18n import catalogue, day, t
 from bot.core.storage import LedgerEntry, TableLedger
 from render import LedgerRow, LedgerSheet
+from words import Texts
 
 # Players past this many are counted, not listed: the embed and the picture stay readable.
 MAX_ROWS: Final = 25
@@ -74,9 +74,12 @@ class SessionLedger:
         )
 
 
-def ledger_sheet(ledger: SessionLedger, lang: str, channel_name: str) -> LedgerSheet:
+def ledger_sheet(
+    ledger: SessionLedger, texts: Texts, lang: str, channel_name: str
+) -> LedgerSheet:
     """The ledger picture's words and numbers in ``lang``."""
-    words = catalogue(lang)
+    t, day = texts.t, texts.day
+    words = texts.catalogue(lang)
     number, signed = words.number, words.signed
     if ledger.closed_at is None:
         subtitle = t(lang, "pic_ledger_open", date=day(lang, ledger.opened_at), hands=ledger.hands)

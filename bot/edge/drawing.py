@@ -26,7 +26,7 @@ import sys
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,16 @@ PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
 
 class DrawingCrashed(Exception):
     """The drawing process ended before answering: a new one draws the next picture."""
+
+
+class Drawing(Protocol):
+    """Where pictures are drawn: :class:`DrawingProcess`, or a stand-in for tests."""
+
+    async def draw(
+        self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
+    ) -> bytes: ...
+
+    async def close(self) -> None: ...
 
 
 class DrawingProcess:
@@ -160,21 +170,6 @@ class DrawingProcess:
             await asyncio.gather(self._reader, return_exceptions=True)
 
 
-def warm_up() -> None:
-    """Register every catalogue's picture words (importing the catalogue does) and draw once,
-    so the first table a player sees is not the slow one."""
-    from bot.core import i18n
-    from engine.cards import shuffled_deck
-    from engine.hand import StudHand
-    from engine.public import PublicTable
-    from engine.stakes import DEFAULT_STAKES
-    from render import TableLabels, table_png
-
-    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
-    for lang in i18n.CATALOGUES:
-        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
-
-
 def _read_frame(source: BinaryIO) -> bytes | None:
     header = source.read(HEADER)
     if len(header) < HEADER:
@@ -204,7 +199,11 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     # Anything a library prints must not corrupt the answers: stdout now goes to stderr.
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    warm_up()
+    from render import warm_up
+    from words import Texts
+
+    texts = Texts()
+    warm_up(texts.pictures(code) for code in texts.codes)
     with contextlib.suppress(BrokenPipeError):
         serve(sys.stdin.buffer, answers)
 

@@ -12,13 +12,14 @@ import pytest
 from bot.core import archive as archive_module
 from bot.core.archive import Archive, Export
 from bot.core.errors import TableError
-from bot.core.i18n import EN, t
 from bot.core.storage import Store
 from engine.codec import decode
 from engine.fairness import verify, visible_cards
 from tests.bot.fakes import CHANNEL, GUILD
 from tests.bot.test_ledger import Session
 from tests.engine.pokerstars_parser import parse_histories
+from tests.texts import TEXTS
+from words import EN
 
 ANN, BOB, CY = 1, 2, 3
 OTHER_CHANNEL = CHANNEL + 1
@@ -47,7 +48,7 @@ async def played(store: Store, hands: int, seed: int = 1) -> Session:
 
 
 async def export(store: Store, **kwargs: object) -> Export:
-    return await Archive(store).export(
+    return await Archive(store, TEXTS).export(
         GUILD,
         ANN,
         viewer_name="Ann",
@@ -65,7 +66,7 @@ async def check_export(store: Store, found: Export, hand_ids: list[int]) -> None
     assert [int(hand.hand_id) for hand in parsed] == hand_ids
     blocks = found.reveal.split("Hand #")[1:]
     assert [int(block.split("\n", 1)[0]) for block in blocks] == hand_ids
-    assert found.reveal.endswith("\n" + t(EN, "verify_howto") + "\n")  # how to check, once
+    assert found.reveal.endswith("\n" + TEXTS.t(EN, "verify_howto") + "\n")  # how to check, once
     net = 0
     for hand_id, text, block in zip(hand_ids, parsed, blocks, strict=True):
         record = await store.get_hand(hand_id)
@@ -102,7 +103,7 @@ async def test_the_last_hands_are_one_file_oldest_first_with_the_reveals_apart(
 
 async def test_the_session_is_the_channels_latest_table(store: Store) -> None:
     first = await played(store, hands=2)
-    await first.manager.close(CHANNEL, ANN, can_manage=False)
+    await first.manager.tables.close(CHANNEL, ANN, can_manage=False)
     # After the close, the session is still the table that closed.
     await check_export(store, await export(store, session_channel=CHANNEL), first.hand_ids)
     second = await played(store, hands=3, seed=2)
@@ -154,7 +155,7 @@ async def test_nothing_to_export_is_told_clearly(store: Store) -> None:
     with pytest.raises(TableError) as not_his:
         await export(store, session_channel=CHANNEL)
     assert not_his.value.key == "no_session_history"
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
 
 
 async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_hands(
@@ -190,11 +191,11 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
         h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
     ]
     with pytest.raises(TableError) as voided:
-        await Archive(store).history(
+        await Archive(store, TEXTS).history(
             GUILD, ANN, live, viewer_name="Ann", channel_name=lambda _: "stud", lang=EN
         )
     assert voided.value.key == "history_voided"
-    assert t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
+    assert TEXTS.t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
     with pytest.raises(ValueError, match="limit"):
         await store.settled_hands_for(ANN, guild_id=GUILD, limit=0)
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()

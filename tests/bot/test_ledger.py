@@ -14,18 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.config import TableConfig
 from bot.core.errors import TableError
-from bot.core.i18n import EN, RU
 from bot.core.ledger import MAX_ROWS, SessionLedger, ledger_sheet
 from bot.core.outbox import Ledger, Line
 from bot.core.storage import LedgerEntry, Store, TableLedger
 from bot.core.storage.sqlite import SqliteBackend
-from bot.core.tables import TableConfig, TableManager
-from bot.edge.presenter import ledger_embed
+from bot.edge.embeds import ledger_embed
 from engine.codec import decode
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.texts import TEXTS
+from words import EN, RU
 
 NBSP = "\xa0"
 NNBSP = "\u202f"  # CLDR puts a narrow one before the Russian year mark
@@ -40,7 +41,7 @@ class Session:
     def __init__(self, store: Store, seed: int) -> None:
         self.store = store
         self.clock = ManualClock()
-        self.manager = TableManager(store, clock=self.clock)
+        self.manager = new_house(store, self.clock)
         self.screen = Screen(self.manager)
         self.rng = random.Random(seed)
         self.bought: Counter[int] = Counter()
@@ -50,35 +51,35 @@ class Session:
     async def open(self) -> None:
         # Between two hands the countdown waits for the test: players sit and leave meanwhile.
         config = TableConfig(DEFAULT_STAKES, 6, 100, 1000, TURN, countdown_seconds=COUNTDOWN)
-        await self.manager.open(GUILD, CHANNEL, 1, config)
+        await self.manager.tables.open(GUILD, CHANNEL, 1, config)
 
     async def sit(self, user_id: int, buy_in: int) -> None:
-        await self.manager.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
+        await self.manager.tables.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
         self.bought[user_id] += buy_in
 
     async def leave(self, user_id: int) -> None:
-        chips = await self.manager.leave(CHANNEL, user_id)
+        chips = await self.manager.tables.leave(CHANNEL, user_id)
         assert chips is not None, "leave between hands"
         self.taken[user_id] += chips
 
     async def start(self) -> StudHand:
         """The countdown runs out: the next hand is dealt."""
         await self.clock.advance(COUNTDOWN, self.manager)
-        live = self.manager.get(CHANNEL).live
+        live = self.manager.tables.get(CHANNEL).live
         assert live is not None
         self.hand_ids.append(live.hand_id)
         return live.hand
 
     async def play_hand(self) -> None:
         await self.start()
-        table = self.manager.get(CHANNEL)
+        table = self.manager.tables.get(CHANNEL)
         assert table.live is not None
         hand_id = table.live.hand_id
         while table.live is not None and table.live.hand_id == hand_id:
             actor = table.actor_id()
             assert actor is not None
             spec = self.rng.choice(table.buttons())
-            await self.manager.act(CHANNEL, actor, spec.action, spec.amount)
+            await self.manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
 
     async def replay(self) -> tuple[dict[int, int], Counter[int]]:
         """Each player's chips won or lost and hands dealt, worked out again from the stored
@@ -144,7 +145,7 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
             await session.sit(5, 500)
     assert 4 in session.bought and len(session.hand_ids) == 12
     before_close = {seat.user_id: seat.stack for seat in await store.seats(CHANNEL)}
-    await session.manager.close(CHANNEL, 1, can_manage=False)
+    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
     closed = await store.table_ledger(CHANNEL)
     assert closed is not None and closed.closed_at is not None
@@ -165,14 +166,14 @@ async def test_a_hand_in_progress_keeps_its_chips_on_the_table_and_out_of_the_ne
     await session.sit(1, 500)
     await session.sit(2, 300)
     await session.start()
-    table = session.manager.get(CHANNEL)
-    await session.manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
+    table = session.manager.tables.get(CHANNEL)
+    await session.manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     ledger = await store.table_ledger(CHANNEL)
     assert ledger is not None and ledger.hands == 0
     # The antes and the bring-in are in the pot, but the hand hasn't ended: nobody has won or
     # lost yet, and each player's starting stack is still his, on the table.
     assert [(e.on_table, e.net, e.hands) for e in ledger.entries] == [(500, 0, 0), (300, 0, 0)]
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
 
 
 async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store: Store) -> None:
@@ -183,8 +184,10 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
     await session.play_hand()
     await session.start()
     voided = session.hand_ids.pop()  # the replay counts the settled hands only
-    await session.manager.act(CHANNEL, session.manager.get(CHANNEL).actor_id() or 0, "bring_in")
-    await session.manager.abandon(CHANNEL)
+    await session.manager.dealer.act(
+        CHANNEL, session.manager.tables.get(CHANNEL).actor_id() or 0, "bring_in"
+    )
+    await session.manager.tables.abandon(CHANNEL)
     assert (await store.get_hand(voided)).outcome == "voided"
     ledger = await store.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
@@ -203,7 +206,7 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     await session.sit(1, 500)
     await session.sit(2, 250)
     await session.play_hand()
-    await session.manager.close(CHANNEL, 1, can_manage=False)
+    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     await session.clock.advance(0, session.manager)
     effects = session.screen.effects
     closing = next(
@@ -218,9 +221,9 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     assert nets == sorted(nets, reverse=True) and sum(nets) == 0 and ledger.totals().net == 0
     assert ledger.totals().cashed_out == 750 and ledger.totals().on_table == 0
     # The ledger stays readable after the close, until another table opens there.
-    assert await session.manager.ledger(CHANNEL) == ledger
+    assert await session.manager.tables.ledger(CHANNEL) == ledger
     await session.open()
-    fresh = await session.manager.ledger(CHANNEL)
+    fresh = await session.manager.tables.ledger(CHANNEL)
     assert fresh.closed_at is None and fresh.lines == () and fresh.hands == 0
 
 
@@ -238,18 +241,18 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
 
     monkeypatch.setattr(store, "table_ledger", broken)
     with caplog.at_level(logging.WARNING):
-        cashed = await session.manager.close(CHANNEL, 1, can_manage=False)
-    assert sum(cashed.values()) == 1000 and session.manager.tables == {}
+        cashed = await session.manager.tables.close(CHANNEL, 1, can_manage=False)
+    assert sum(cashed.values()) == 1000 and list(session.manager.registry) == []
     assert not [e for e in session.screen.effects if isinstance(e, Ledger)]
     assert any("ledger can't be read" in record.getMessage() for record in caplog.records)
     await store.audit()
 
 
 async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> None:
-    manager = TableManager(store, clock=ManualClock())
+    manager = new_house(store, ManualClock())
     assert await store.table_ledger(CHANNEL) is None
     with pytest.raises(TableError) as refused:
-        await manager.ledger(CHANNEL)
+        await manager.tables.ledger(CHANNEL)
     assert refused.value.key == "no_table"
 
 
@@ -288,7 +291,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     assert not any(
         f"SCAN {table}" in plan for plan in plans.values() for table in ("ledger", "hands")
     ), plans
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
     await store.close()
 
 
@@ -318,7 +321,7 @@ SAMPLE = (
 
 def test_the_picture_words_and_numbers_follow_the_language() -> None:
     ledger = _ledger(*SAMPLE)
-    english = ledger_sheet(ledger, EN, "#stud")
+    english = ledger_sheet(ledger, TEXTS, EN, "#stud")
     assert english.title == "Table ledger · #stud"
     assert english.subtitle == "Opened Dec 1, 2026 · 57 hands played"
     assert english.headers == ("Player", "Bought in", "Cashed out", "On table", "Net", "Hands")
@@ -337,7 +340,7 @@ def test_the_picture_words_and_numbers_follow_the_language() -> None:
         "+0",
         "57",
     )
-    russian = ledger_sheet(_ledger(*SAMPLE, closed=True), RU, "#стад")
+    russian = ledger_sheet(_ledger(*SAMPLE, closed=True), TEXTS, RU, "#стад")
     assert russian.title == "Итоги стола · #стад"
     assert russian.subtitle == (
         f"Открыт 1 дек. 2026{NNBSP}г., закрыт 2 дек. 2026{NNBSP}г. · сыграно 57 раздач"
@@ -348,7 +351,7 @@ def test_the_picture_words_and_numbers_follow_the_language() -> None:
 
 def test_the_embed_lists_every_player_and_the_total_in_the_readers_language() -> None:
     ledger = _ledger(*SAMPLE)
-    english = ledger_embed(ledger, EN).description or ""
+    english = ledger_embed(ledger, TEXTS, EN).description or ""
     assert english.startswith("Open since <t:1796148300:f>: 57 hands played.")
     assert (
         "**Dana**: bought in 1,000, cashed out 0, on the table 1,840; net **+840** in 57 hands"
@@ -356,7 +359,7 @@ def test_the_embed_lists_every_player_and_the_total_in_the_readers_language() ->
     )
     assert "**Олег** (left): bought in 2,000, cashed out 1,310; net **-690** in 41 hands" in english
     assert english.endswith("Total: bought in 3,500, cashed out 1,310, on the table 2,190; net +0.")
-    russian = ledger_embed(_ledger(*SAMPLE, closed=True), RU)
+    russian = ledger_embed(_ledger(*SAMPLE, closed=True), TEXTS, RU)
     assert russian.title == "Итоги стола"
     text = russian.description or ""
     assert text.startswith("Открыт с <t:1796148300:f> по <t:1796173200:f>: сыграно 57 раздач.")
@@ -370,8 +373,8 @@ def test_a_crowded_ledger_counts_the_players_it_leaves_out() -> None:
     ]
     ledger = _ledger(*entries)
     assert len(ledger.shown) == MAX_ROWS and ledger.hidden == 3
-    assert ledger_sheet(ledger, EN, "#stud").more == "and 3 more players"
-    description = ledger_embed(ledger, EN).description or ""
+    assert ledger_sheet(ledger, TEXTS, EN, "#stud").more == "and 3 more players"
+    description = ledger_embed(ledger, TEXTS, EN).description or ""
     assert "…and 3 more players." in description and len(description) <= 4096
     # Totals count everyone, listed or not.
     assert ledger.totals().cashed_out == sum(100 + n for n in range(MAX_ROWS + 3))
@@ -379,4 +382,4 @@ def test_a_crowded_ledger_counts_the_players_it_leaves_out() -> None:
     long = [
         (("Ж" * 100) + str(n), LedgerEntry(n, 10**9, 10**9, 10**9, 99999, True)) for n in range(30)
     ]
-    assert len(ledger_embed(_ledger(*long), RU).description or "") <= 4096
+    assert len(ledger_embed(_ledger(*long), TEXTS, RU).description or "") <= 4096

@@ -14,8 +14,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.core.archive import Archive
+from bot.core.config import TableConfig
 from bot.core.games import HI_LO, MIXED, RAZZ_GAME, STUD, game_of
-from bot.core.i18n import EN, RU
 from bot.core.stats import hand_facts, stats_chart
 from bot.core.storage import (
     GameStats,
@@ -27,15 +27,16 @@ from bot.core.storage import (
     Store,
 )
 from bot.core.storage import store as store_module
-from bot.core.tables import TableConfig, TableManager
-from bot.edge.presenter import leaderboard_embed, stats_embed
+from bot.edge.embeds import leaderboard_embed, stats_embed
 from engine import STUD_HI_LO
 from engine import events as ev
 from engine.codec import decode
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
 from tests.databases import Location, query, snapshot
 from tests.engine.decks import call_down, stud
+from tests.texts import TEXTS
+from words import EN, RU
 
 COUNTDOWN = 30.0
 NBSP = "\xa0"
@@ -195,7 +196,7 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
 async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
     """A mixed table (two hands a game) of four players deciding at random."""
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
     config = TableConfig(
         DEFAULT_STAKES,
@@ -207,22 +208,22 @@ async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
         game=MIXED,
         hands_per_game=2,
     )
-    await manager.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
     for user_id in range(1, 5):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 1000)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 1000)
     rng = random.Random(seed)
     hand_ids = []
     for _ in range(hands):
         await clock.advance(COUNTDOWN, manager)
-        table = manager.get(CHANNEL)
+        table = manager.tables.get(CHANNEL)
         assert table.live is not None
         hand_ids.append(table.live.hand_id)
         while table.live is not None:
             actor = table.actor_id()
             assert actor is not None
             spec = rng.choice(table.buttons())
-            await manager.act(CHANNEL, actor, spec.action, spec.amount)
-    await manager.shutdown()
+            await manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
+    await manager.recovery.shutdown()
     return hand_ids
 
 
@@ -456,7 +457,7 @@ def sample_stats(game: str | None = None) -> PlayerStats:
 
 
 def test_the_stats_embed_and_chart_are_worded_in_the_readers_language() -> None:
-    english = stats_embed(sample_stats(), "Ann", EN)
+    english = stats_embed(sample_stats(), "Ann", TEXTS, EN)
     assert english.title == "Stats · Ann"
     assert english.description == "This week, from Mar 10, 2025 · Season 2, since Mar 3, 2025"
     assert {f.name: f.value for f in english.fields} == {
@@ -469,20 +470,20 @@ def test_the_stats_embed_and_chart_are_worded_in_the_readers_language() -> None:
         "By game": "Seven Card Stud: 30 hands, net +1,500, VPIP 47%\n"
         "Razz: 10 hands, net -300, VPIP 40%",
     }
-    russian = stats_embed(sample_stats(), "Оля", RU)
+    russian = stats_embed(sample_stats(), "Оля", TEXTS, RU)
     assert russian.title == "Статистика · Оля"
     assert (russian.description or "").startswith("Эта неделя, с 10 мар. 2025")
     figures = {f.name: f.value or "" for f in russian.fields}
     assert figures["Итог"] == f"+1{NBSP}200" and figures["Добровольный вход"] == "45 %"
     assert figures["По играм"].startswith(f"Семикарточный стад: 30 раздач, итог +1{NBSP}500")
     # One game: no split by game, the game named first.
-    stud_only = stats_embed(sample_stats(STUD), "Оля", RU)
+    stud_only = stats_embed(sample_stats(STUD), "Оля", TEXTS, RU)
     assert (stud_only.description or "").startswith("Семикарточный стад · Эта неделя")
     assert "По играм" not in {f.name for f in stud_only.fields}
-    chart = stats_chart(sample_stats(), "Оля", RU)
+    chart = stats_chart(sample_stats(), "Оля", TEXTS, RU)
     assert chart.title == "Оля · итог в фишках" and chart.thousands == NBSP
     assert chart.axis == f"3 последние раздачи, от старых к новым: итог +1{NBSP}200"
-    assert stats_chart(sample_stats(), "Ann", EN).axis == (
+    assert stats_chart(sample_stats(), "Ann", TEXTS, EN).axis == (
         "The last 3 hands, oldest first: net +1,200"
     )
 
@@ -491,20 +492,22 @@ def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
     rows = (LeaderboardRow(1, 1, 1500, 21), LeaderboardRow(2, 2, -40, 1))
     board = Leaderboard(rows, LeaderboardRow(2, 2, -40, 1), 1, None, "all", None, RAZZ_GAME)
     names = {1: "Оля", 2: "Борис"}
-    russian = leaderboard_embed(board, names, RU)
+    russian = leaderboard_embed(board, names, TEXTS, RU)
     assert russian.title == "Таблица лидеров · выигрыш за столами"
     assert russian.description == (
         f"Разз · Весь сезон · Сезон 1\n\n1. Оля — +1{NBSP}500 за 21 раздачу\n"
         "2. Борис — -40 за 1 раздачу"
     )
     assert russian.footer.text == "Вы на 2-м месте: -40 за 1 раздачу."
-    unranked = leaderboard_embed(Leaderboard((), None, 1, None, "day", date(2025, 1, 8)), {}, EN)
+    unranked = leaderboard_embed(
+        Leaderboard((), None, 1, None, "day", date(2025, 1, 8)), {}, TEXTS, EN
+    )
     assert (
         unranked.description
         == "Today, Jan 8, 2025 · Season 1\n\nNo hand was played in this period."
     )
     assert unranked.footer.text == "You have played no hand in this period: no rank yet."
-    wallets = leaderboard_embed(Leaderboard((LeaderboardRow(1, 3, 1000),), None, 3), {}, EN)
+    wallets = leaderboard_embed(Leaderboard((LeaderboardRow(1, 3, 1000),), None, 3), {}, TEXTS, EN)
     assert wallets.title == "Leaderboard · chips in wallets and at tables"
     assert wallets.description == "Season 3\n\n1. <@3> — 1,000"
     assert (wallets.footer.text or "").startswith("You have no chips on this server yet")
@@ -513,7 +516,7 @@ def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
 async def test_histories_name_each_hands_game(store: Store) -> None:
     """Issue 11 point 10: the one-hand summary and the export's listing say the game."""
     hand_ids = await play_random_hands(store, 6, seed=3)
-    archive = Archive(store)
+    archive = Archive(store, TEXTS)
     games = []
     for hand_id in hand_ids:
         found = await archive.history(

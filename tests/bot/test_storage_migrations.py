@@ -13,19 +13,19 @@ import asyncpg
 import pytest
 
 from bot.core.archive import Archive
-from bot.core.i18n import EN
 from bot.core.storage import SchemaTooNew, Store
 from bot.core.storage import migrations as migrations_module
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import LATEST, TABLES
-from bot.core.tables import TableManager
 from engine import RAZZ, Stakes, StudHand
 from engine.cards import FULL_DECK
 from engine.codec import decode, encode
 from engine.fairness import DeckCommitment
-from tests.bot.fakes import ManualClock
+from tests.bot.fakes import ManualClock, new_house
 from tests.databases import INTEGRITY_ERRORS, Location, migrate_to, query, raw, version
 from tests.engine.decks import choose
+from tests.texts import TEXTS
+from words import EN
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = 100, 101, 102
@@ -290,7 +290,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
         old = await store.get_hand(1)
         assert old.state == json.dumps(settled.to_dict(), separators=(",", ":")).encode()
         assert decode(old.state).events == settled.events
-        archive = Archive(store)
+        archive = Archive(store, TEXTS)
         checked = await archive.verify(GUILD, ALICE, 1, EN)
         assert checked.matches
         history = await archive.history(
@@ -300,20 +300,20 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
         assert dict(history.net)["Alice"] == settled.stacks[0] - 500
 
         clock = ManualClock()
-        manager = TableManager(store, clock=clock)
-        assert await manager.restore() == [2]
-        table = manager.get(CHANNEL)
+        manager = new_house(store, clock)
+        assert await manager.recovery.restore() == [2]
+        table = manager.tables.get(CHANNEL)
         assert table.live is not None and table.live.hand.events == live.events
         while table.live is not None:
             actor = table.actor_id()
             assert actor is not None
-            await manager.act(CHANNEL, actor, table.buttons()[-1].action)
+            await manager.dealer.act(CHANNEL, actor, table.buttons()[-1].action)
         replayed = decode((await store.get_hand(2)).state)
         assert replayed.is_over and replayed.decisions[:3] == live.decisions
         (row,) = await query(database, "SELECT state FROM hands WHERE id = 2")
         assert bytes(row["state"]) == encode(replayed)  # saved compact from then on
         await store.audit()
-        await manager.shutdown()
+        await manager.recovery.shutdown()
     finally:
         await store.close()
     async with raw(database) as other:

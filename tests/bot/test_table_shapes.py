@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
-from bot.core.tables import TableManager
-from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, seat_directly
+from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, new_house, seat_directly
 
 MAX_HANDS = 12
 STARTING = 1000  # a new wallet's chips (Store.open's default)
@@ -28,11 +27,11 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
     clock = ManualClock()
     try:
         await seat_directly(store, stacks, ante, game)
-        manager = TableManager(store, clock=clock)
+        manager = new_house(store, clock)
         screen = Screen(manager)
-        await manager.restore()
+        await manager.recovery.restore()
         await clock.advance(0, manager)
-        table = manager.get(CHANNEL)
+        table = manager.tables.get(CHANNEL)
         while table.live is not None and table.live.hand_id <= MAX_HANDS:
             hand_id = table.live.hand_id
             while table.live is not None and table.live.hand_id == hand_id:
@@ -40,10 +39,10 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
                 assert actor is not None, "a live hand that is not over has an actor"
                 specs = table.buttons()
                 spec = rng.choice(specs)
-                await manager.act(CHANNEL, actor, spec.action, spec.amount)
+                await manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
             await clock.advance(0, manager)
-        await manager.shutdown()
-        results = [r.hand.hand_id for r in screen.results]
+        await manager.recovery.shutdown()
+        results = [r.hand_id for r in screen.results]
         # Every hand that was dealt and ended was settled once and shown once.
         dealt = await hands_dealt(store)
         ended = [record.hand_id for record in dealt if record.outcome is not None]

@@ -12,12 +12,13 @@ import pytest
 import simcord
 
 from bot.__main__ import open_store
-from bot.core import i18n
 from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
+from bot.core.table import Table
 from bot.edge.client import StudBot
 from bot.edge.funnel import user_message
 from bot.edge.presenter import DiscordPresenter
+from tests.texts import TEXTS
+from words import Texts
 
 
 @dataclass
@@ -48,14 +49,13 @@ def settings(tmp_path: Path) -> Settings:
 
 
 async def make_bot(settings: Settings) -> StudBot:
-    return StudBot(settings, await open_store(settings))
+    # Texts of its own, as main() makes them: syncing makes its messages mention this test's
+    # command ids, which no other test sees.
+    return StudBot(settings, await open_store(settings), Texts())
 
 
 @pytest.fixture
-async def simcord_bot(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> StudBot:
-    # Syncing makes messages mention this test's command ids; later tests must not see them
-    # (simcord never closes the bot, which would reset them).
-    monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
+async def simcord_bot(settings: Settings) -> StudBot:
     return await make_bot(settings)
 
 
@@ -76,7 +76,7 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     yield world
     # Stop table clocks first: simcord drains pending timers at shutdown, and a table's clock
     # would otherwise keep dealing hands forever.
-    await world.bot.tables.shutdown()
+    await world.bot.house.recovery.shutdown()
     # A restart test swaps in a new bot that simcord never closes; an open database thread
     # would keep the interpreter from exiting, a drawing process would outlive the test.
     for bot in {simcord_bot, world.bot}:
@@ -84,12 +84,12 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
         await bot.presenter.drawing.close()
     # Errors players cause reach the tree's error funnel (simcord records them); only our own
     # bugs should fail a test.
-    bugs = [error for error in env.errors if user_message(error, "en") is None]
+    bugs = [error for error in env.errors if user_message(error, TEXTS, "en") is None]
     assert len(bugs) == world.allowed_bugs, bugs
 
 
 def live_table(world: World) -> Table:
-    return world.bot.tables.get(world.channel.id)
+    return world.bot.house.tables.get(world.channel.id)
 
 
 def table_message(world: World) -> discord.Message:

@@ -42,7 +42,7 @@ async def test_table_open_with_custom_stakes_and_bad_stakes(world: World) -> Non
         await ann.slash(world.channel, "table open", bring_in=30, small_bet=10),
         "Those stakes don't work",
     )
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
     result = await ann.slash(
         world.channel, "table open", ante=2, bring_in=5, small_bet=20, big_bet=40, seats=3
     )
@@ -232,7 +232,7 @@ async def test_closing_needs_the_opener_or_manage_server_and_no_hand(world: Worl
     await play_out_with_buttons(world)
     result = await world.admin.slash(world.channel, "table close")
     assert result.response is not None and "The table is closed" in result.response.content
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
     for player in (ann, bob):
         assert (await world.bot.store.wallet(world.guild.id, player.id)).seated == 0
     await world.bot.store.audit()
@@ -422,7 +422,7 @@ async def test_an_unexpected_error_gives_the_player_an_id(
     async def broken(*args: object, **kwargs: object) -> tuple[str, int | None]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(world.bot.tables, "act", broken)
+    monkeypatch.setattr(world.bot.house.dealer, "act", broken)
     world.allowed_bugs = 1
     result = await world.players[0].slash(world.channel, "fold")
     refused(result, "report error id")
@@ -434,7 +434,7 @@ async def test_an_unexpected_error_gives_the_player_an_id(
 async def stop_like_a_crash(bot: StudBot) -> None:
     """The old process stops: its timers end and its database closes; nothing is told to
     Discord or saved beyond what already was."""
-    await bot.tables.shutdown()
+    await bot.house.recovery.shutdown()
     await bot.store.close()
 
 

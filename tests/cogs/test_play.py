@@ -9,6 +9,7 @@ import signal
 import pytest
 
 import render
+from bot.edge.drawing import DrawingProcess
 from engine import RAZZ
 from engine import events as ev
 from engine.fairness import verify
@@ -137,12 +138,13 @@ async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) ->
         await ann.slash(world.channel, "table open", game="razz", hands_per_game=3),
         "only apply to a mixed table",
     )
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
 
 
 async def test_a_killed_drawing_process_is_replaced_and_the_hand_plays_on(world: World) -> None:
     await open_and_seat(world)
     drawing = world.bot.presenter.drawing
+    assert isinstance(drawing, DrawingProcess)
     killed = drawing.pid
     assert killed is not None
     os.kill(killed, signal.SIGKILL)

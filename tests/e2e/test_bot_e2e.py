@@ -23,11 +23,12 @@ import yarl
 
 from bot.__main__ import keep_payloads_out_of_logs, open_store
 from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
+from bot.core.table import Table
 from bot.edge.client import StudBot
 from engine import events as ev
 from engine.hand import StudHand
 from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons
+from words import Texts
 
 PNG = b"\x89PNG\r\n\x1a\n"
 COUNTDOWN = 0.3
@@ -40,7 +41,7 @@ class Harness:
         self.database = database
 
     def table(self) -> Table:
-        return self.bot.tables.get(self.discord.channel_id)
+        return self.bot.house.tables.get(self.discord.channel_id)
 
     async def settled(self) -> None:
         """Let the bot finish what the last interaction started (DMs, message edits)."""
@@ -106,7 +107,7 @@ async def start_bot(
         game=game or GameDefaults(countdown_seconds=COUNTDOWN),
     )
     store = await open_store(settings)
-    bot = StudBot(settings, store)
+    bot = StudBot(settings, store, Texts())
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(settings.token))
     try:
