@@ -362,12 +362,14 @@ class Dealer:
         fresh = {seat.user_id: seat for seat in await self._store.seats(table.channel_id)}
         for user_id in list(fresh):
             seat = fresh[user_id]
-            if user_id in timed_out and not seat.sitting_out:
-                # RULES 6.2: out of time -> sitting out from the next hand.
-                fresh[user_id] = await self._store.set_sitting_out(table.channel_id, user_id, True)
-            elif seat.stack == 0 and not seat.sitting_out:
+            if seat.stack == 0:
+                # Busted: he leaves, whether he asked to sit out or timed out (RULES 6.2 is
+                # for players with chips to come back to).
                 await self._store.leave(table.channel_id, user_id)
                 del fresh[user_id]
+            elif user_id in timed_out and not seat.sitting_out:
+                # RULES 6.2: out of time -> sitting out from the next hand.
+                fresh[user_id] = await self._store.set_sitting_out(table.channel_id, user_id, True)
         table.seats = fresh
         # Scheduled first so the results can say when the next hand starts.
         self.schedule(table)

@@ -23,6 +23,7 @@ from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house, seat_directly
 from tests.databases import Location, raw
+from tests.engine.decks import stacked_deck
 from tests.texts import TEXTS
 
 
@@ -406,3 +407,38 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     await store.audit()
     await manager.recovery.shutdown()
 
+
+async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found from outside (issue 20): a player who asked to sit out, then lost his last chip in
+    that hand, kept a seat with 0 chips. RULES 6.2 is for players with chips to come back to:
+    every bust leaves the seat."""
+    # Seat 0 (user 1) makes four Aces; seat 1 (user 2, 20 chips) brings in and calls it all.
+    deck = stacked_deck({0: "AsAhAdAcKsKhQs", 1: "2c3d4h7s8c9dJh"}, dealer=1, seats=2)
+    monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
+    await seat_directly(store, [500, 20])
+    manager = new_house(store, clock)
+    Screen(manager)
+    await manager.recovery.restore()
+    await clock.advance(0, manager)
+    table = manager.tables.get(CHANNEL)
+    assert table.live is not None
+    await manager.tables.set_sitting_out(CHANNEL, 2, True)  # mid-hand: from the next one
+    while table.live is not None:
+        actor = table.actor_id()
+        assert actor is not None
+        legal = table.live.hand.legal()
+        if actor == 1 and legal.raise_to:
+            action = "raise"
+        else:
+            action = "call" if legal.call else "bring_in" if legal.bring_in else "check"
+        await manager.dealer.act(CHANNEL, actor, action)
+    assert list(table.seats) == [1] and [s.user_id for s in await store.seats(CHANNEL)] == [1]
+    assert [player.position for player in manager.tables.info(CHANNEL, "en").players] == [0]
+    ledger = {
+        line.entry.user_id: line.entry for line in (await manager.tables.ledger(CHANNEL)).lines
+    }
+    assert not ledger[2].seated and ledger[2].on_table == 0 and ledger[2].net == -20
+    await store.audit()
+    await manager.recovery.shutdown()
