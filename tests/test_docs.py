@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules.md"
-# The reference book lives beside the checkout (README: ../shared/RULES.md), not in it.
+# The reference book lives beside the checkout (../shared/RULES.md), not in it.
 SHARED_RULES = ROOT.parent / "shared" / "RULES.md"
 
 
