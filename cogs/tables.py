@@ -180,7 +180,7 @@ class TableGroup(
         if info.next_game is not None:
             lines.insert(0, info.next_game)
         players = "\n".join(lines)
-        params = opened_params(texts, info, lang)
+        params = opened_params(texts, info.config, lang)
         await reply(interaction, texts.t(lang, "table_info", **params, players=players))
 
     @app_commands.command(

@@ -17,54 +17,60 @@ def test_the_import_contracts_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
 
 
-def test_a_core_module_importing_discord_would_break_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same kind of contract, on a throwaway package whose core imports discord."""
-    package = tmp_path / "shop"
-    (package / "core").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "core" / "__init__.py").write_text("import discord\n")
+def lint_throwaway(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], contract: str
+) -> int:
+    """lint_imports on a throwaway package ``shop`` (``files``: path -> text) with one
+    contract (TOML lines after the contract's header)."""
+    for name, text in files.items():
+        path = tmp_path / "shop" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     config = tmp_path / "contracts.toml"
     config.write_text(
         "[tool.importlinter]\n"
         'root_packages = ["shop"]\n'
         "include_external_packages = true\n"
-        "[[tool.importlinter.contracts]]\n"
+        'contract_types = ["allowed_imports: tests.contracts.AllowedImports"]\n'
+        "[[tool.importlinter.contracts]]\n" + contract
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(ROOT), *sys.path])
+    return int(lint_imports(config_filename=str(config), no_cache=True))
+
+
+def test_a_core_module_importing_discord_would_break_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same kind of contract, on a throwaway package whose core imports discord."""
+    files = {"__init__.py": "", "core/__init__.py": "import discord\n"}
+    contract = (
         'name = "no discord in the core"\n'
         'type = "forbidden"\n'
         'source_modules = ["shop.core"]\n'
         'forbidden_modules = ["discord"]\n'
     )
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    assert lint_imports(config_filename=str(config), no_cache=True) == 1
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 1
 
 
 def test_an_edge_importing_a_core_module_not_on_its_list_would_break_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The allow-list contract (tests/contracts.py) that keeps the edge on the core's views."""
-    package = tmp_path / "shop"
-    (package / "core").mkdir(parents=True)
-    (package / "edge").mkdir()
-    for path in ("__init__.py", "core/__init__.py", "core/views.py", "core/state.py"):
-        (package / path).write_text("")
-    (package / "edge" / "__init__.py").write_text("from shop.core import views\n")
-    config = tmp_path / "contracts.toml"
-    config.write_text(
-        "[tool.importlinter]\n"
-        'root_packages = ["shop"]\n'
-        'contract_types = ["allowed_imports: tests.contracts.AllowedImports"]\n'
-        "[[tool.importlinter.contracts]]\n"
+    files = {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/views.py": "",
+        "core/state.py": "",
+        "edge/__init__.py": "from shop.core import views\n",
+    }
+    contract = (
         'name = "the edge sees views"\n'
         'type = "allowed_imports"\n'
         'source_modules = ["shop.edge"]\n'
         'package = "shop.core"\n'
         'allowed_modules = ["shop.core.views"]\n'
     )
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [str(tmp_path), str(ROOT), *sys.path])
-    assert lint_imports(config_filename=str(config), no_cache=True) == 0
-    (package / "edge" / "click.py").write_text("from shop.core.state import x\n")
-    assert lint_imports(config_filename=str(config), no_cache=True) == 1
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 0
+    files = {"edge/click.py": "from shop.core.state import x\n"}
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 1

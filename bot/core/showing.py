@@ -149,17 +149,7 @@ def private_view(
 
 def table_info(table: Table, texts: Texts, lang: str) -> TableInfo:
     """``/table info`` for a player reading in ``lang``."""
-    config = table.config
-    return TableInfo(
-        game=config.game,
-        stakes=config.stakes,
-        seats=config.seats,
-        min_buy_in=config.min_buy_in,
-        max_buy_in=config.max_buy_in,
-        turn_seconds=config.turn_seconds,
-        next_game=next_game(table, texts, lang),
-        players=seat_infos(table),
-    )
+    return TableInfo(table.config, next_game(table, texts, lang), seat_infos(table))
 
 
 def seat_infos(table: Table) -> tuple[SeatInfo, ...]:

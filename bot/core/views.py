@@ -11,8 +11,9 @@ only ever in :class:`PrivateView`, which goes to him alone (a DM, an ephemeral r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from bot.core.config import TableConfig
 from bot.core.games import game_name
 from engine.public import PrivateHand, PublicTable
 from engine.stakes import Stakes
@@ -118,40 +119,18 @@ class SeatTaken:
 class TableInfo:
     """A table's settings and players, for ``/table info``."""
 
-    game: str
-    stakes: Stakes
-    seats: int
-    min_buy_in: int
-    max_buy_in: int
-    turn_seconds: float
-    next_game: str | None
+    config: TableConfig
+    next_game: str | None  # a mixed table's next game, in the asker's language
     players: tuple[SeatInfo, ...]
 
 
-class Opened(Protocol):
-    """A table's settings: its config, or the info view of them."""
-
-    @property
-    def game(self) -> str: ...
-    @property
-    def stakes(self) -> Stakes: ...
-    @property
-    def seats(self) -> int: ...
-    @property
-    def min_buy_in(self) -> int: ...
-    @property
-    def max_buy_in(self) -> int: ...
-    @property
-    def turn_seconds(self) -> float: ...
-
-
-def opened_params(texts: Texts, table: Opened, lang: str) -> dict[str, Any]:
+def opened_params(texts: Texts, config: TableConfig, lang: str) -> dict[str, Any]:
     """What the "table_opened" and "table_info" messages say about a table, in ``lang``."""
     return {
-        "game": game_name(texts, table.game, lang),
-        "stakes": table.stakes,
-        "seats": table.seats,
-        "min": table.min_buy_in,
-        "max": table.max_buy_in,
-        "turn": table.turn_seconds,
+        "game": game_name(texts, config.game, lang),
+        "stakes": config.stakes,
+        "seats": config.seats,
+        "min": config.min_buy_in,
+        "max": config.max_buy_in,
+        "turn": config.turn_seconds,
     }
