@@ -7,7 +7,8 @@ row, so ``audit()`` can prove that the places add up to the chips ever granted.
 
 Each query is written once, in the SQL both databases understand (``backend.py`` says what the
 backends translate), and runs through the funnel at the bottom of the class (``_all``, ``_one``,
-``_run``, ``_run_many``, ``_log``) inside ``_write()``, ``_read()``, ``_report()`` or ``_single()``.
+``_run``, ``_run_many``) inside ``_write()``, ``_read()``, ``_report()`` or ``_single()``. The
+ledger row every move appends, and the checks and times the domains share, are in ``common.py``.
 
 Concurrency: write transactions never interleave, on either database (SQLite's ``BEGIN
 IMMEDIATE``, PostgreSQL's write lock), so another connection or process waits instead of reading
@@ -21,12 +22,24 @@ import json
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bot.core.storage.backend import Backend, Connection, Params, Row, is_postgresql
+from bot.core.storage.common import (
+    MAX_AMOUNT,
+    Move,
+    aware,
+    check_amount,
+    is_amount,
+    is_int,
+    log,
+    parse_ts,
+    required_ts,
+    ts,
+    utcnow,
+)
 from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
@@ -37,7 +50,6 @@ from bot.core.storage.errors import (
     HandInProgress,
     HandNotFound,
     HandNotLive,
-    InvalidAmount,
     InvalidTableConfig,
     NoTable,
     NotEnoughChips,
@@ -75,7 +87,6 @@ from bot.core.storage.models import (
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
 
-MAX_AMOUNT = 1_000_000_000  # per grant or buy-in; keeps every sum far from 64-bit overflow
 MAX_SEATS = 8
 MAX_NAME = 100  # Discord names are at most 32 characters; the schema allows some room
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
@@ -91,23 +102,6 @@ _HAND_COLUMNS = """
     hands.id, hands.state, hands.version, hands.commitment, hands.salt, hands.started_at,
     hands.updated_at, hands.ended_at, hands.outcome, tables.channel_id, tables.guild_id
 """
-
-
-@dataclass(frozen=True, slots=True)
-class _Move:
-    """One ledger row: chips leaving one place and entering another (or minted, for grants)."""
-
-    guild_id: int
-    user_id: int
-    kind: str
-    reason: str
-    minted: int = 0
-    wallet_delta: int = 0
-    seat_delta: int = 0
-    hand_delta: int = 0
-    table_id: int | None = None
-    hand_id: int | None = None
-    actor_id: int | None = None
 
 
 class Store:
@@ -147,9 +141,9 @@ class Store:
     ) -> Store:
         """Open a SQLite file (created if missing) or, for a ``postgresql://`` URL, a PostgreSQL
         database; apply pending migrations."""
-        if not _is_amount(starting_balance, allow_zero=True):
+        if not is_amount(starting_balance, allow_zero=True):
             raise ValueError(f"starting_balance must be 0..{MAX_AMOUNT}, not {starting_balance!r}")
-        if not _is_amount(daily_amount):
+        if not is_amount(daily_amount):
             raise ValueError(f"daily_amount must be 1..{MAX_AMOUNT}, not {daily_amount!r}")
         if daily_cooldown <= timedelta(0):
             raise ValueError("daily_cooldown must be positive")
@@ -173,7 +167,7 @@ class Store:
 
     async def wallet(self, guild_id: int, user_id: int) -> Wallet:
         """The player's wallet, created on first use with the starting balance (a ledger grant)."""
-        now = _utcnow()
+        now = utcnow()
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             row = await self._wallet_row(guild_id, user_id)
@@ -191,7 +185,7 @@ class Store:
         A claim made within :data:`STREAK_GRACE` of the moment it became possible continues the
         streak of days in a row; a later one starts it again at 1.
         """
-        now = _aware(now)
+        now = aware(now)
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             rows = await self._all(
@@ -205,16 +199,16 @@ class Store:
                 " RETURNING balance, daily_streak",
                 {
                     "amount": self.daily_amount,
-                    "now": _ts(now),
+                    "now": ts(now),
                     "guild": guild_id,
                     "user": user_id,
-                    "ready_if_before": _ts(now - self.daily_cooldown),
-                    "streak_if_after": _ts(now - self.daily_cooldown - STREAK_GRACE),
+                    "ready_if_before": ts(now - self.daily_cooldown),
+                    "streak_if_after": ts(now - self.daily_cooldown - STREAK_GRACE),
                 },
             )
             if not rows:
                 row = await self._wallet_row(guild_id, user_id)
-                last = _parse_ts(row["last_daily_at"])
+                last = parse_ts(row["last_daily_at"])
                 assert last is not None
                 raise DailyNotReady(
                     retry_at=last + self.daily_cooldown,
@@ -222,9 +216,10 @@ class Store:
                     streak=int(row["daily_streak"]),
                     streak_until=last + self.daily_cooldown + STREAK_GRACE,
                 )
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     guild_id,
                     user_id,
                     "daily_grant",
@@ -242,8 +237,8 @@ class Store:
 
     async def grant(self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int) -> int:
         """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
-        _check_amount(amount)
-        now = _utcnow()
+        check_amount(amount)
+        now = utcnow()
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             rows = await self._all(
@@ -251,9 +246,10 @@ class Store:
                 " WHERE guild_id = :guild AND user_id = :user RETURNING balance",
                 {"amount": amount, "guild": guild_id, "user": user_id},
             )
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     guild_id,
                     user_id,
                     "admin_grant",
@@ -271,8 +267,8 @@ class Store:
         """An admin takes up to ``amount`` (1..MAX_AMOUNT) chips out of the wallet, all it has
         if that is less, burning them (a logged ``admin_take``); what the player has at tables
         is never touched. ``NothingToTake`` for an empty wallet."""
-        _check_amount(amount)
-        now = _utcnow()
+        check_amount(amount)
+        now = utcnow()
         async with self._write():
             await self._ensure_wallet(guild_id, user_id, now)
             wallet = await self._wallet_row(guild_id, user_id)
@@ -286,9 +282,10 @@ class Store:
                 {"taken": taken, "guild": guild_id, "user": user_id},
             )
             assert rows, "the wallet was read in this transaction"
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     guild_id,
                     user_id,
                     "admin_take",
@@ -312,14 +309,14 @@ class Store:
         (the difference logged as a ``season_reset``, minted or burned), chips at tables
         untouched. Stats and leaderboards count from zero in the new season; the old one's stay
         under its number."""
-        now = _aware(now)
+        now = aware(now)
         async with self._write():
             season = (await self._season(guild_id)).number + 1
             await self._run(
                 "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE"
                 " SET season = excluded.season, started_at = excluded.started_at",
-                (guild_id, season, _ts(now)),
+                (guild_id, season, ts(now)),
             )
             wallets = await self._all(
                 "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ?"
@@ -336,10 +333,11 @@ class Store:
                 for row in wallets
             ]
             if changes:
-                await self._log(
+                await log(
+                    self._db(),
                     now,
                     *(
-                        _Move(
+                        Move(
                             guild_id,
                             user_id,
                             "season_reset",
@@ -376,15 +374,15 @@ class Store:
         ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
         buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``.
         """
-        if not _is_int(max_seats) or not 2 <= max_seats <= MAX_SEATS:
+        if not is_int(max_seats) or not 2 <= max_seats <= MAX_SEATS:
             raise InvalidTableConfig(f"a table has 2 to {MAX_SEATS} seats, not {max_seats}")
-        if not (_is_amount(min_buy_in) and _is_amount(max_buy_in) and min_buy_in <= max_buy_in):
+        if not (is_amount(min_buy_in) and is_amount(max_buy_in) and min_buy_in <= max_buy_in):
             raise InvalidTableConfig(
                 f"the buy-in limits must be whole numbers from 1 to {MAX_AMOUNT:,}"
                 " with the minimum no larger than the maximum"
             )
         settings_json = json.dumps(dict(settings or {}), separators=(",", ":"))
-        now = _utcnow()
+        now = utcnow()
         async with self._write():
             if await self._table_row(channel_id) is not None:
                 raise TableExists(channel_id)
@@ -399,7 +397,7 @@ class Store:
                     min_buy_in,
                     max_buy_in,
                     settings_json,
-                    _ts(now),
+                    ts(now),
                 ),
             )
             row = await self._table_row(channel_id)
@@ -411,7 +409,7 @@ class Store:
 
         ``NoTable``; ``HandInProgress`` while a hand is live.
         """
-        now = _utcnow()
+        now = utcnow()
         async with self._write():
             table = await self._require_table(channel_id)
             if await self._live_hand_id(table["id"]) is not None:
@@ -422,7 +420,7 @@ class Store:
             ):
                 user_id = int(seat["user_id"])
                 cashed_out[user_id] = await self._cash_out(table, user_id, now, "table closed")
-            await self._run("UPDATE tables SET closed_at = ? WHERE id = ?", (_ts(now), table["id"]))
+            await self._run("UPDATE tables SET closed_at = ? WHERE id = ?", (ts(now), table["id"]))
         return cashed_out
 
     async def get_table(self, channel_id: int) -> Table | None:
@@ -453,8 +451,8 @@ class Store:
         ``NoTable``, ``InvalidAmount``, ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``,
         ``NotEnoughChips``.
         """
-        _check_amount(buy_in)
-        now = _utcnow()
+        check_amount(buy_in)
+        now = utcnow()
         async with self._write():
             table = await self._require_table(channel_id)
             if not table["min_buy_in"] <= buy_in <= table["max_buy_in"]:
@@ -483,11 +481,12 @@ class Store:
             await self._run(
                 "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (table["id"], user_id, free[0], buy_in, _ts(now)),
+                (table["id"], user_id, free[0], buy_in, ts(now)),
             )
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     guild_id,
                     user_id,
                     "buy_in",
@@ -505,7 +504,7 @@ class Store:
         ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
         him with ``set_leaving`` instead: the hand's end cashes him out).
         """
-        now = _utcnow()
+        now = utcnow()
         async with self._write():
             table = await self._require_table(channel_id)
             await self._require_seat(table, user_id)
@@ -570,9 +569,9 @@ class Store:
         users = [user_id for user_id, _ in players]
         if len(set(users)) != len(users) or len(users) < 2:
             raise ValueError("a hand needs at least two different players")
-        if any(not _is_int(stack) or stack < 0 for _, stack in players):
+        if any(not is_int(stack) or stack < 0 for _, stack in players):
             raise ValueError("stacks must be whole numbers of chips, not negative")
-        now = _aware(now)
+        now = aware(now)
         _check_state(state)
         async with self._write():
             table = await self._require_table(channel_id)
@@ -581,7 +580,7 @@ class Store:
             rows = await self._all(
                 "INSERT INTO hands (table_id, state, commitment, salt, started_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (table["id"], state, commitment, salt, _ts(now), _ts(now)),
+                (table["id"], state, commitment, salt, ts(now), ts(now)),
             )
             hand_id = int(rows[0]["id"])
             seated = {
@@ -612,10 +611,11 @@ class Store:
                     for index, (user_id, stack) in enumerate(players)
                 ],
             )
-            await self._log(
+            await log(
+                self._db(),
                 now,
                 *(
-                    _Move(
+                    Move(
                         table["guild_id"],
                         user_id,
                         "hand_start",
@@ -643,7 +643,7 @@ class Store:
             rows = await self._all(
                 "UPDATE hands SET state = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND ended_at IS NULL RETURNING version",
-                (state, _ts(_utcnow()), hand_id),
+                (state, ts(utcnow()), hand_id),
             )
         if not rows:
             async with self._read():
@@ -670,19 +670,19 @@ class Store:
         Exactly once: a hand that already ended raises ``HandNotLive`` and pays nothing.
         ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered.
         """
-        if any(not _is_int(stack) or stack < 0 for stack in final_stacks):
+        if any(not is_int(stack) or stack < 0 for stack in final_stacks):
             raise ValueError("final stacks must be whole numbers of chips, not negative")
         _check_state(state)
         if facts is not None:
             _check_facts(facts, len(final_stacks))
-        return await self._end_hand(hand_id, state, list(final_stacks), "", facts, _aware(now))
+        return await self._end_hand(hand_id, state, list(final_stacks), "", facts, aware(now))
 
     async def void_hand(self, hand_id: int, *, reason: str) -> HandEnd:
         """End the hand giving every player back his starting stack (e.g. a state that can't
         be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``.
         """
         return await self._end_hand(
-            hand_id, None, None, reason.strip() or "hand voided", None, _utcnow()
+            hand_id, None, None, reason.strip() or "hand voided", None, utcnow()
         )
 
     async def live_hands(self) -> list[HandRecord]:
@@ -742,7 +742,7 @@ class Store:
         it); with ``before``, only hands numbered below it (the next page, after a page whose
         last hand was ``before``). Voided hands never ended at the table, so they have no
         history to give."""
-        if not _is_int(limit) or limit < 1:
+        if not is_int(limit) or limit < 1:
             raise ValueError(f"limit must be a positive whole number, not {limit!r}")
         below = _NO_HAND_ABOVE if before is None else before
         async with self._report():
@@ -782,7 +782,7 @@ class Store:
                 "INSERT INTO player_names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE"
                 " SET name = excluded.name, seen_at = excluded.seen_at",
-                (guild_id, user_id, name, _ts(_utcnow())),
+                (guild_id, user_id, name, ts(utcnow())),
             )
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
@@ -821,7 +821,7 @@ class Store:
         self, guild_id: int, *, limit: int = 10, user_id: int | None = None
     ) -> Leaderboard:
         """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
-        if not _is_int(limit) or not 1 <= limit <= 100:
+        if not is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         async with self._report():
             season = await self._season(guild_id)
@@ -864,11 +864,11 @@ class Store:
         """Top ``limit`` players by net chips won at the tables over ``period`` (the day, week
         or month of ``now``, or the whole season) of the guild's current season, in ``game``
         (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
-        if not _is_int(limit) or not 1 <= limit <= 100:
+        if not is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         key = _game_key(game)
         checked = _check_period(period)
-        since = _since(checked, _aware(now).date())
+        since = _since(checked, aware(now).date())
         async with self._report():
             current = await self._season(guild_id)
             season = current.number
@@ -926,7 +926,7 @@ class Store:
         takes it): in ``game`` (None: every game together) and per game, and his net in each of
         his last hands of the period (at most :data:`RECENT_HANDS`, oldest first)."""
         key = _game_key(game)
-        today = _aware(now).date()
+        today = aware(now).date()
         checked = _check_period(period)
         since = _since(checked, today)
         async with self._report():
@@ -1019,8 +1019,8 @@ class Store:
         return TableLedger(
             channel_id=int(table["channel_id"]),
             guild_id=int(table["guild_id"]),
-            opened_at=_required_ts(table["opened_at"]),
-            closed_at=_parse_ts(table["closed_at"]),
+            opened_at=required_ts(table["opened_at"]),
+            closed_at=parse_ts(table["closed_at"]),
             hands=int(settled["n"]),
             entries=tuple(
                 LedgerEntry(
@@ -1178,31 +1178,6 @@ class Store:
         """Run a write and return how many rows it changed."""
         return await self._db().run(sql, params)
 
-    async def _log(self, now: datetime, *moves: _Move) -> None:
-        """Append ledger rows (one round trip for any number of them)."""
-        await self._db().insert_many(
-            "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
-            " seat_delta, hand_delta, table_id, hand_id, reason, actor_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    _ts(now),
-                    move.guild_id,
-                    move.user_id,
-                    move.kind,
-                    move.minted,
-                    move.wallet_delta,
-                    move.seat_delta,
-                    move.hand_delta,
-                    move.table_id,
-                    move.hand_id,
-                    move.reason,
-                    move.actor_id,
-                )
-                for move in moves
-            ],
-        )
-
     async def _run_many(self, sql: str, rows: Iterable[Params]) -> int:
         """Run a write once per parameter row; return rows changed in all."""
         return await self._db().run_many(sql, rows)
@@ -1211,12 +1186,13 @@ class Store:
         created = await self._run(
             "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
             " VALUES (?, ?, ?, 0, ?, ?)",
-            (guild_id, user_id, self.starting_balance, self.starting_balance, _ts(now)),
+            (guild_id, user_id, self.starting_balance, self.starting_balance, ts(now)),
         )
         if created and self.starting_balance:
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     guild_id,
                     user_id,
                     "starting_grant",
@@ -1234,7 +1210,7 @@ class Store:
         return row
 
     def _to_wallet(self, row: Row, now: datetime) -> Wallet:
-        last = _parse_ts(row["last_daily_at"])
+        last = parse_ts(row["last_daily_at"])
         ready_at = None if last is None else last + self.daily_cooldown
         return Wallet(
             int(row["guild_id"]),
@@ -1250,7 +1226,7 @@ class Store:
         )
         if row is None:
             return Season(1, None)
-        return Season(int(row["season"]), _required_ts(row["started_at"]))
+        return Season(int(row["season"]), required_ts(row["started_at"]))
 
     async def _table_row(self, channel_id: int) -> Row | None:
         return await self._one(
@@ -1322,9 +1298,10 @@ class Store:
             {"stack": stack, "guild": table["guild_id"], "user": user_id},
         )
         if stack:
-            await self._log(
+            await log(
+                self._db(),
                 now,
-                _Move(
+                Move(
                     table["guild_id"],
                     user_id,
                     "cash_out",
@@ -1369,8 +1346,8 @@ class Store:
                 " outcome = ? WHERE id = ? AND ended_at IS NULL",
                 (
                     state,
-                    _ts(now),
-                    _ts(now),
+                    ts(now),
+                    ts(now),
                     "voided" if final_stacks is None else "settled",
                     hand_id,
                 ),
@@ -1401,10 +1378,11 @@ class Store:
                     for user_id, start, final in zip(users, starting, finals, strict=True)
                 ],
             )
-            await self._log(
+            await log(
+                self._db(),
                 now,
                 *(
-                    _Move(
+                    Move(
                         table["guild_id"],
                         user_id,
                         "hand_void" if final_stacks is None else "hand_result",
@@ -1557,9 +1535,9 @@ class Store:
                 commitment=commitment,
                 salt=salt,
                 players=tuple(players[hand_id]),
-                started_at=_required_ts(started_at),
-                updated_at=_required_ts(updated_at),
-                ended_at=_parse_ts(ended_at),
+                started_at=required_ts(started_at),
+                updated_at=required_ts(updated_at),
+                ended_at=parse_ts(ended_at),
                 outcome=outcome,
             )
             for (
@@ -1679,20 +1657,6 @@ _AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
 )
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_amount(value: object, *, allow_zero: bool = False) -> bool:
-    lowest = 0 if allow_zero else 1
-    return isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_AMOUNT
-
-
-def _check_amount(amount: object) -> None:
-    if not _is_amount(amount):
-        raise InvalidAmount(amount, MAX_AMOUNT)
-
-
 def _check_state(state: object) -> None:
     if not isinstance(state, bytes) or not state:
         raise ValueError("a hand's state is the bytes engine.codec.encode wrote")
@@ -1701,36 +1665,6 @@ def _check_state(state: object) -> None:
 def _dump_state(state: Mapping[str, Any]) -> str:
     # allow_nan=False: the state must be strict JSON so any tool can read it back.
     return json.dumps(dict(state), separators=(",", ":"), allow_nan=False)
-
-
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(now: datetime | None) -> datetime:
-    if now is None:
-        return _utcnow()
-    if now.tzinfo is None:
-        raise ValueError("times must be timezone-aware")
-    return now.astimezone(UTC)
-
-
-def _ts(moment: datetime) -> str:
-    # Fixed width, always UTC: text order is time order, so SQL can compare stored times.
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _parse_ts(text: str | None) -> datetime | None:
-    return None if text is None else _required_ts(text)
-
-
-def _required_ts(text: str) -> datetime:
-    # What _ts wrote, read fifty times faster than strptime does: /history session reads three
-    # per hand, of hundreds of hands.
-    moment = datetime.fromisoformat(text)
-    if moment.utcoffset() != timedelta(0):
-        raise ValueError(f"not a stored time: {text!r}")
-    return moment
 
 
 def _to_table(row: Row) -> Table:
@@ -1742,7 +1676,7 @@ def _to_table(row: Row) -> Table:
         min_buy_in=int(row["min_buy_in"]),
         max_buy_in=int(row["max_buy_in"]),
         settings=json.loads(row["settings"]),
-        opened_at=_required_ts(row["opened_at"]),
+        opened_at=required_ts(row["opened_at"]),
         message_id=None if row["message_id"] is None else int(row["message_id"]),
     )
 
@@ -1780,7 +1714,7 @@ def _check_facts(facts: HandFacts, seats: int) -> None:
     if len(facts.seats) != seats:
         raise ValueError(f"the facts have {len(facts.seats)} seats, the hand {seats}")
     for seat in facts.seats:
-        if not _is_int(seat.collected) or seat.collected < 0:
+        if not is_int(seat.collected) or seat.collected < 0:
             raise ValueError(f"chips collected must be a whole number, not {seat.collected!r}")
         if not seat.dealt and (seat.vpip or seat.showdown or seat.collected):
             raise ValueError("a seat that was not dealt in did nothing in the hand")
