@@ -204,7 +204,7 @@ class Chips(commands.Cog):
             board = await self.bot.store.winnings(
                 guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
-        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
+        names = await self.bot.store.players.names(guild_id, (row.user_id for row in board.top))
         await reply(interaction, embed=leaderboard_embed(board, names, lang))
 
     @app_commands.command(

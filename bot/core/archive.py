@@ -250,6 +250,6 @@ class Archive:
     ) -> Callable[[int], str]:
         """How the hands name each player: as the bot last saw him, the viewer as he is now."""
         players = {p.user_id for record in records for p in record.players}
-        names = await self.store.names(guild_id, players)
+        names = await self.store.players.names(guild_id, players)
         names[user_id] = viewer_name
         return lambda player: names.get(player) or fallback_name(player)

@@ -417,7 +417,7 @@ class TableManager:
         record = await self.store.table_ledger(channel_id)
         if record is None:
             raise TableError("no_table")
-        names = await self.store.names(record.guild_id, (e.user_id for e in record.entries))
+        names = await self.store.players.names(record.guild_id, (e.user_id for e in record.entries))
         return SessionLedger.of(
             record, lambda user_id: names.get(user_id) or fallback_name(user_id)
         )
@@ -473,21 +473,21 @@ class TableManager:
                 table.names[user_id] = name
         key = (guild_id, user_id)
         if self._saved_names.get(key) != name:
-            await self.store.save_name(guild_id, user_id, name)
+            await self.store.players.save_name(guild_id, user_id, name)
             self._saved_names[key] = name
 
     async def four_colour(self, user_id: int) -> bool:
         """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
         if user_id not in self._decks:
-            self._decks[user_id] = await self.store.four_colour(user_id)
+            self._decks[user_id] = await self.store.players.four_colour(user_id)
         return self._decks[user_id]
 
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
-        await self.store.set_four_colour(user_id, four_colour)
+        await self.store.players.set_four_colour(user_id, four_colour)
         self._decks[user_id] = four_colour
 
     async def _load_names(self, table: Table, user_ids: Iterable[int]) -> None:
-        saved = await self.store.names(table.guild_id, user_ids)
+        saved = await self.store.players.names(table.guild_id, user_ids)
         table.names.update(saved)
         self._saved_names.update(((table.guild_id, user), name) for user, name in saved.items())
 

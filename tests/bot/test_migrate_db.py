@@ -68,9 +68,9 @@ async def a_played_database(location: Location) -> None:
         )
         await store.save_action(live, b"n1")
         await store.set_leaving(CHANNEL, BOB, True)
-        await store.save_name(GUILD, ALICE, "Алиса")
-        await store.save_name(GUILD + 1, ALICE, "Ally")
-        await store.set_four_colour(BOB, True)
+        await store.players.save_name(GUILD, ALICE, "Алиса")
+        await store.players.save_name(GUILD + 1, ALICE, "Ally")
+        await store.players.set_four_colour(BOB, True)
         await store.set_meta("commands:1:global", "digest")
         await store.audit()
     finally:
@@ -90,8 +90,10 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
             "winnings": await store.winnings(GUILD, user_id=BOB),
             "stats": await store.player_stats(GUILD, ALICE),
             "seasons": [await store.season(guild) for guild in (GUILD, GUILD + 1)],
-            "names": [await store.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)],
-            "decks": [await store.four_colour(user) for user in (ALICE, BOB)],
+            "names": [
+                await store.players.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)
+            ],
+            "decks": [await store.players.four_colour(user) for user in (ALICE, BOB)],
             "meta": await store.get_meta("commands:1:global"),
             "audit": await store.audit(),
         }

@@ -58,17 +58,17 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
 async def test_a_name_is_written_only_when_it_changes(store: Store) -> None:
     manager = TableManager(store, clock=ManualClock())
     writes: list[str] = []
-    save = store.save_name
+    save = store.players.save_name
 
     async def counting(guild_id: int, user_id: int, name: str) -> None:
         writes.append(name)
         await save(guild_id, user_id, name)
 
-    store.save_name = counting  # type: ignore[method-assign]
+    store.players.save_name = counting  # type: ignore[method-assign]
     for name in ("Ann", "Ann", "Ann B.", "Ann B."):
         await manager.seen(GUILD, 7, name)
     assert writes == ["Ann", "Ann B."]
-    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+    assert await store.players.names(GUILD, [7]) == {7: "Ann B."}
 
 
 async def test_the_players_deck_choice_is_remembered(store: Store) -> None:

@@ -38,6 +38,7 @@ from bot.core.storage import (
     StoreError,
     TableExists,
     TableFull,
+    facades,
 )
 from engine import Card, Stakes, StudHand
 from engine.cards import FULL_DECK
@@ -53,14 +54,19 @@ T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
 
 class Audited:
-    """A store whose every coroutine method is followed by ``audit()``."""
+    """A store whose every coroutine method, its facades' (``store.players``, ...) included,
+    is followed by ``audit()``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, facade: object = None, root: Audited | None = None) -> None:
         self.store = store
+        self.methods = store if facade is None else facade
+        self.root = self if root is None else root  # the one that counts the audits
         self.audits = 0
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self.store, name)
+        attribute = getattr(self.methods, name)
+        if type(attribute).__module__ == facades.__name__:
+            return Audited(self.store, attribute, self.root)
         if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
             return attribute
 
@@ -69,7 +75,7 @@ class Audited:
                 return await attribute(*args, **kwargs)
             finally:
                 await self.store.audit()
-                self.audits += 1
+                self.root.audits += 1
 
         return audited
 

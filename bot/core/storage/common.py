@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.core.storage.backend import Connection
+from bot.core.storage.backend import Connection, Params, Row
 from bot.core.storage.errors import InvalidAmount
 
 MAX_AMOUNT = 1_000_000_000  # per grant or buy-in; keeps every sum far from 64-bit overflow
@@ -53,6 +53,12 @@ async def log(db: Connection, now: datetime, *moves: Move) -> None:
             for move in moves
         ],
     )
+
+
+async def one(db: Connection, sql: str, params: Params = ()) -> Row | None:
+    """The first row the query returns, if any."""
+    rows = await db.all(sql, params)
+    return rows[0] if rows else None
 
 
 def is_int(value: object) -> bool:

@@ -60,6 +60,7 @@ from bot.core.storage.errors import (
     TableExists,
     TableFull,
 )
+from bot.core.storage.facades import Players
 from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -88,7 +89,6 @@ from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
 
 MAX_SEATS = 8
-MAX_NAME = 100  # Discord names are at most 32 characters; the schema allows some room
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 _NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
 # A player's last hands of each game kept for the chart of his net (per guild and season).
@@ -109,6 +109,9 @@ class Store:
 
     Methods raise a ``StoreError`` subclass (readable ``str()``) for anything a player can get
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
+
+    A domain whose SQL lives in a module of its own is reached through its facade
+    (``facades.py``): ``store.players``.
     """
 
     def __init__(
@@ -129,6 +132,7 @@ class Store:
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_cooldown = daily_cooldown
+        self.players = Players(backend)
 
     @classmethod
     async def open(
@@ -770,50 +774,6 @@ class Store:
                     (user_id, table["id"], below, limit),
                 )
             return await self._to_hands(rows)
-
-    # ----------------------------------------------------------------- players
-
-    async def save_name(self, guild_id: int, user_id: int, name: str) -> None:
-        """Remember the name ``user_id`` goes by on ``guild_id`` (as Discord last showed it)."""
-        if not 1 <= len(name) <= MAX_NAME:
-            raise ValueError(f"a name is 1..{MAX_NAME} characters, not {len(name)}")
-        async with self._write():
-            await self._run(
-                "INSERT INTO player_names (guild_id, user_id, name, seen_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (guild_id, user_id) DO UPDATE"
-                " SET name = excluded.name, seen_at = excluded.seen_at",
-                (guild_id, user_id, name, ts(utcnow())),
-            )
-
-    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
-        """The saved names of those of ``user_ids`` the bot has seen on ``guild_id``."""
-        wanted = sorted(set(user_ids))
-        if not wanted:
-            return {}
-        marks = ", ".join("?" * len(wanted))
-        async with self._read():
-            rows = await self._all(
-                "SELECT user_id, name FROM player_names"
-                f" WHERE guild_id = ? AND user_id IN ({marks})",
-                (guild_id, *wanted),
-            )
-        return {int(row["user_id"]): str(row["name"]) for row in rows}
-
-    async def four_colour(self, user_id: int) -> bool:
-        """Whether the user chose the four-colour deck for his own pictures (default: no)."""
-        async with self._read():
-            row = await self._one(
-                "SELECT four_colour FROM player_settings WHERE user_id = ?", (user_id,)
-            )
-        return row is not None and bool(row["four_colour"])
-
-    async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
-        async with self._write():
-            await self._run(
-                "INSERT INTO player_settings (user_id, four_colour) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET four_colour = excluded.four_colour",
-                (user_id, int(four_colour)),
-            )
 
     # ----------------------------------------------------------------- reports
 
