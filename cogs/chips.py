@@ -59,7 +59,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        wallet = await self.bot.store.grant(
+        wallet = await self.bot.store.wallets.grant(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -93,7 +93,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        taken = await self.bot.store.take(
+        taken = await self.bot.store.wallets.take(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -123,7 +123,9 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
     async def reset(self, interaction: discord.Interaction, confirm: bool) -> None:
         if not confirm:
             raise TableError("season_reset_unconfirmed")
-        reset = await self.bot.store.reset_season(guild_id_of(interaction), by=interaction.user.id)
+        reset = await self.bot.store.wallets.reset_season(
+            guild_id_of(interaction), by=interaction.user.id
+        )
         await reply(
             interaction,
             t(
@@ -145,7 +147,7 @@ class Chips(commands.Cog):
     @app_commands.command(name="balance", description="Your chips")
     @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
-        wallet = await self.bot.store.wallet(guild_id_of(interaction), interaction.user.id)
+        wallet = await self.bot.store.wallets.get(guild_id_of(interaction), interaction.user.id)
         await reply(
             interaction,
             t(language(interaction.locale), "balance", wallet=wallet.balance, seated=wallet.seated),
@@ -155,7 +157,9 @@ class Chips(commands.Cog):
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
         lang = language(interaction.locale)
-        claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        claim = await self.bot.store.wallets.claim_daily(
+            guild_id_of(interaction), interaction.user.id
+        )
         text = " ".join(
             (
                 t(

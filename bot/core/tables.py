@@ -505,7 +505,7 @@ class TableManager:
         if len(table.seats) >= table.config.seats:
             raise TableError("table_full", seats=table.config.seats)
         if buy_in is None:
-            balance = await self.store.balance(table.guild_id, user_id)
+            balance = await self.store.wallets.balance(table.guild_id, user_id)
             buy_in = max(table.config.min_buy_in, min(table.config.max_buy_in, balance))
         if not table.config.min_buy_in <= buy_in <= table.config.max_buy_in:
             raise TableError(

@@ -117,7 +117,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             if "table" in reported:
                 assert table is not None, "a reported table is lost"
             for seat in seated:
-                wallet = await store.wallet(GUILD, seat.user_id)
+                wallet = await store.wallets.get(GUILD, seat.user_id)
                 assert wallet.balance + seat.stack == STARTING_BALANCE
             return Outcome("setup", len(seated), None)
 
@@ -162,7 +162,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
         ended_rows = await ledger_count(db, "hand_result") + await ledger_count(db, "hand_void")
         assert ended_rows == len(PLAYERS)
         for user_id, buy_in, stack in zip(PLAYERS, BUY_INS, final, strict=True):
-            wallet = await store.wallet(GUILD, user_id)
+            wallet = await store.wallets.get(GUILD, user_id)
             assert (wallet.balance, wallet.seated) == (STARTING_BALANCE - buy_in, stack)
         await store.audit()
         return outcome

@@ -36,7 +36,7 @@ async def played(store: Store, hands: int, seed: int = 1) -> Session:
     session = Session(store, seed)
     await session.open()
     for user_id in (ANN, BOB, CY):
-        await store.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
+        await store.wallets.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
         await session.sit(user_id, 1000)
     for _ in range(hands):
         await session.play_hand()

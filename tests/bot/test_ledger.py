@@ -153,7 +153,7 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
     assert all(e.on_table == 0 and not e.seated for e in closed.entries)
     for entry in closed.entries:
         assert entry.net == entry.cashed_out - entry.bought_in
-        assert (await store.wallet(GUILD, entry.user_id)).balance == 1000 + entry.net
+        assert (await store.wallets.get(GUILD, entry.user_id)).balance == 1000 + entry.net
     await store.audit()
 
 

@@ -31,9 +31,9 @@ async def a_played_database(location: Location) -> None:
     player waiting and one leaving, names, a deck choice, a process fact and a new season."""
     store = await Store.open(location)
     try:
-        await store.reset_season(GUILD + 1, by=ADMIN)
-        await store.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
-        await store.claim_daily(GUILD, BOB)
+        await store.wallets.reset_season(GUILD + 1, by=ADMIN)
+        await store.wallets.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
+        await store.wallets.claim_daily(GUILD, BOB)
         await store.open_table(
             OLD_CHANNEL, GUILD, ALICE, max_seats=4, min_buy_in=100, max_buy_in=1000
         )
@@ -81,7 +81,7 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
     store = await Store.open(location)
     try:
         return {
-            "wallets": [await store.wallet(GUILD, user) for user in (ALICE, BOB, CAROL)],
+            "wallets": [await store.wallets.get(GUILD, user) for user in (ALICE, BOB, CAROL)],
             "tables": await store.tables(),
             "seats": await store.seats(CHANNEL),
             "live": await store.live_hands(),
@@ -89,7 +89,7 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
             "board": await store.leaderboard(GUILD, user_id=CAROL),
             "winnings": await store.winnings(GUILD, user_id=BOB),
             "stats": await store.player_stats(GUILD, ALICE),
-            "seasons": [await store.season(guild) for guild in (GUILD, GUILD + 1)],
+            "seasons": [await store.wallets.season(guild) for guild in (GUILD, GUILD + 1)],
             "names": [
                 await store.players.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)
             ],

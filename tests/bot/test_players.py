@@ -85,7 +85,7 @@ async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) ->
     Screen(manager)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
     other_guild, other_channel = GUILD + 1, CHANNEL + 1
-    await store.grant(other_guild, 7, 1000, reason="test", by=1)
+    await store.wallets.grant(other_guild, 7, 1000, reason="test", by=1)
     for guild, channel in ((GUILD, CHANNEL), (other_guild, other_channel)):
         await manager.open(guild, channel, 1, config)
         await manager.sit(channel, 7, "Ann", 500)

@@ -171,7 +171,7 @@ async def test_another_process_s_unreadable_table_is_left_for_it_to_close(
     owner, _ = process(store, clock, 1)
     await owner.restore()
     assert await store.get_table(CHANNEL_1) is None
-    assert (await store.wallet(GUILD_1, 1)).balance == 1000
+    assert (await store.wallets.get(GUILD_1, 1)).balance == 1000
     await store.audit()
     await owner.shutdown()
     await store.close()

@@ -120,39 +120,39 @@ async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
 
 
 async def test_new_wallet_starts_with_a_logged_grant_once(store: Store, database: Location) -> None:
-    assert await store.balance(GUILD, ALICE) == 1000
-    assert await store.balance(GUILD, ALICE) == 1000
+    assert await store.wallets.balance(GUILD, ALICE) == 1000
+    assert await store.wallets.balance(GUILD, ALICE) == 1000
     grants = await ledger(database, "kind = 'starting_grant'")
     assert [(row["user_id"], row["minted"], row["reason"]) for row in grants] == [
         (ALICE, 1000, "starting balance")
     ]
     # Wallets are per guild.
-    assert await store.balance(GUILD + 1, ALICE) == 1000
+    assert await store.wallets.balance(GUILD + 1, ALICE) == 1000
     assert len(await ledger(database, "kind = 'starting_grant'")) == 2
 
 
 async def test_daily_once_per_cooldown(store: Store, database: Location) -> None:
-    assert (await store.claim_daily(GUILD, ALICE, T0)).balance == 1200
+    assert (await store.wallets.claim_daily(GUILD, ALICE, T0)).balance == 1200
     before = await snapshot(database)
     with pytest.raises(DailyNotReady) as raised:
-        await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=19, minutes=59))
+        await store.wallets.claim_daily(GUILD, ALICE, T0 + timedelta(hours=19, minutes=59))
     assert raised.value.retry_at == T0 + timedelta(hours=20)
     assert str(raised.value) == "You already took your daily chips: come back in 1 min."
     assert await snapshot(database) == before
-    assert (await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20))).balance == 1400
+    assert (await store.wallets.claim_daily(GUILD, ALICE, T0 + timedelta(hours=20))).balance == 1400
     assert [row["minted"] for row in await ledger(database, "kind = 'daily_grant'")] == [200, 200]
 
 
 async def test_wallet_reports_when_the_next_daily_is_ready(store: Store) -> None:
-    assert (await store.wallet(GUILD, ALICE)).next_daily_at is None
+    assert (await store.wallets.get(GUILD, ALICE)).next_daily_at is None
     now = datetime.now(UTC)
-    await store.claim_daily(GUILD, ALICE, now)
-    wallet = await store.wallet(GUILD, ALICE)
+    await store.wallets.claim_daily(GUILD, ALICE, now)
+    wallet = await store.wallets.get(GUILD, ALICE)
     assert wallet.next_daily_at == now + timedelta(hours=20)
 
 
 async def test_admin_grant_adds_and_logs_reason_and_actor(store: Store, database: Location) -> None:
-    assert await store.grant(GUILD, BOB, 250, reason="tournament prize", by=ALICE) == 1250
+    assert await store.wallets.grant(GUILD, BOB, 250, reason="tournament prize", by=ALICE) == 1250
     (row,) = await ledger(database, "kind = 'admin_grant'")
     assert (row["user_id"], row["minted"], row["reason"], row["actor_id"]) == (
         BOB,
@@ -167,9 +167,11 @@ async def test_daily_settings_come_from_open(database: Location) -> None:
         database, starting_balance=50, daily_amount=7, daily_cooldown=timedelta(hours=1)
     )
     try:
-        assert await store.balance(GUILD, ALICE) == 50
-        assert (await store.claim_daily(GUILD, ALICE, T0)).balance == 57
-        assert (await store.claim_daily(GUILD, ALICE, T0 + timedelta(hours=1))).balance == 64
+        assert await store.wallets.balance(GUILD, ALICE) == 50
+        assert (await store.wallets.claim_daily(GUILD, ALICE, T0)).balance == 57
+        assert (
+            await store.wallets.claim_daily(GUILD, ALICE, T0 + timedelta(hours=1))
+        ).balance == 64
         await store.audit()
     finally:
         await store.close()
@@ -183,31 +185,31 @@ BadCall = Callable[[Store], Awaitable[object]]
 BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
     (
         "zero grant",
-        lambda s: s.grant(GUILD, ALICE, 0, reason="x", by=BOB),
+        lambda s: s.wallets.grant(GUILD, ALICE, 0, reason="x", by=BOB),
         InvalidAmount,
         "The amount must be a whole number of chips from 1 to 1,000,000,000, not 0.",
     ),
     (
         "negative grant",
-        lambda s: s.grant(GUILD, ALICE, -5, reason="x", by=BOB),
+        lambda s: s.wallets.grant(GUILD, ALICE, -5, reason="x", by=BOB),
         InvalidAmount,
         "from 1 to",
     ),
     (
         "fractional grant",
-        lambda s: s.grant(GUILD, ALICE, cast(int, 2.5), reason="x", by=BOB),
+        lambda s: s.wallets.grant(GUILD, ALICE, cast(int, 2.5), reason="x", by=BOB),
         InvalidAmount,
         "not 2.5",
     ),
     (
         "boolean grant",
-        lambda s: s.grant(GUILD, ALICE, True, reason="x", by=BOB),
+        lambda s: s.wallets.grant(GUILD, ALICE, True, reason="x", by=BOB),
         InvalidAmount,
         "whole number",
     ),
     (
         "huge grant",
-        lambda s: s.grant(GUILD, ALICE, MAX_AMOUNT + 1, reason="x", by=BOB),
+        lambda s: s.wallets.grant(GUILD, ALICE, MAX_AMOUNT + 1, reason="x", by=BOB),
         InvalidAmount,
         "1,000,000,001",
     ),
@@ -330,10 +332,10 @@ async def test_buy_in_and_cash_out_move_chips_and_log_them(
     seat = await store.sit(CHANNEL, ALICE, 300)
     assert (seat.position, seat.stack) == (0, 300)
     assert (await store.sit(CHANNEL, BOB, 200)).position == 1
-    wallet = await store.wallet(GUILD, ALICE)
+    wallet = await store.wallets.get(GUILD, ALICE)
     assert (wallet.balance, wallet.seated) == (700, 300)
     assert await store.leave(CHANNEL, ALICE) == 300
-    assert await store.balance(GUILD, ALICE) == 1000
+    assert await store.wallets.balance(GUILD, ALICE) == 1000
     assert [s.user_id for s in await store.seats(CHANNEL)] == [BOB]
     # The freed position is reused.
     assert (await store.sit(CHANNEL, CAROL, 100)).position == 0
@@ -363,7 +365,9 @@ async def test_close_table_cashes_everyone_out(store: Store) -> None:
     assert await store.close_table(CHANNEL) == {ALICE: 300, BOB: 150}
     assert await store.get_table(CHANNEL) is None
     assert await store.seats(CHANNEL) == []
-    assert await store.balance(GUILD, ALICE) == await store.balance(GUILD, BOB) == 1000
+    assert (
+        await store.wallets.balance(GUILD, ALICE) == await store.wallets.balance(GUILD, BOB) == 1000
+    )
     # The channel can have a new table.
     await open_default_table(store)
     assert [table.channel_id for table in await store.tables()] == [CHANNEL]
@@ -397,7 +401,7 @@ async def test_two_concurrent_buy_ins_over_the_balance_one_connection(store: Sto
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], NotEnoughChips)
     assert str(errors[0]) == "You don't have enough chips: 600 needed, 400 in your wallet."
-    assert await store.balance(GUILD, ALICE) == 400
+    assert await store.wallets.balance(GUILD, ALICE) == 400
 
 
 async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database: Location) -> None:
@@ -411,19 +415,19 @@ async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database:
             results = await concurrent_buy_ins(first, second)
             errors = [r for r in results if isinstance(r, Exception)]
             assert len(errors) == 1 and isinstance(errors[0], NotEnoughChips), results
-            assert await second.balance(GUILD, ALICE) == 400
+            assert await second.wallets.balance(GUILD, ALICE) == 400
             await first.audit()
             for channel in (CHANNEL, OTHER_CHANNEL):
                 if any(seat.user_id == ALICE for seat in await first.seats(channel)):
                     await first.leave(channel, ALICE)
         # Two daily claims at once: one grant.
         daily = await asyncio.gather(
-            first.claim_daily(GUILD, BOB, T0),
-            second.claim_daily(GUILD, BOB, T0),
+            first.wallets.claim_daily(GUILD, BOB, T0),
+            second.wallets.claim_daily(GUILD, BOB, T0),
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in daily) == ["DailyClaim", "DailyNotReady"]
-        assert await first.balance(GUILD, BOB) == 1200
+        assert await first.wallets.balance(GUILD, BOB) == 1200
         await first.audit()
     finally:
         await first.close()
@@ -437,7 +441,7 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     assert [seat.stack for seat in await store.seats(CHANNEL)] == [0, 0]
     # The chips still count as seated (for the leaderboard): they're at the table.
-    assert (await store.wallet(GUILD, ALICE)).seated == 300
+    assert (await store.wallets.get(GUILD, ALICE)).seated == 300
     totals = await store.audit()
     assert (totals.seats, totals.live_hands) == (0, 500)
     record = await store.get_hand(hand_id)
@@ -499,7 +503,7 @@ async def test_settlement_pays_exactly_once(store: Store, database: Location) ->
     assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
     assert end.cashed_out == {}
     assert [seat.stack for seat in await store.seats(CHANNEL)] == [450, 150, 0]
-    assert (await store.wallet(GUILD, ALICE)).total == 1150
+    assert (await store.wallets.get(GUILD, ALICE)).total == 1150
     before = await snapshot(database)
     with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
         await store.settle_hand(hand_id, b"over", [450, 150, 0])
@@ -547,7 +551,7 @@ async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -
     end = await store.settle_hand(hand_id, b"x", [100, 400])
     assert end.cashed_out == {BOB: 400}
     assert [seat.user_id for seat in await store.seats(CHANNEL)] == [ALICE]
-    assert await store.balance(GUILD, BOB) == 1200
+    assert await store.wallets.balance(GUILD, BOB) == 1200
 
 
 async def test_last_hand_for_a_player(store: Store) -> None:
@@ -636,11 +640,11 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     for user_id in range(1000, 1030):
         bonus = rng.choice([0, 0, 50, 100, 250, 400])
         if bonus:
-            await store.grant(GUILD, user_id, bonus, reason="test", by=ALICE)
+            await store.wallets.grant(GUILD, user_id, bonus, reason="test", by=ALICE)
         else:
-            await store.balance(GUILD, user_id)
+            await store.wallets.balance(GUILD, user_id)
         expected[user_id] = 1000 + bonus
-    await store.grant(GUILD + 1, 999, 10**6, reason="another guild", by=ALICE)
+    await store.wallets.grant(GUILD + 1, 999, 10**6, reason="another guild", by=ALICE)
     await open_default_table(store)
     await store.sit(CHANNEL, 1000, 900)  # all but 100 (or more) of his chips are at the table
     await store.sit(CHANNEL, 1001, 500)
@@ -696,7 +700,7 @@ async def test_audit_catches_a_chip_created_outside_the_ledger(
 ) -> None:
     from bot.core.storage import AuditFailed
 
-    await store.balance(GUILD, ALICE)
+    await store.wallets.balance(GUILD, ALICE)
     async with raw(database) as other:
         # A wallet's total must always be its balance plus its seated chips.
         with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)check constraint"):
@@ -713,7 +717,7 @@ async def test_every_step_was_audited(database: Location) -> None:
     audited = Audited(opened)
     store = cast(Store, audited)
     try:
-        await store.balance(GUILD, ALICE)
+        await store.wallets.balance(GUILD, ALICE)
         with pytest.raises(NoTable):
             await store.sit(CHANNEL, ALICE, 100)
         assert audited.audits == 2
@@ -746,7 +750,7 @@ async def test_cancelled_calls_happen_entirely_or_not_at_all(store: Store) -> No
             await task
         seated = any(seat.user_id == user_id for seat in await store.seats(CHANNEL))
         outcomes.add(seated)
-        assert await store.balance(GUILD, user_id) == (900 if seated else 1000)
+        assert await store.wallets.balance(GUILD, user_id) == (900 if seated else 1000)
         if seated:
             assert await store.leave(CHANNEL, user_id) == 100
     assert outcomes == {True, False}, "cancellations should land both before and after commits"

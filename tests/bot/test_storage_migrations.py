@@ -117,7 +117,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
             350,
         )
         # Seat stacks and stacks inside the live hand both count as seated.
-        seated = {u: (await store.wallet(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
+        seated = {u: (await store.wallets.get(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
         assert seated == {ALICE: 300, BOB: 200, CAROL: 150}
         board = await store.leaderboard(GUILD, user_id=BOB)
         assert [(row.rank, row.user_id, row.chips) for row in board.top] == [
@@ -129,7 +129,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
         (live,) = await store.live_hands()
         assert (live.hand_id, live.state) == (1, b'{"n": 4}')
         await store.settle_hand(1, b"n5", [350, 0])
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
@@ -138,7 +138,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
     store = await Store.open(database)
     try:
         assert await version(database) == LATEST
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()

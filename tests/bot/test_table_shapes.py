@@ -55,7 +55,7 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
         await store.audit()
         # RULES 5.5: whatever happened, every player's chips (wallet, seat, hand) add up to
         # what the wallets held before anyone sat.
-        wallets = [await store.wallet(GUILD, user) for user in range(1, len(stacks) + 1)]
+        wallets = [await store.wallets.get(GUILD, user) for user in range(1, len(stacks) + 1)]
         assert sum(wallet.total for wallet in wallets) == STARTING * len(stacks)
     finally:
         await store.close()

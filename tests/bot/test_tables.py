@@ -376,7 +376,7 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
     assert await store.get_table(CHANNEL) is None
     # Each player's chips: all back in the wallet but the 500 still at the other table.
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (500, 500)
     await store.audit()
     await fresh.shutdown()
@@ -395,7 +395,7 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     assert CHANNEL not in manager.tables and table.closed
     assert (await store.get_hand(hand_id)).outcome == "voided"
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (1000, 0)
     await store.audit()
     await manager.shutdown()

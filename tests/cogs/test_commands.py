@@ -72,7 +72,7 @@ async def test_sitting_with_too_few_chips_or_outside_the_limits_changes_nothing(
         await ann.slash(world.channel, "sit", buy_in=50), "buy-in at this table is 100 to 5,000"
     )
     assert live_table(world).seats == {}
-    assert (await world.bot.store.wallet(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
     await world.bot.store.audit()
 
 
@@ -191,7 +191,7 @@ async def test_leaving_during_a_hand_waits_for_its_end_and_leaving_twice_is_refu
     await play_out_with_buttons(world)
     table = live_table(world)
     assert ann.id not in table.seats
-    wallet = await world.bot.store.wallet(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
     assert wallet.seated == 0 and wallet.balance > 0
     refused(await ann.slash(world.channel, "leave"), "not seated")
     await world.bot.store.audit()
@@ -203,7 +203,7 @@ async def test_leaving_between_hands_cashes_out_at_once(world: World) -> None:
     await ann.slash(world.channel, "sit", buy_in=400)
     result = await ann.slash(world.channel, "leave")
     assert result.response is not None and "400 chips go back" in result.response.content
-    assert (await world.bot.store.wallet(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
 
 
 async def test_sitting_out_skips_the_next_hand_and_sitting_in_comes_back(world: World) -> None:
@@ -234,7 +234,7 @@ async def test_closing_needs_the_opener_or_manage_server_and_no_hand(world: Worl
     assert result.response is not None and "The table is closed" in result.response.content
     assert world.bot.tables.tables == {}
     for player in (ann, bob):
-        assert (await world.bot.store.wallet(world.guild.id, player.id)).seated == 0
+        assert (await world.bot.store.wallets.get(world.guild.id, player.id)).seated == 0
     await world.bot.store.audit()
 
 

@@ -29,7 +29,7 @@ from tests.cogs.conftest import (
 
 
 async def total_chips(world: World, user_id: int) -> int:
-    wallet = await world.bot.store.wallet(world.guild.id, user_id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, user_id)
     return wallet.total
 
 

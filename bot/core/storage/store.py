@@ -26,6 +26,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.core.storage import wallets
 from bot.core.storage.backend import Backend, Connection, Params, Row, is_postgresql
 from bot.core.storage.common import (
     MAX_AMOUNT,
@@ -45,29 +46,24 @@ from bot.core.storage.errors import (
     AuditFailed,
     BuyInOutOfRange,
     ChipsNotConserved,
-    DailyNotReady,
     DatabaseNotEmpty,
     HandInProgress,
     HandNotFound,
     HandNotLive,
     InvalidTableConfig,
     NoTable,
-    NotEnoughChips,
-    NothingToTake,
     NotSeated,
     PlayerInHand,
     SeatsChanged,
     TableExists,
     TableFull,
 )
-from bot.core.storage.facades import Players
+from bot.core.storage.facades import Players, Wallets
 from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
     ALL_GAMES,
     PERIODS,
     AuditTotals,
-    ChipsTaken,
-    DailyClaim,
     GameStats,
     HandEnd,
     HandFacts,
@@ -78,12 +74,9 @@ from bot.core.storage.models import (
     LedgerEntry,
     Period,
     PlayerStats,
-    Season,
-    SeasonReset,
     Seat,
     Table,
     TableLedger,
-    Wallet,
 )
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
@@ -93,8 +86,6 @@ COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 _NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
 # A player's last hands of each game kept for the chart of his net (per guild and season).
 RECENT_HANDS = 200
-# A daily claim continues the streak if made within a day of the moment it became possible.
-STREAK_GRACE = timedelta(hours=24)
 EPOCH = date(1970, 1, 1)  # stats periods are named by their first day, counted from this one
 
 # In this order: _to_hands reads them by position.
@@ -111,7 +102,7 @@ class Store:
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
 
     A domain whose SQL lives in a module of its own is reached through its facade
-    (``facades.py``): ``store.players``.
+    (``facades.py``): ``store.wallets``, ``store.players``.
     """
 
     def __init__(
@@ -132,6 +123,7 @@ class Store:
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_cooldown = daily_cooldown
+        self.wallets = Wallets(backend, self)
         self.players = Players(backend)
 
     @classmethod
@@ -166,199 +158,6 @@ class Store:
     async def close(self) -> None:
         """Wait for the transactions in flight, then close the database. Safe to call twice."""
         await self._backend.close()
-
-    # ----------------------------------------------------------------- wallets
-
-    async def wallet(self, guild_id: int, user_id: int) -> Wallet:
-        """The player's wallet, created on first use with the starting balance (a ledger grant)."""
-        now = utcnow()
-        async with self._write():
-            await self._ensure_wallet(guild_id, user_id, now)
-            row = await self._wallet_row(guild_id, user_id)
-        return self._to_wallet(row, now)
-
-    async def balance(self, guild_id: int, user_id: int) -> int:
-        """Chips in the wallet (not counting seats); creates the wallet like ``wallet()``."""
-        return (await self.wallet(guild_id, user_id)).balance
-
-    async def claim_daily(
-        self, guild_id: int, user_id: int, now: datetime | None = None
-    ) -> DailyClaim:
-        """Add the daily grant; ``DailyNotReady`` inside the cooldown.
-
-        A claim made within :data:`STREAK_GRACE` of the moment it became possible continues the
-        streak of days in a row; a later one starts it again at 1.
-        """
-        now = aware(now)
-        async with self._write():
-            await self._ensure_wallet(guild_id, user_id, now)
-            rows = await self._all(
-                # SET reads the row as it was: the streak looks at the previous claim.
-                "UPDATE wallets SET balance = balance + :amount, total = total + :amount,"
-                " daily_streak = CASE WHEN last_daily_at >= :streak_if_after"
-                " THEN daily_streak + 1 ELSE 1 END,"
-                " last_daily_at = :now"
-                " WHERE guild_id = :guild AND user_id = :user"
-                " AND (last_daily_at IS NULL OR last_daily_at <= :ready_if_before)"
-                " RETURNING balance, daily_streak",
-                {
-                    "amount": self.daily_amount,
-                    "now": ts(now),
-                    "guild": guild_id,
-                    "user": user_id,
-                    "ready_if_before": ts(now - self.daily_cooldown),
-                    "streak_if_after": ts(now - self.daily_cooldown - STREAK_GRACE),
-                },
-            )
-            if not rows:
-                row = await self._wallet_row(guild_id, user_id)
-                last = parse_ts(row["last_daily_at"])
-                assert last is not None
-                raise DailyNotReady(
-                    retry_at=last + self.daily_cooldown,
-                    now=now,
-                    streak=int(row["daily_streak"]),
-                    streak_until=last + self.daily_cooldown + STREAK_GRACE,
-                )
-            await log(
-                self._db(),
-                now,
-                Move(
-                    guild_id,
-                    user_id,
-                    "daily_grant",
-                    reason="daily chips",
-                    minted=self.daily_amount,
-                    wallet_delta=self.daily_amount,
-                ),
-            )
-        return DailyClaim(
-            balance=int(rows[0]["balance"]),
-            streak=int(rows[0]["daily_streak"]),
-            next_at=now + self.daily_cooldown,
-            streak_until=now + self.daily_cooldown + STREAK_GRACE,
-        )
-
-    async def grant(self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int) -> int:
-        """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
-        check_amount(amount)
-        now = utcnow()
-        async with self._write():
-            await self._ensure_wallet(guild_id, user_id, now)
-            rows = await self._all(
-                "UPDATE wallets SET balance = balance + :amount, total = total + :amount"
-                " WHERE guild_id = :guild AND user_id = :user RETURNING balance",
-                {"amount": amount, "guild": guild_id, "user": user_id},
-            )
-            await log(
-                self._db(),
-                now,
-                Move(
-                    guild_id,
-                    user_id,
-                    "admin_grant",
-                    reason=reason.strip() or "granted by an admin",
-                    minted=amount,
-                    wallet_delta=amount,
-                    actor_id=by,
-                ),
-            )
-        return int(rows[0]["balance"])
-
-    async def take(
-        self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int
-    ) -> ChipsTaken:
-        """An admin takes up to ``amount`` (1..MAX_AMOUNT) chips out of the wallet, all it has
-        if that is less, burning them (a logged ``admin_take``); what the player has at tables
-        is never touched. ``NothingToTake`` for an empty wallet."""
-        check_amount(amount)
-        now = utcnow()
-        async with self._write():
-            await self._ensure_wallet(guild_id, user_id, now)
-            wallet = await self._wallet_row(guild_id, user_id)
-            taken = min(amount, int(wallet["balance"]))
-            if taken == 0:
-                raise NothingToTake(user_id)
-            rows = await self._all(
-                "UPDATE wallets SET balance = balance - :taken, total = total - :taken"
-                " WHERE guild_id = :guild AND user_id = :user AND balance >= :taken"
-                " RETURNING balance",
-                {"taken": taken, "guild": guild_id, "user": user_id},
-            )
-            assert rows, "the wallet was read in this transaction"
-            await log(
-                self._db(),
-                now,
-                Move(
-                    guild_id,
-                    user_id,
-                    "admin_take",
-                    reason=reason.strip() or "taken by an admin",
-                    minted=-taken,
-                    wallet_delta=-taken,
-                    actor_id=by,
-                ),
-            )
-        return ChipsTaken(taken, int(rows[0]["balance"]))
-
-    async def season(self, guild_id: int) -> Season:
-        """The guild's current season (the first until ``reset_season``)."""
-        async with self._read():
-            return await self._season(guild_id)
-
-    async def reset_season(
-        self, guild_id: int, *, by: int, now: datetime | None = None
-    ) -> SeasonReset:
-        """Start the guild's next season: every wallet of the guild back to the starting chips
-        (the difference logged as a ``season_reset``, minted or burned), chips at tables
-        untouched. Stats and leaderboards count from zero in the new season; the old one's stay
-        under its number."""
-        now = aware(now)
-        async with self._write():
-            season = (await self._season(guild_id)).number + 1
-            await self._run(
-                "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE"
-                " SET season = excluded.season, started_at = excluded.started_at",
-                (guild_id, season, ts(now)),
-            )
-            wallets = await self._all(
-                "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ?"
-                " ORDER BY user_id",
-                (guild_id, self.starting_balance),
-            )
-            await self._run(
-                "UPDATE wallets SET balance = :start, total = :start + seated"
-                " WHERE guild_id = :guild AND balance != :start",
-                {"start": self.starting_balance, "guild": guild_id},
-            )
-            changes = [
-                (int(row["user_id"]), self.starting_balance - int(row["balance"]))
-                for row in wallets
-            ]
-            if changes:
-                await log(
-                    self._db(),
-                    now,
-                    *(
-                        Move(
-                            guild_id,
-                            user_id,
-                            "season_reset",
-                            reason=f"season {season} starts",
-                            minted=change,
-                            wallet_delta=change,
-                            actor_id=by,
-                        )
-                        for user_id, change in changes
-                    ),
-                )
-        return SeasonReset(
-            season=season,
-            wallets=len(changes),
-            granted=sum(change for _, change in changes if change > 0),
-            burned=-sum(change for _, change in changes if change < 0),
-        )
 
     # ----------------------------------------------------------------- tables
 
@@ -473,15 +272,8 @@ class Store:
             if not free:
                 raise TableFull(table["max_seats"])
             guild_id = table["guild_id"]
-            await self._ensure_wallet(guild_id, user_id, now)
-            moved = await self._run(
-                "UPDATE wallets SET balance = balance - :amount, seated = seated + :amount"
-                " WHERE guild_id = :guild AND user_id = :user AND balance >= :amount",
-                {"amount": buy_in, "guild": guild_id, "user": user_id},
-            )
-            if moved != 1:
-                wallet = await self._wallet_row(guild_id, user_id)
-                raise NotEnoughChips(needed=buy_in, available=int(wallet["balance"]))
+            await wallets.ensure(self._db(), guild_id, user_id, now, self.starting_balance)
+            await wallets.to_seat(self._db(), guild_id, user_id, buy_in)
             await self._run(
                 "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -784,7 +576,7 @@ class Store:
         if not is_int(limit) or not 1 <= limit <= 100:
             raise ValueError(f"limit must be 1..100, not {limit!r}")
         async with self._report():
-            season = await self._season(guild_id)
+            season = await wallets.season(self._db(), guild_id)
             # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
             rows = await self._all(
                 "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
@@ -830,7 +622,7 @@ class Store:
         checked = _check_period(period)
         since = _since(checked, aware(now).date())
         async with self._report():
-            current = await self._season(guild_id)
+            current = await wallets.season(self._db(), guild_id)
             season = current.number
             bucket = (guild_id, season, checked, since, key)
             # Both walk player_stats_by_net: the top ten, then the count of those above him.
@@ -890,7 +682,7 @@ class Store:
         checked = _check_period(period)
         since = _since(checked, today)
         async with self._report():
-            season = await self._season(guild_id)
+            season = await wallets.season(self._db(), guild_id)
             rows = await self._all(
                 "SELECT game, hands, won, showdowns, won_showdown, vpip, net, biggest_pot"
                 " FROM player_stats WHERE guild_id = ? AND season = ? AND user_id = ?"
@@ -1142,52 +934,6 @@ class Store:
         """Run a write once per parameter row; return rows changed in all."""
         return await self._db().run_many(sql, rows)
 
-    async def _ensure_wallet(self, guild_id: int, user_id: int, now: datetime) -> None:
-        created = await self._run(
-            "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
-            " VALUES (?, ?, ?, 0, ?, ?)",
-            (guild_id, user_id, self.starting_balance, self.starting_balance, ts(now)),
-        )
-        if created and self.starting_balance:
-            await log(
-                self._db(),
-                now,
-                Move(
-                    guild_id,
-                    user_id,
-                    "starting_grant",
-                    reason="starting balance",
-                    minted=self.starting_balance,
-                    wallet_delta=self.starting_balance,
-                ),
-            )
-
-    async def _wallet_row(self, guild_id: int, user_id: int) -> Row:
-        row = await self._one(
-            "SELECT * FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-        assert row is not None, "the wallet is created earlier in the same transaction"
-        return row
-
-    def _to_wallet(self, row: Row, now: datetime) -> Wallet:
-        last = parse_ts(row["last_daily_at"])
-        ready_at = None if last is None else last + self.daily_cooldown
-        return Wallet(
-            int(row["guild_id"]),
-            int(row["user_id"]),
-            int(row["balance"]),
-            int(row["seated"]),
-            ready_at if ready_at is not None and ready_at > now else None,
-        )
-
-    async def _season(self, guild_id: int) -> Season:
-        row = await self._one(
-            "SELECT season, started_at FROM seasons WHERE guild_id = ?", (guild_id,)
-        )
-        if row is None:
-            return Season(1, None)
-        return Season(int(row["season"]), required_ts(row["started_at"]))
-
     async def _table_row(self, channel_id: int) -> Row | None:
         return await self._one(
             "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
@@ -1252,11 +998,7 @@ class Store:
         if not rows:
             raise NotSeated(table["channel_id"], user_id)
         stack = int(rows[0]["stack"])
-        await self._run(
-            "UPDATE wallets SET balance = balance + :stack, seated = seated - :stack"
-            " WHERE guild_id = :guild AND user_id = :user",
-            {"stack": stack, "guild": table["guild_id"], "user": user_id},
-        )
+        await wallets.from_seat(self._db(), table["guild_id"], user_id, stack)
         if stack:
             await log(
                 self._db(),
@@ -1330,11 +1072,11 @@ class Store:
             )
             if returned != len(users):
                 raise AuditFailed(f"hand #{hand_id}: a player has no seat to return to")
-            await self._run_many(
-                "UPDATE wallets SET seated = seated + :net, total = total + :net"
-                " WHERE guild_id = :guild AND user_id = :user",
+            await wallets.add_results(
+                self._db(),
+                table["guild_id"],
                 [
-                    {"net": final - start, "guild": table["guild_id"], "user": user_id}
+                    (user_id, final - start)
                     for user_id, start, final in zip(users, starting, finals, strict=True)
                 ],
             )
@@ -1385,7 +1127,7 @@ class Store:
         now: datetime,
     ) -> None:
         """Add a settled hand to its players' stats (inside its settlement's transaction)."""
-        season = (await self._season(guild_id)).number
+        season = (await wallets.season(self._db(), guild_id)).number
         today = now.astimezone(UTC).date()
         buckets = [(period, _since(period, today)) for period in PERIODS]
         dealt = [
