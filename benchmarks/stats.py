@@ -392,15 +392,15 @@ async def _check(store: Store, played: Played, guild: int, today: datetime) -> N
 async def _settle_times(store: Store, rounds: int, guild: int, today: datetime) -> list[float]:
     channel = 990_000
     players = [(990_000 + seat, 100) for seat in range(8)]
-    await store.open_table(
+    await store.seating.open(
         channel, guild, players[0][0], max_seats=8, min_buy_in=1, max_buy_in=10_000
     )
     for user_id, stack in players:
-        await store.sit(channel, user_id, stack)
+        await store.seating.sit(channel, user_id, stack)
     state = bytes(300)  # about what engine.codec saves of a long 8-seat hand
     times = []
     for number in range(rounds):
-        stacks = [seat.stack for seat in await store.seats(channel)]
+        stacks = [seat.stack for seat in await store.seating.seats(channel)]
         dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
         hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")
         # The whole table's chips go to one seat, a different one each hand.

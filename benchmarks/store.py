@@ -183,10 +183,10 @@ async def seat_players(store: Store, users: list[int]) -> None:
     for index, user_id in enumerate(users[:SEATED_PLAYERS]):
         channel = 1_000 + index // 8
         if index % 8 == 0:
-            await store.open_table(
+            await store.seating.open(
                 channel, GUILD, user_id, max_seats=8, min_buy_in=10, max_buy_in=1000
             )
-        await store.sit(channel, user_id, 10)
+        await store.seating.sit(channel, user_id, 10)
 
 
 async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) -> bool:
@@ -214,16 +214,16 @@ async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) 
 async def hand_figures(store: Store, rounds: int) -> None:
     players = [(900_000 + seat, 100) for seat in range(8)]
     channel = 900
-    await store.open_table(
+    await store.seating.open(
         channel, GUILD, players[0][0], max_seats=8, min_buy_in=100, max_buy_in=100
     )
     for user_id, stack in players:
-        await store.sit(channel, user_id, stack)
+        await store.seating.sit(channel, user_id, stack)
     # A finished 8-player hand as the store saves it (the store never reads inside).
     state = max(played_hands(random.Random(1))[8], key=lambda hand: len(hand.state)).state
     starts, saves, settles = [], [], []
     for round_index in range(rounds):
-        stacks = [seat.stack for seat in await store.seats(channel)]
+        stacks = [seat.stack for seat in await store.seating.seats(channel)]
         dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
         start = time.perf_counter()
         hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")

@@ -379,7 +379,7 @@ class TableManager:
             raise TableError("table_exists")
         if not config.min_buy_in <= config.max_buy_in or config.min_buy_in < config.stakes.big_bet:
             raise TableError("bad_buy_in_limits")
-        await self.store.open_table(
+        await self.store.seating.open(
             channel_id,
             guild_id,
             opener_id,
@@ -402,7 +402,7 @@ class TableManager:
         async with table.lock:
             if table.live is not None:
                 raise TableError("close_mid_hand")
-            cashed = await self.store.close_table(channel_id)
+            cashed = await self.store.seating.close(channel_id)
             # Read before the closing line is said: the ledger follows it with nothing between.
             ledger = await self._closed_ledger(table)
             table.say("table_closed")
@@ -447,7 +447,7 @@ class TableManager:
             if table.live is not None and table.live.end is None:
                 await self.store.void_hand(table.live.hand_id, reason="the channel is gone")
             table.live = None
-            await self.store.close_table(channel_id)
+            await self.store.seating.close(channel_id)
             # No ledger is posted: there is no channel left to post it in.
             self._forget(table)
         log.warning("channel %s is gone: its table was closed and every chip returned", channel_id)
@@ -512,7 +512,7 @@ class TableManager:
                 "buy_in_range", min=table.config.min_buy_in, max=table.config.max_buy_in
             )
         async with table.lock:
-            seat = await self.store.sit(channel_id, user_id, buy_in)
+            seat = await self.store.seating.sit(channel_id, user_id, buy_in)
             table.seats[user_id] = seat
             table.outbox.put(Picture())
             self._maybe_schedule_hand(table)
@@ -526,10 +526,12 @@ class TableManager:
             if table.live is not None and table.live.seat_of(user_id) is not None:
                 if seat.leaving:
                     raise TableError("already_leaving")
-                table.seats[user_id] = await self.store.set_leaving(channel_id, user_id, True)
+                table.seats[user_id] = await self.store.seating.set_leaving(
+                    channel_id, user_id, True
+                )
                 table.outbox.put(Picture())
                 return None
-            chips = await self.store.leave(channel_id, user_id)
+            chips = await self.store.seating.leave(channel_id, user_id)
             del table.seats[user_id]
             table.outbox.put(Picture())
         return chips
@@ -540,7 +542,7 @@ class TableManager:
             seat = self._seat(table, user_id)
             if seat.sitting_out == sitting_out:
                 raise TableError("already_sitting_out" if sitting_out else "not_sitting_out")
-            table.seats[user_id] = await self.store.set_sitting_out(
+            table.seats[user_id] = await self.store.seating.set_sitting_out(
                 channel_id, user_id, sitting_out
             )
             table.outbox.put(Picture())
@@ -710,7 +712,7 @@ class TableManager:
         """Remember time banks, in the store too (a restart keeps them)."""
         table.banks.update(banks)
         try:
-            await self.store.set_time_banks(table.channel_id, banks)
+            await self.store.seating.set_time_banks(table.channel_id, banks)
         except Exception:
             # Seconds, not chips: the table plays on with what it knows.
             log.warning("channel %s: time banks not saved", table.channel_id, exc_info=True)
@@ -812,14 +814,16 @@ class TableManager:
         table.live = None
         self._cancel_timer(table)
         timed_out = {live.users[seat] for seat in hand.timed_out}
-        fresh = {seat.user_id: seat for seat in await self.store.seats(table.channel_id)}
+        fresh = {seat.user_id: seat for seat in await self.store.seating.seats(table.channel_id)}
         for user_id in list(fresh):
             seat = fresh[user_id]
             if user_id in timed_out and not seat.sitting_out:
                 # RULES 6.2: out of time -> sitting out from the next hand.
-                fresh[user_id] = await self.store.set_sitting_out(table.channel_id, user_id, True)
+                fresh[user_id] = await self.store.seating.set_sitting_out(
+                    table.channel_id, user_id, True
+                )
             elif seat.stack == 0 and not seat.sitting_out:
-                await self.store.leave(table.channel_id, user_id)
+                await self.store.seating.leave(table.channel_id, user_id)
                 del fresh[user_id]
         table.seats = fresh
         # Scheduled first so the results can say when the next hand starts.
@@ -865,7 +869,7 @@ class TableManager:
         while self._unsaved_messages:
             posted, self._unsaved_messages = self._unsaved_messages, {}
             try:
-                await self.store.set_table_messages(posted)
+                await self.store.seating.set_messages(posted)
             except Exception:
                 # Only a restart's clean-up of old buttons needs them; the tables play on.
                 log.warning("could not save the messages of %d tables", len(posted), exc_info=True)
@@ -970,7 +974,7 @@ class TableManager:
         ones: that process closes those.
         """
         live_hands = await self.store.live_hands()
-        for record in await self.store.tables():
+        for record in await self.store.seating.tables():
             if self.owns is not None and not self.owns(record.guild_id):
                 continue
             try:
@@ -987,7 +991,7 @@ class TableManager:
                     record.channel_id, record.guild_id, record.opener_id, config, rotation=rotation
                 )
             )
-            table.seats = {s.user_id: s for s in await self.store.seats(record.channel_id)}
+            table.seats = {s.user_id: s for s in await self.store.seating.seats(record.channel_id)}
             table.banks = {
                 s.user_id: s.time_bank for s in table.seats.values() if s.time_bank is not None
             }
@@ -1038,7 +1042,7 @@ class TableManager:
         try:
             if hand is not None:
                 await self.store.void_hand(hand.hand_id, reason=f"table unreadable ({ident})")
-            await self.store.close_table(channel_id)
+            await self.store.seating.close(channel_id)
         except Exception:
             log.exception(
                 "the table in channel %s could not be closed (error %s)", channel_id, ident
@@ -1056,7 +1060,7 @@ class TableManager:
         table.log.clear()
         try:
             await self.store.void_hand(hand_id, reason=f"restore failed ({ident}): {error}")
-            table.seats = {s.user_id: s for s in await self.store.seats(table.channel_id)}
+            table.seats = {s.user_id: s for s in await self.store.seating.seats(table.channel_id)}
         except Exception:
             log.exception("hand %s could not be voided either (error %s)", hand_id, ident)
             return

@@ -65,10 +65,12 @@ def report(line: str) -> None:
 async def run(database: str, seed: int) -> None:
     store = await Store.open(database)
     report("opened")
-    await store.open_table(CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000)
+    await store.seating.open(
+        CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000
+    )
     report("table")
     for user_id, buy_in in zip(PLAYERS, BUY_INS, strict=True):
-        await store.sit(CHANNEL, user_id, buy_in)
+        await store.seating.sit(CHANNEL, user_id, buy_in)
         report(f"sit {user_id}")
     hand = new_hand(seed)
     hand_id = await store.start_hand(

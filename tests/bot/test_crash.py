@@ -107,11 +107,11 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
     store = await Store.open(db)
     try:
         await store.audit()
-        table = await store.get_table(CHANNEL)
+        table = await store.seating.table(CHANNEL)
         hand = await store.last_hand_for(PLAYERS[0], guild_id=GUILD)
         if hand is None:
             assert not any(line.startswith("hand") for line in reported), "a reported hand is lost"
-            seated = [] if table is None else await store.seats(CHANNEL)
+            seated = [] if table is None else await store.seating.seats(CHANNEL)
             reported_sits = sum(1 for line in reported if line.startswith("sit "))
             assert len(seated) >= reported_sits, "a reported buy-in is lost"
             if "table" in reported:
@@ -132,7 +132,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             assert restored.stacks == expected.stacks
             if finish_by_voiding:
                 await store.void_hand(hand.hand_id, reason="could not be restored")
-                for seat, buy_in in zip(await store.seats(CHANNEL), BUY_INS, strict=True):
+                for seat, buy_in in zip(await store.seating.seats(CHANNEL), BUY_INS, strict=True):
                     assert seat.stack == buy_in, "a voided hand must return every chip"
             else:
                 # ... and plays on from there to the same end as the uninterrupted hand.
@@ -149,7 +149,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             outcome = Outcome("settled", hand.version, None)
 
         # Whatever happened, the hand ended exactly once and pays nothing more.
-        final = [seat.stack for seat in await store.seats(CHANNEL)]
+        final = [seat.stack for seat in await store.seating.seats(CHANNEL)]
         if hand.is_live and finish_by_voiding:
             assert final == list(BUY_INS)
         else:
@@ -158,7 +158,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             await store.settle_hand(hand.hand_id, encode(reference), reference.stacks)
         with pytest.raises(HandNotLive):
             await store.void_hand(hand.hand_id, reason="again")
-        assert [seat.stack for seat in await store.seats(CHANNEL)] == final
+        assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == final
         ended_rows = await ledger_count(db, "hand_result") + await ledger_count(db, "hand_void")
         assert ended_rows == len(PLAYERS)
         for user_id, buy_in, stack in zip(PLAYERS, BUY_INS, final, strict=True):

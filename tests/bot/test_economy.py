@@ -44,9 +44,9 @@ async def ledger(database: Location, kind: str) -> list[tuple[int, int, int, str
 
 
 async def seat(store: Store, user_id: int, chips: int) -> None:
-    if await store.get_table(CHANNEL) is None:
-        await store.open_table(CHANNEL, GUILD, ADMIN, max_seats=8, min_buy_in=1, max_buy_in=5000)
-    await store.sit(CHANNEL, user_id, chips)
+    if await store.seating.table(CHANNEL) is None:
+        await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=8, min_buy_in=1, max_buy_in=5000)
+    await store.seating.sit(CHANNEL, user_id, chips)
 
 
 # ----------------------------------------------------------------- /chips take
@@ -64,7 +64,7 @@ async def test_take_burns_wallet_chips_and_logs_who_took_them(
     assert (taken.taken, taken.balance) == (500, 0)
     wallet = await store.wallets.get(GUILD, ALICE)
     assert (wallet.balance, wallet.seated) == (0, 300)
-    assert (await store.seats(CHANNEL))[0].stack == 300
+    assert (await store.seating.seats(CHANNEL))[0].stack == 300
     totals = await store.audit()
     assert totals.granted == 1000 - 700 and totals.seats == 300
 

@@ -41,7 +41,7 @@ async def played(store: Store, hands: int, seed: int = 1) -> Session:
     for _ in range(hands):
         await session.play_hand()
         for user_id in (ANN, BOB, CY):  # whoever busted buys in again
-            if user_id not in {seat.user_id for seat in await store.seats(CHANNEL)}:
+            if user_id not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}:
                 await session.sit(user_id, 100)
     return session
 

@@ -99,7 +99,7 @@ class Session:
 
 async def check_against_replay(session: Session, ledger: TableLedger) -> None:
     net, hands = await session.replay()
-    seats = {seat.user_id: seat.stack for seat in await session.store.seats(CHANNEL)}
+    seats = {seat.user_id: seat.stack for seat in await session.store.seating.seats(CHANNEL)}
     assert [e.user_id for e in ledger.entries] == list(session.bought)  # the order they sat
     for entry in ledger.entries:
         user = entry.user_id
@@ -129,21 +129,21 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
         ledger = await store.table_ledger(CHANNEL)
         assert ledger is not None and ledger.closed_at is None
         await check_against_replay(session, ledger)
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         if number == 3 and 2 in seated:
             await session.leave(2)  # Bob leaves; Dee takes a seat
         if number == 4:
             await session.sit(4, 300)
         if number == 6 and 2 not in seated:
             await session.sit(2, 200)  # Bob comes back with a new buy-in
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         for user_id in (1, 3, 4):  # a busted player buys in again
             if user_id in session.bought and user_id not in seated and number < 10:
                 await session.sit(user_id, 100)
-        if len({seat.user_id for seat in await store.seats(CHANNEL)}) < 2:
+        if len({seat.user_id for seat in await store.seating.seats(CHANNEL)}) < 2:
             await session.sit(5, 500)
     assert 4 in session.bought and len(session.hand_ids) == 12
-    before_close = {seat.user_id: seat.stack for seat in await store.seats(CHANNEL)}
+    before_close = {seat.user_id: seat.stack for seat in await store.seating.seats(CHANNEL)}
     await session.manager.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
     closed = await store.table_ledger(CHANNEL)

@@ -34,11 +34,11 @@ async def a_played_database(location: Location) -> None:
         await store.wallets.reset_season(GUILD + 1, by=ADMIN)
         await store.wallets.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
         await store.wallets.claim_daily(GUILD, BOB)
-        await store.open_table(
+        await store.seating.open(
             OLD_CHANNEL, GUILD, ALICE, max_seats=4, min_buy_in=100, max_buy_in=1000
         )
         for user in (ALICE, BOB):
-            await store.sit(OLD_CHANNEL, user, 300)
+            await store.seating.sit(OLD_CHANNEL, user, 300)
         settled = await store.start_hand(
             OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], b"n0", commitment=COMMITMENT, salt="s"
         )
@@ -50,8 +50,8 @@ async def a_played_database(location: Location) -> None:
             ),
         )
         await store.settle_hand(settled, b"n9", [450, 150], facts=facts)
-        await store.close_table(OLD_CHANNEL)
-        await store.open_table(
+        await store.seating.close(OLD_CHANNEL)
+        await store.seating.open(
             CHANNEL,
             GUILD,
             BOB,
@@ -60,14 +60,14 @@ async def a_played_database(location: Location) -> None:
             max_buy_in=1000,
             settings={"stakes": [1, 3, 10, 20], "lang": "ru"},
         )
-        await store.set_table_messages({CHANNEL: 555})
+        await store.seating.set_messages({CHANNEL: 555})
         for user, stack in ((ALICE, 400), (BOB, 200), (CAROL, 100)):
-            await store.sit(CHANNEL, user, stack)
+            await store.seating.sit(CHANNEL, user, stack)
         live = await store.start_hand(
             CHANNEL, [(ALICE, 400), (BOB, 200)], b"n0", commitment=COMMITMENT, salt="t"
         )
         await store.save_action(live, b"n1")
-        await store.set_leaving(CHANNEL, BOB, True)
+        await store.seating.set_leaving(CHANNEL, BOB, True)
         await store.players.save_name(GUILD, ALICE, "Алиса")
         await store.players.save_name(GUILD + 1, ALICE, "Ally")
         await store.players.set_four_colour(BOB, True)
@@ -82,8 +82,8 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
     try:
         return {
             "wallets": [await store.wallets.get(GUILD, user) for user in (ALICE, BOB, CAROL)],
-            "tables": await store.tables(),
-            "seats": await store.seats(CHANNEL),
+            "tables": await store.seating.tables(),
+            "seats": await store.seating.seats(CHANNEL),
             "live": await store.live_hands(),
             "last": [await store.last_hand_for(user, finished=True) for user in (ALICE, BOB)],
             "board": await store.leaderboard(GUILD, user_id=CAROL),
@@ -116,7 +116,7 @@ async def the_copy_plays_on(location: Location) -> None:
             CHANNEL, [(ALICE, 600), (CAROL, 100)], b"x", commitment=COMMITMENT, salt="u"
         )
         assert following == live.hand_id + 1
-        await store.open_table(OLD_CHANNEL, GUILD, CAROL, max_seats=2, min_buy_in=1, max_buy_in=9)
+        await store.seating.open(OLD_CHANNEL, GUILD, CAROL, max_seats=2, min_buy_in=1, max_buy_in=9)
         await store.audit()
     finally:
         await store.close()

@@ -164,13 +164,13 @@ async def test_another_process_s_unreadable_table_is_left_for_it_to_close(
 
     restarted, _ = process(store, clock, 0)
     await restarted.restore()
-    assert await store.get_table(CHANNEL_1) is not None
+    assert await store.seating.table(CHANNEL_1) is not None
     assert len(await store.live_hands()) == 2
     await restarted.shutdown()
     # Its own process closes it, every chip back in the wallets.
     owner, _ = process(store, clock, 1)
     await owner.restore()
-    assert await store.get_table(CHANNEL_1) is None
+    assert await store.seating.table(CHANNEL_1) is None
     assert (await store.wallets.get(GUILD_1, 1)).balance == 1000
     await store.audit()
     await owner.shutdown()

@@ -279,13 +279,13 @@ async def settle(
     channel: int = CHANNEL,
 ) -> int:
     """A hand among ``results``' players (user -> (net, facts)), settled at ``now``."""
-    if await store.get_table(channel) is None:
-        await store.open_table(channel, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=10_000)
-    seats = {seat.user_id: seat for seat in await store.seats(channel)}
+    if await store.seating.table(channel) is None:
+        await store.seating.open(channel, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=10_000)
+    seats = {seat.user_id: seat for seat in await store.seating.seats(channel)}
     for user_id in results:
         if user_id not in seats:
-            await store.sit(channel, user_id, 500)
-    stacks = {seat.user_id: seat.stack for seat in await store.seats(channel)}
+            await store.seating.sit(channel, user_id, 500)
+    stacks = {seat.user_id: seat.stack for seat in await store.seating.seats(channel)}
     players = [(user_id, stacks[user_id]) for user_id in results]
     hand_id = await store.start_hand(channel, players, b"state", commitment="ab" * 32, salt="s")
     finals = [stacks[user_id] + net for user_id, (net, _) in results.items()]
@@ -393,9 +393,9 @@ async def test_only_the_latest_hands_of_each_game_are_kept_for_the_chart(
 async def test_a_voided_hand_or_one_settled_without_facts_counts_nowhere(
     store: Store, database: Location
 ) -> None:
-    await store.open_table(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
+    await store.seating.open(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
     for user_id in (1, 2):
-        await store.sit(CHANNEL, user_id, 500)
+        await store.seating.sit(CHANNEL, user_id, 500)
     players = [(1, 500), (2, 500)]
     voided = await store.start_hand(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
     await store.void_hand(voided, reason="test")
@@ -409,9 +409,9 @@ async def test_a_voided_hand_or_one_settled_without_facts_counts_nowhere(
 async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
     store: Store, database: Location
 ) -> None:
-    await store.open_table(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
+    await store.seating.open(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
     for user_id in (1, 2):
-        await store.sit(CHANNEL, user_id, 500)
+        await store.seating.sit(CHANNEL, user_id, 500)
     hand_id = await store.start_hand(
         CHANNEL, [(1, 500), (2, 500)], b"state", commitment="ab" * 32, salt="s"
     )

@@ -95,7 +95,7 @@ async def ledger(database: Location, *where: str) -> list[dict[str, Any]]:
 
 
 async def open_default_table(store: Store, channel: int = CHANNEL, max_seats: int = 6) -> None:
-    await store.open_table(
+    await store.seating.open(
         channel,
         GUILD,
         ALICE,
@@ -110,7 +110,7 @@ async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
     """A table with these players and a hand started with their stacks."""
     await open_default_table(store)
     for user_id, stack in stacks.items():
-        await store.sit(CHANNEL, user_id, stack)
+        await store.seating.sit(CHANNEL, user_id, stack)
     return await store.start_hand(
         CHANNEL, list(stacks.items()), b"street 3", commitment=COMMITMENT, salt="salt"
     )
@@ -213,57 +213,67 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
         InvalidAmount,
         "1,000,000,001",
     ),
-    ("zero buy-in", lambda s: s.sit(CHANNEL, CAROL, 0), InvalidAmount, "not 0"),
-    ("negative buy-in", lambda s: s.sit(CHANNEL, CAROL, -100), InvalidAmount, "not -100"),
+    ("zero buy-in", lambda s: s.seating.sit(CHANNEL, CAROL, 0), InvalidAmount, "not 0"),
+    ("negative buy-in", lambda s: s.seating.sit(CHANNEL, CAROL, -100), InvalidAmount, "not -100"),
     (
         "buy-in under the minimum",
-        lambda s: s.sit(CHANNEL, CAROL, 99),
+        lambda s: s.seating.sit(CHANNEL, CAROL, 99),
         BuyInOutOfRange,
         "The buy-in at this table is from 100 to 1,000 chips, not 99.",
     ),
-    ("buy-in over the maximum", lambda s: s.sit(CHANNEL, CAROL, 1001), BuyInOutOfRange, "1,001"),
+    (
+        "buy-in over the maximum",
+        lambda s: s.seating.sit(CHANNEL, CAROL, 1001),
+        BuyInOutOfRange,
+        "1,001",
+    ),
     (
         "second seat at the same table",
-        lambda s: s.sit(CHANNEL, ALICE, 100),
+        lambda s: s.seating.sit(CHANNEL, ALICE, 100),
         AlreadySeated,
         "You already have a seat at this table.",
     ),
     (
         "more than the wallet holds",
-        lambda s: s.sit(OTHER_CHANNEL, BOB, 1000),
+        lambda s: s.seating.sit(OTHER_CHANNEL, BOB, 1000),
         NotEnoughChips,
         "You don't have enough chips: 1,000 needed, 640 in your wallet.",
     ),
     (
         "leaving a table you are not at",
-        lambda s: s.leave(CHANNEL, CAROL),
+        lambda s: s.seating.leave(CHANNEL, CAROL),
         NotSeated,
         "You aren't seated at this table.",
     ),
-    ("sitting where there is no table", lambda s: s.sit(99, CAROL, 100), NoTable, "no table"),
-    ("leaving where there is no table", lambda s: s.leave(99, ALICE), NoTable, "no table"),
-    ("closing where there is no table", lambda s: s.close_table(99), NoTable, "no table"),
+    (
+        "sitting where there is no table",
+        lambda s: s.seating.sit(99, CAROL, 100),
+        NoTable,
+        "no table",
+    ),
+    ("leaving where there is no table", lambda s: s.seating.leave(99, ALICE), NoTable, "no table"),
+    ("closing where there is no table", lambda s: s.seating.close(99), NoTable, "no table"),
     (
         "a second table in a channel",
-        lambda s: s.open_table(CHANNEL, GUILD, BOB, max_seats=4, min_buy_in=1, max_buy_in=5),
+        lambda s: s.seating.open(CHANNEL, GUILD, BOB, max_seats=4, min_buy_in=1, max_buy_in=5),
         TableExists,
         "This channel already has a table.",
     ),
     (
         "a table with nine seats",
-        lambda s: s.open_table(99, GUILD, BOB, max_seats=9, min_buy_in=1, max_buy_in=5),
+        lambda s: s.seating.open(99, GUILD, BOB, max_seats=9, min_buy_in=1, max_buy_in=5),
         InvalidTableConfig,
         "2 to 8 seats",
     ),
     (
         "a table whose minimum buy-in is over its maximum",
-        lambda s: s.open_table(99, GUILD, BOB, max_seats=4, min_buy_in=6, max_buy_in=5),
+        lambda s: s.seating.open(99, GUILD, BOB, max_seats=4, min_buy_in=6, max_buy_in=5),
         InvalidTableConfig,
         "buy-in limits",
     ),
     (
         "sitting out a seat you don't have",
-        lambda s: s.set_sitting_out(CHANNEL, DAN, True),
+        lambda s: s.seating.set_sitting_out(CHANNEL, DAN, True),
         NotSeated,
         "aren't seated",
     ),
@@ -286,8 +296,8 @@ async def test_bad_input_is_a_readable_typed_error_and_changes_nothing(
     """Issue 4 point 6."""
     await open_default_table(store)
     await open_default_table(store, OTHER_CHANNEL)
-    await store.sit(CHANNEL, ALICE, 500)
-    await store.sit(CHANNEL, BOB, 360)  # leaves Bob 640 in his wallet
+    await store.seating.sit(CHANNEL, ALICE, 500)
+    await store.seating.sit(CHANNEL, BOB, 360)  # leaves Bob 640 in his wallet
     before = await snapshot(database)
     with pytest.raises(error) as raised:
         await call(store)
@@ -297,27 +307,27 @@ async def test_bad_input_is_a_readable_typed_error_and_changes_nothing(
 
 async def test_table_full(store: Store, database: Location) -> None:
     await open_default_table(store, max_seats=2)
-    await store.sit(CHANNEL, ALICE, 100)
-    await store.sit(CHANNEL, BOB, 100)
+    await store.seating.sit(CHANNEL, ALICE, 100)
+    await store.seating.sit(CHANNEL, BOB, 100)
     before = await snapshot(database)
     with pytest.raises(TableFull, match="all 2 seats are taken"):
-        await store.sit(CHANNEL, CAROL, 100)
+        await store.seating.sit(CHANNEL, CAROL, 100)
     assert await snapshot(database) == before
 
 
 async def test_failed_buy_in_does_not_create_the_wallet(store: Store, database: Location) -> None:
     """A newcomer's wallet and its starting grant roll back with the failed buy-in."""
-    await store.open_table(CHANNEL, GUILD, ALICE, max_seats=2, min_buy_in=2000, max_buy_in=3000)
+    await store.seating.open(CHANNEL, GUILD, ALICE, max_seats=2, min_buy_in=2000, max_buy_in=3000)
     before = await snapshot(database)
     with pytest.raises(NotEnoughChips, match="2,000 needed, 1,000 in your wallet"):
-        await store.sit(CHANNEL, CAROL, 2000)
+        await store.seating.sit(CHANNEL, CAROL, 2000)
     assert await snapshot(database) == before
 
 
 async def test_error_params_allow_translation(store: Store) -> None:
     await open_default_table(store)
     with pytest.raises(BuyInOutOfRange) as raised:
-        await store.sit(CHANNEL, ALICE, 5)
+        await store.seating.sit(CHANNEL, ALICE, 5)
     assert raised.value.code == "buy_in_out_of_range"
     assert raised.value.params == {"amount": 5, "minimum": 100, "maximum": 1000}
 
@@ -329,53 +339,53 @@ async def test_buy_in_and_cash_out_move_chips_and_log_them(
     store: Store, database: Location
 ) -> None:
     await open_default_table(store)
-    seat = await store.sit(CHANNEL, ALICE, 300)
+    seat = await store.seating.sit(CHANNEL, ALICE, 300)
     assert (seat.position, seat.stack) == (0, 300)
-    assert (await store.sit(CHANNEL, BOB, 200)).position == 1
+    assert (await store.seating.sit(CHANNEL, BOB, 200)).position == 1
     wallet = await store.wallets.get(GUILD, ALICE)
     assert (wallet.balance, wallet.seated) == (700, 300)
-    assert await store.leave(CHANNEL, ALICE) == 300
+    assert await store.seating.leave(CHANNEL, ALICE) == 300
     assert await store.wallets.balance(GUILD, ALICE) == 1000
-    assert [s.user_id for s in await store.seats(CHANNEL)] == [BOB]
+    assert [s.user_id for s in await store.seating.seats(CHANNEL)] == [BOB]
     # The freed position is reused.
-    assert (await store.sit(CHANNEL, CAROL, 100)).position == 0
+    assert (await store.seating.sit(CHANNEL, CAROL, 100)).position == 0
     moves = [
         (row["kind"], row["wallet_delta"], row["seat_delta"])
         for row in await ledger(database, f"user_id = {ALICE}", "kind != 'starting_grant'")
     ]
     assert moves == [("buy_in", -300, 300), ("cash_out", 300, -300)]
     with pytest.raises(NotSeated):
-        await store.leave(CHANNEL, ALICE)  # leaving twice
+        await store.seating.leave(CHANNEL, ALICE)  # leaving twice
 
 
 async def test_sitting_out_and_leaving_flags(store: Store) -> None:
     await open_default_table(store)
-    await store.sit(CHANNEL, ALICE, 300)
-    assert (await store.set_sitting_out(CHANNEL, ALICE, True)).sitting_out
-    assert (await store.set_leaving(CHANNEL, ALICE, True)).leaving
-    (seat,) = await store.seats(CHANNEL)
+    await store.seating.sit(CHANNEL, ALICE, 300)
+    assert (await store.seating.set_sitting_out(CHANNEL, ALICE, True)).sitting_out
+    assert (await store.seating.set_leaving(CHANNEL, ALICE, True)).leaving
+    (seat,) = await store.seating.seats(CHANNEL)
     assert seat.sitting_out and seat.leaving
-    assert not (await store.set_sitting_out(CHANNEL, ALICE, False)).sitting_out
+    assert not (await store.seating.set_sitting_out(CHANNEL, ALICE, False)).sitting_out
 
 
 async def test_close_table_cashes_everyone_out(store: Store) -> None:
     await open_default_table(store)
-    await store.sit(CHANNEL, ALICE, 300)
-    await store.sit(CHANNEL, BOB, 150)
-    assert await store.close_table(CHANNEL) == {ALICE: 300, BOB: 150}
-    assert await store.get_table(CHANNEL) is None
-    assert await store.seats(CHANNEL) == []
+    await store.seating.sit(CHANNEL, ALICE, 300)
+    await store.seating.sit(CHANNEL, BOB, 150)
+    assert await store.seating.close(CHANNEL) == {ALICE: 300, BOB: 150}
+    assert await store.seating.table(CHANNEL) is None
+    assert await store.seating.seats(CHANNEL) == []
     assert (
         await store.wallets.balance(GUILD, ALICE) == await store.wallets.balance(GUILD, BOB) == 1000
     )
     # The channel can have a new table.
     await open_default_table(store)
-    assert [table.channel_id for table in await store.tables()] == [CHANNEL]
+    assert [table.channel_id for table in await store.seating.tables()] == [CHANNEL]
 
 
 async def test_table_settings_round_trip(store: Store) -> None:
     await open_default_table(store)
-    table = await store.get_table(CHANNEL)
+    table = await store.seating.table(CHANNEL)
     assert table is not None
     assert table.settings == {"stakes": [1, 3, 10, 20], "turn_seconds": 45}
     assert (table.max_seats, table.min_buy_in, table.max_buy_in) == (6, 100, 1000)
@@ -386,8 +396,8 @@ async def test_table_settings_round_trip(store: Store) -> None:
 
 async def concurrent_buy_ins(first: Store, second: Store) -> list[object]:
     results = await asyncio.gather(
-        first.sit(CHANNEL, ALICE, 600),
-        second.sit(OTHER_CHANNEL, ALICE, 600),
+        first.seating.sit(CHANNEL, ALICE, 600),
+        second.seating.sit(OTHER_CHANNEL, ALICE, 600),
         return_exceptions=True,
     )
     return list(results)
@@ -418,8 +428,8 @@ async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database:
             assert await second.wallets.balance(GUILD, ALICE) == 400
             await first.audit()
             for channel in (CHANNEL, OTHER_CHANNEL):
-                if any(seat.user_id == ALICE for seat in await first.seats(channel)):
-                    await first.leave(channel, ALICE)
+                if any(seat.user_id == ALICE for seat in await first.seating.seats(channel)):
+                    await first.seating.leave(channel, ALICE)
         # Two daily claims at once: one grant.
         daily = await asyncio.gather(
             first.wallets.claim_daily(GUILD, BOB, T0),
@@ -439,7 +449,7 @@ async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database:
 
 async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    assert [seat.stack for seat in await store.seats(CHANNEL)] == [0, 0]
+    assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == [0, 0]
     # The chips still count as seated (for the leaderboard): they're at the table.
     assert (await store.wallets.get(GUILD, ALICE)).seated == 300
     totals = await store.audit()
@@ -455,12 +465,12 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
 
 async def test_hand_rules_while_live(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.sit(CHANNEL, CAROL, 100)  # joins during the hand: not in it
+    await store.seating.sit(CHANNEL, CAROL, 100)  # joins during the hand: not in it
     before = await snapshot(database)
     with pytest.raises(PlayerInHand, match="you can leave when it ends"):
-        await store.leave(CHANNEL, ALICE)
+        await store.seating.leave(CHANNEL, ALICE)
     with pytest.raises(HandInProgress):
-        await store.close_table(CHANNEL)
+        await store.seating.close(CHANNEL)
     with pytest.raises(HandInProgress):
         await store.start_hand(
             CHANNEL, [(CAROL, 100), (DAN, 0)], b"x", commitment=COMMITMENT, salt="s"
@@ -468,14 +478,14 @@ async def test_hand_rules_while_live(store: Store, database: Location) -> None:
     with pytest.raises(ChipsNotConserved, match="600 paid out but 500 entered"):
         await store.settle_hand(hand_id, b"x", [400, 200])
     assert await snapshot(database) == before
-    assert await store.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
+    assert await store.seating.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
 
 
 async def test_stale_stack_rolls_back_the_whole_start(store: Store, database: Location) -> None:
     """The second player's stack no longer matches: the first's move is undone too."""
     await open_default_table(store)
-    await store.sit(CHANNEL, ALICE, 300)
-    await store.sit(CHANNEL, BOB, 200)
+    await store.seating.sit(CHANNEL, ALICE, 300)
+    await store.seating.sit(CHANNEL, BOB, 200)
     before = await snapshot(database)
     with pytest.raises(SeatsChanged):
         await store.start_hand(
@@ -502,7 +512,7 @@ async def test_settlement_pays_exactly_once(store: Store, database: Location) ->
     assert end.final_stacks == {ALICE: 450, BOB: 150, CAROL: 0}
     assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
     assert end.cashed_out == {}
-    assert [seat.stack for seat in await store.seats(CHANNEL)] == [450, 150, 0]
+    assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == [450, 150, 0]
     assert (await store.wallets.get(GUILD, ALICE)).total == 1150
     before = await snapshot(database)
     with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
@@ -528,7 +538,7 @@ async def test_concurrent_settlements_pay_once(database: Location) -> None:
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in results) == ["HandEnd", "HandNotLive"]
-        assert [seat.stack for seat in await first.seats(CHANNEL)] == [500, 0]
+        assert [seat.stack for seat in await first.seating.seats(CHANNEL)] == [500, 0]
         await first.audit()
     finally:
         await first.close()
@@ -540,17 +550,17 @@ async def test_void_returns_every_chip(store: Store) -> None:
     await store.save_action(hand_id, b"n1")
     end = await store.void_hand(hand_id, reason="state could not be restored")
     assert end.final_stacks == {ALICE: 300, BOB: 200} and end.net == {ALICE: 0, BOB: 0}
-    assert [seat.stack for seat in await store.seats(CHANNEL)] == [300, 200]
+    assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == [300, 200]
     record = await store.get_hand(hand_id)
     assert (record.outcome, record.state) == ("voided", b"n1")
 
 
 async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.set_leaving(CHANNEL, BOB, True)
+    await store.seating.set_leaving(CHANNEL, BOB, True)
     end = await store.settle_hand(hand_id, b"x", [100, 400])
     assert end.cashed_out == {BOB: 400}
-    assert [seat.user_id for seat in await store.seats(CHANNEL)] == [ALICE]
+    assert [seat.user_id for seat in await store.seating.seats(CHANNEL)] == [ALICE]
     assert await store.wallets.balance(GUILD, BOB) == 1200
 
 
@@ -577,7 +587,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
     stacks = {ALICE: 300, BOB: 200, CAROL: 250}
     await open_default_table(store)
     for user_id, stack in stacks.items():
-        await store.sit(CHANNEL, user_id, stack)
+        await store.seating.sit(CHANNEL, user_id, stack)
     deck: list[Card] = list(FULL_DECK)
     random.Random(7).shuffle(deck)
     hand = StudHand(list(stacks.values()), Stakes(1, 3, 10, 20), deck, dealer=2)
@@ -599,7 +609,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
         restored = decode((await store.get_hand(hand_id)).state)
         assert restored.events == hand.events and encode(restored) == encode(hand)
     await store.settle_hand(hand_id, encode(hand), hand.stacks)
-    assert [seat.stack for seat in await store.seats(CHANNEL)] == hand.stacks
+    assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == hand.stacks
     assert sum(hand.stacks) == sum(stacks.values())
 
 
@@ -612,7 +622,7 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.save_action(hand_id, b"n1")
     await store.save_action(hand_id, b"n2")
-    await store.open_table(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
+    await store.seating.open(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
     await store.close()
 
     store = await Store.open(database)
@@ -622,7 +632,7 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
         assert (live.hand_id, live.channel_id, live.guild_id) == (hand_id, CHANNEL, GUILD)
         assert (live.version, live.state) == (2, b"n2")
         assert [p.user_id for p in live.players] == [ALICE, BOB]
-        assert [t.channel_id for t in await store.tables()] == [CHANNEL, OTHER_CHANNEL]
+        assert [t.channel_id for t in await store.seating.tables()] == [CHANNEL, OTHER_CHANNEL]
         await store.settle_hand(hand_id, b"n3", [0, 500])
         assert await store.live_hands() == []
         await store.audit()
@@ -646,9 +656,11 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
         expected[user_id] = 1000 + bonus
     await store.wallets.grant(GUILD + 1, 999, 10**6, reason="another guild", by=ALICE)
     await open_default_table(store)
-    await store.sit(CHANNEL, 1000, 900)  # all but 100 (or more) of his chips are at the table
-    await store.sit(CHANNEL, 1001, 500)
-    await store.sit(CHANNEL, 1002, 400)
+    await store.seating.sit(
+        CHANNEL, 1000, 900
+    )  # all but 100 (or more) of his chips are at the table
+    await store.seating.sit(CHANNEL, 1001, 500)
+    await store.seating.sit(CHANNEL, 1002, 400)
     hand_id = await store.start_hand(
         CHANNEL, [(1000, 900), (1001, 500)], b"x", commitment=COMMITMENT, salt="s"
     )
@@ -719,7 +731,7 @@ async def test_every_step_was_audited(database: Location) -> None:
     try:
         await store.wallets.balance(GUILD, ALICE)
         with pytest.raises(NoTable):
-            await store.sit(CHANNEL, ALICE, 100)
+            await store.seating.sit(CHANNEL, ALICE, 100)
         assert audited.audits == 2
     finally:
         await opened.close()
@@ -732,14 +744,14 @@ async def test_cancelled_calls_happen_entirely_or_not_at_all(store: Store) -> No
     # Cancel anywhere from before the first statement to after the commit: up to twice as
     # long as a sit takes on this database (about a millisecond on SQLite).
     started = time.perf_counter()
-    await store.sit(CHANNEL, ALICE, 100)
-    await store.leave(CHANNEL, ALICE)
+    await store.seating.sit(CHANNEL, ALICE, 100)
+    await store.seating.leave(CHANNEL, ALICE)
     longest = time.perf_counter() - started
     rng = random.Random(5)
     outcomes = set()
     for attempt in range(60):
         user_id = 5000 + attempt
-        task = asyncio.ensure_future(store.sit(CHANNEL, user_id, 100))
+        task = asyncio.ensure_future(store.seating.sit(CHANNEL, user_id, 100))
         # Some cancelled before the call starts (on SQLite, whose statements run on the loop,
         # a call once started never yields to a cancellation unless the file is busy).
         delay = rng.uniform(-longest / 4, longest)
@@ -748,11 +760,11 @@ async def test_cancelled_calls_happen_entirely_or_not_at_all(store: Store) -> No
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        seated = any(seat.user_id == user_id for seat in await store.seats(CHANNEL))
+        seated = any(seat.user_id == user_id for seat in await store.seating.seats(CHANNEL))
         outcomes.add(seated)
         assert await store.wallets.balance(GUILD, user_id) == (900 if seated else 1000)
         if seated:
-            assert await store.leave(CHANNEL, user_id) == 100
+            assert await store.seating.leave(CHANNEL, user_id) == 100
     assert outcomes == {True, False}, "cancellations should land both before and after commits"
     # Still usable afterwards.
-    assert (await store.sit(CHANNEL, ALICE, 100)).stack == 100
+    assert (await store.seating.sit(CHANNEL, ALICE, 100)).stack == 100

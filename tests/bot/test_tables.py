@@ -198,18 +198,18 @@ async def test_messages_posted_meanwhile_are_saved_together_newest_last(
     manager, _ = await seated(store, clock)
     table = manager.get(CHANNEL)
     saved: list[dict[int, int]] = []
-    real = store.set_table_messages
+    real = store.seating.set_messages
 
     async def spy(messages: dict[int, int]) -> None:
         saved.append(dict(messages))
         await real(messages)
 
-    monkeypatch.setattr(store, "set_table_messages", spy)
+    monkeypatch.setattr(store.seating, "set_messages", spy)
     for message_id in (101, 102, 103):  # three streets posted before the first save ran
         manager.message_posted(table, message_id)
     await manager.shutdown()
     assert saved == [{CHANNEL: 103}]
-    stored = await store.get_table(CHANNEL)
+    stored = await store.seating.table(CHANNEL)
     assert stored is not None and stored.message_id == 103
 
 
@@ -373,7 +373,7 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
     Screen(fresh)
     await fresh.restore()
     assert CHANNEL not in fresh.tables and fresh.get(CHANNEL + 1).live is not None
-    assert await store.get_table(CHANNEL) is None
+    assert await store.seating.table(CHANNEL) is None
     # Each player's chips: all back in the wallet but the 500 still at the other table.
     for user_id in (1, 2):
         wallet = await store.wallets.get(GUILD, user_id)

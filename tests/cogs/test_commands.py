@@ -305,7 +305,7 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
     while table.live is not None:
         await world.env.advance_time(61)
     assert hand.is_over
-    seats = {seat.user_id: seat for seat in await world.bot.store.seats(world.channel.id)}
+    seats = {seat.user_id: seat for seat in await world.bot.store.seating.seats(world.channel.id)}
     assert all(seats[user_id].sitting_out for user_id in (actor,))
     assert any("sits out from the next hand" in m.content for m in world.channel.history())
 

@@ -9,18 +9,21 @@ checked before a transaction starts, so a bad one costs no round trip.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
-from bot.core.storage import players, wallets
+from bot.core.storage import hands, players, seating, wallets
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import aware, check_amount, utcnow
+from bot.core.storage.errors import HandInProgress, PlayerInHand
 from bot.core.storage.models import (
     ChipsTaken,
     DailyClaim,
     Season,
     SeasonReset,
+    Seat,
+    Table,
     Wallet,
 )
 
@@ -110,6 +113,134 @@ class Wallets:
             return await wallets.reset_season(
                 db, guild_id, by=by, now=now, starting_balance=self._settings.starting_balance
             )
+
+
+class Seating:
+    """``store.seating``: a channel's table, and the players' seats at it."""
+
+    def __init__(self, backend: Backend, settings: Settings) -> None:
+        self._backend = backend
+        self._settings = settings
+
+    async def open(
+        self,
+        channel_id: int,
+        guild_id: int,
+        opener_id: int,
+        *,
+        max_seats: int,
+        min_buy_in: int,
+        max_buy_in: int,
+        settings: Mapping[str, Any] | None = None,
+    ) -> Table:
+        """Open the channel's table. ``settings`` (stakes, turn time, ...) is stored as JSON.
+
+        ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
+        buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``.
+        """
+        seating.check_config(max_seats, min_buy_in, max_buy_in)
+        settings_json = seating.encode_settings(settings)
+        now = utcnow()
+        async with self._backend.write() as db:
+            return await seating.open_table(
+                db,
+                channel_id,
+                guild_id,
+                opener_id,
+                max_seats=max_seats,
+                min_buy_in=min_buy_in,
+                max_buy_in=max_buy_in,
+                settings_json=settings_json,
+                now=now,
+            )
+
+    async def close(self, channel_id: int) -> dict[int, int]:
+        """Close the table between hands, cashing every seat out; returns user id -> chips.
+
+        ``NoTable``; ``HandInProgress`` while a hand is live.
+        """
+        now = utcnow()
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            if await hands.live_id(db, table["id"]) is not None:
+                raise HandInProgress(channel_id)
+            return await seating.close_table(db, table, now)
+
+    async def table(self, channel_id: int) -> Table | None:
+        """The channel's open table."""
+        async with self._backend.read() as db:
+            row = await seating.table_row(db, channel_id)
+        return None if row is None else seating.to_table(row)
+
+    async def tables(self) -> list[Table]:
+        """Every open table (for startup)."""
+        async with self._backend.read() as db:
+            return await seating.open_tables(db)
+
+    async def set_messages(self, messages: Mapping[int, int]) -> None:
+        """Remember the message that shows each open table: ``messages`` maps a channel id to
+        its message id (one transaction for them all)."""
+        async with self._backend.write() as db:
+            await seating.set_messages(db, messages)
+
+    async def sit(self, channel_id: int, user_id: int, buy_in: int) -> Seat:
+        """Move ``buy_in`` chips from the wallet to a new seat (the lowest free position).
+
+        ``NoTable``, ``InvalidAmount``, ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``,
+        ``NotEnoughChips``.
+        """
+        check_amount(buy_in)
+        now = utcnow()
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            position = await seating.free_position(db, table, user_id, buy_in)
+            guild_id = table["guild_id"]
+            await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            await wallets.to_seat(db, guild_id, user_id, buy_in)
+            await seating.add_seat(db, table, user_id, position, buy_in, now)
+        return Seat(channel_id, user_id, position, buy_in, sitting_out=False, leaving=False)
+
+    async def leave(self, channel_id: int, user_id: int) -> int:
+        """Cash the seat out to the wallet and free it; returns the chips moved.
+
+        ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
+        him with ``set_leaving`` instead: the hand's end cashes him out).
+        """
+        now = utcnow()
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            await seating.require_seat(db, table, user_id)
+            hand_id = await hands.live_id(db, table["id"])
+            if hand_id is not None and await hands.dealt_in(db, hand_id, user_id):
+                raise PlayerInHand(channel_id, user_id)
+            return await seating.cash_out(db, table, user_id, now, "left the table")
+
+    async def seats(self, channel_id: int) -> list[Seat]:
+        """The table's seats by position (empty list when there is no table)."""
+        async with self._backend.read() as db:
+            return await seating.seats(db, channel_id)
+
+    async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> Seat:
+        """``NoTable``, ``NotSeated``."""
+        return await self._set_flag(channel_id, user_id, "sitting_out", sitting_out)
+
+    async def set_leaving(self, channel_id: int, user_id: int, leaving: bool) -> Seat:
+        """Ask to be cashed out when the current hand ends. ``NoTable``, ``NotSeated``."""
+        return await self._set_flag(channel_id, user_id, "leaving", leaving)
+
+    async def set_time_banks(self, channel_id: int, banks: Mapping[int, float]) -> None:
+        """Remember the seconds left in seated players' time banks (user id -> seconds)."""
+        if any(not 0 <= seconds < float("inf") for seconds in banks.values()):
+            raise ValueError("a time bank holds zero or more seconds")
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            await seating.set_time_banks(db, table, banks)
+
+    async def _set_flag(self, channel_id: int, user_id: int, column: str, on: bool) -> Seat:
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            row = await seating.set_flag(db, table, user_id, column, on)
+        return seating.to_seat(channel_id, row)
 
 
 class Players:

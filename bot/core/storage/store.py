@@ -18,7 +18,6 @@ a balance that is about to change. Balance updates are still guarded in SQL (``W
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -26,13 +25,12 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.core.storage import wallets
+from bot.core.storage import hands, seating, wallets
 from bot.core.storage.backend import Backend, Connection, Params, Row, is_postgresql
 from bot.core.storage.common import (
     MAX_AMOUNT,
     Move,
     aware,
-    check_amount,
     is_amount,
     is_int,
     log,
@@ -42,23 +40,14 @@ from bot.core.storage.common import (
     utcnow,
 )
 from bot.core.storage.errors import (
-    AlreadySeated,
     AuditFailed,
-    BuyInOutOfRange,
     ChipsNotConserved,
     DatabaseNotEmpty,
     HandInProgress,
     HandNotFound,
     HandNotLive,
-    InvalidTableConfig,
-    NoTable,
-    NotSeated,
-    PlayerInHand,
-    SeatsChanged,
-    TableExists,
-    TableFull,
 )
-from bot.core.storage.facades import Players, Wallets
+from bot.core.storage.facades import Players, Seating, Wallets
 from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -74,14 +63,11 @@ from bot.core.storage.models import (
     LedgerEntry,
     Period,
     PlayerStats,
-    Seat,
-    Table,
     TableLedger,
 )
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
 
-MAX_SEATS = 8
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 _NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
 # A player's last hands of each game kept for the chart of his net (per guild and season).
@@ -102,7 +88,7 @@ class Store:
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
 
     A domain whose SQL lives in a module of its own is reached through its facade
-    (``facades.py``): ``store.wallets``, ``store.players``.
+    (``facades.py``): ``store.wallets``, ``store.seating``, ``store.players``.
     """
 
     def __init__(
@@ -124,6 +110,7 @@ class Store:
         self.daily_amount = daily_amount
         self.daily_cooldown = daily_cooldown
         self.wallets = Wallets(backend, self)
+        self.seating = Seating(backend, self)
         self.players = Players(backend)
 
     @classmethod
@@ -159,188 +146,7 @@ class Store:
         """Wait for the transactions in flight, then close the database. Safe to call twice."""
         await self._backend.close()
 
-    # ----------------------------------------------------------------- tables
-
-    async def open_table(
-        self,
-        channel_id: int,
-        guild_id: int,
-        opener_id: int,
-        *,
-        max_seats: int,
-        min_buy_in: int,
-        max_buy_in: int,
-        settings: Mapping[str, Any] | None = None,
-    ) -> Table:
-        """Open the channel's table. ``settings`` (stakes, turn time, ...) is stored as JSON.
-
-        ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
-        buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``.
-        """
-        if not is_int(max_seats) or not 2 <= max_seats <= MAX_SEATS:
-            raise InvalidTableConfig(f"a table has 2 to {MAX_SEATS} seats, not {max_seats}")
-        if not (is_amount(min_buy_in) and is_amount(max_buy_in) and min_buy_in <= max_buy_in):
-            raise InvalidTableConfig(
-                f"the buy-in limits must be whole numbers from 1 to {MAX_AMOUNT:,}"
-                " with the minimum no larger than the maximum"
-            )
-        settings_json = json.dumps(dict(settings or {}), separators=(",", ":"))
-        now = utcnow()
-        async with self._write():
-            if await self._table_row(channel_id) is not None:
-                raise TableExists(channel_id)
-            await self._run(
-                "INSERT INTO tables (channel_id, guild_id, opener_id, max_seats, min_buy_in,"
-                " max_buy_in, settings, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    channel_id,
-                    guild_id,
-                    opener_id,
-                    max_seats,
-                    min_buy_in,
-                    max_buy_in,
-                    settings_json,
-                    ts(now),
-                ),
-            )
-            row = await self._table_row(channel_id)
-        assert row is not None
-        return _to_table(row)
-
-    async def close_table(self, channel_id: int) -> dict[int, int]:
-        """Close the table between hands, cashing every seat out; returns user id -> chips.
-
-        ``NoTable``; ``HandInProgress`` while a hand is live.
-        """
-        now = utcnow()
-        async with self._write():
-            table = await self._require_table(channel_id)
-            if await self._live_hand_id(table["id"]) is not None:
-                raise HandInProgress(channel_id)
-            cashed_out: dict[int, int] = {}
-            for seat in await self._all(
-                "SELECT user_id FROM seats WHERE table_id = ? ORDER BY position", (table["id"],)
-            ):
-                user_id = int(seat["user_id"])
-                cashed_out[user_id] = await self._cash_out(table, user_id, now, "table closed")
-            await self._run("UPDATE tables SET closed_at = ? WHERE id = ?", (ts(now), table["id"]))
-        return cashed_out
-
-    async def get_table(self, channel_id: int) -> Table | None:
-        async with self._read():
-            row = await self._table_row(channel_id)
-        return None if row is None else _to_table(row)
-
-    async def tables(self) -> list[Table]:
-        """Every open table (for startup)."""
-        async with self._read():
-            rows = await self._all("SELECT * FROM tables WHERE closed_at IS NULL ORDER BY id")
-        return [_to_table(row) for row in rows]
-
-    async def set_table_messages(self, messages: Mapping[int, int]) -> None:
-        """Remember the message that shows each open table: ``messages`` maps a channel id to
-        its message id (one transaction for them all)."""
-        async with self._write():
-            await self._run_many(
-                "UPDATE tables SET message_id = ? WHERE channel_id = ? AND closed_at IS NULL",
-                [(message_id, channel_id) for channel_id, message_id in messages.items()],
-            )
-
-    # ----------------------------------------------------------------- seats
-
-    async def sit(self, channel_id: int, user_id: int, buy_in: int) -> Seat:
-        """Move ``buy_in`` chips from the wallet to a new seat (the lowest free position).
-
-        ``NoTable``, ``InvalidAmount``, ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``,
-        ``NotEnoughChips``.
-        """
-        check_amount(buy_in)
-        now = utcnow()
-        async with self._write():
-            table = await self._require_table(channel_id)
-            if not table["min_buy_in"] <= buy_in <= table["max_buy_in"]:
-                raise BuyInOutOfRange(buy_in, table["min_buy_in"], table["max_buy_in"])
-            taken = {
-                int(row["position"]): int(row["user_id"])
-                for row in await self._all(
-                    "SELECT position, user_id FROM seats WHERE table_id = ?", (table["id"],)
-                )
-            }
-            if user_id in taken.values():
-                raise AlreadySeated(channel_id, user_id)
-            free = [p for p in range(table["max_seats"]) if p not in taken]
-            if not free:
-                raise TableFull(table["max_seats"])
-            guild_id = table["guild_id"]
-            await wallets.ensure(self._db(), guild_id, user_id, now, self.starting_balance)
-            await wallets.to_seat(self._db(), guild_id, user_id, buy_in)
-            await self._run(
-                "INSERT INTO seats (table_id, user_id, position, stack, seated_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table["id"], user_id, free[0], buy_in, ts(now)),
-            )
-            await log(
-                self._db(),
-                now,
-                Move(
-                    guild_id,
-                    user_id,
-                    "buy_in",
-                    reason=f"sat down in channel {channel_id}",
-                    wallet_delta=-buy_in,
-                    seat_delta=buy_in,
-                    table_id=table["id"],
-                ),
-            )
-        return Seat(channel_id, user_id, free[0], buy_in, sitting_out=False, leaving=False)
-
-    async def leave(self, channel_id: int, user_id: int) -> int:
-        """Cash the seat out to the wallet and free it; returns the chips moved.
-
-        ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
-        him with ``set_leaving`` instead: the hand's end cashes him out).
-        """
-        now = utcnow()
-        async with self._write():
-            table = await self._require_table(channel_id)
-            await self._require_seat(table, user_id)
-            hand_id = await self._live_hand_id(table["id"])
-            if hand_id is not None and await self._one(
-                "SELECT 1 FROM hand_seats WHERE hand_id = ? AND user_id = ?", (hand_id, user_id)
-            ):
-                raise PlayerInHand(channel_id, user_id)
-            return await self._cash_out(table, user_id, now, "left the table")
-
-    async def seats(self, channel_id: int) -> list[Seat]:
-        """The table's seats by position (empty list when there is no table)."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT seats.* FROM seats JOIN tables ON tables.id = seats.table_id"
-                " WHERE tables.channel_id = ? AND tables.closed_at IS NULL ORDER BY position",
-                (channel_id,),
-            )
-        return [_to_seat(channel_id, row) for row in rows]
-
-    async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> Seat:
-        """``NoTable``, ``NotSeated``."""
-        return await self._set_seat_flag(channel_id, user_id, "sitting_out", sitting_out)
-
-    async def set_leaving(self, channel_id: int, user_id: int, leaving: bool) -> Seat:
-        """Ask to be cashed out when the current hand ends. ``NoTable``, ``NotSeated``."""
-        return await self._set_seat_flag(channel_id, user_id, "leaving", leaving)
-
     # ----------------------------------------------------------------- hands
-
-    async def set_time_banks(self, channel_id: int, banks: Mapping[int, float]) -> None:
-        """Remember the seconds left in seated players' time banks (user id -> seconds)."""
-        if any(not 0 <= seconds < float("inf") for seconds in banks.values()):
-            raise ValueError("a time bank holds zero or more seconds")
-        async with self._write():
-            table = await self._require_table(channel_id)
-            await self._run_many(
-                "UPDATE seats SET time_bank = ? WHERE table_id = ? AND user_id = ?",
-                [(seconds, table["id"], user_id) for user_id, seconds in banks.items()],
-            )
 
     async def start_hand(
         self,
@@ -370,8 +176,8 @@ class Store:
         now = aware(now)
         _check_state(state)
         async with self._write():
-            table = await self._require_table(channel_id)
-            if await self._live_hand_id(table["id"]) is not None:
+            table = await seating.require_table(self._db(), channel_id)
+            if await hands.live_id(self._db(), table["id"]) is not None:
                 raise HandInProgress(channel_id)
             rows = await self._all(
                 "INSERT INTO hands (table_id, state, commitment, salt, started_at, updated_at)"
@@ -379,26 +185,9 @@ class Store:
                 (table["id"], state, commitment, salt, ts(now), ts(now)),
             )
             hand_id = int(rows[0]["id"])
-            seated = {
-                int(row["user_id"]): int(row["stack"])
-                for row in await self._all(
-                    "SELECT user_id, stack FROM seats WHERE table_id = ?", (table["id"],)
-                )
-            }
-            for user_id, stack in players:
-                if seated.get(user_id) != stack:
-                    raise SeatsChanged(user_id)
-            moved = await self._run_many(
-                "UPDATE seats SET stack = 0 WHERE table_id = ? AND user_id = ? AND stack = ?",
-                [(table["id"], user_id, stack) for user_id, stack in players],
-            )
-            if moved != len(players):
-                raise AuditFailed(f"seats at table {table['id']} changed inside a transaction")
+            await seating.take_stacks(self._db(), table, players)
             if settings is not None:
-                await self._run(
-                    "UPDATE tables SET settings = ? WHERE id = ?",
-                    (_dump_state(settings), table["id"]),
-                )
+                await seating.set_settings(self._db(), table, settings)
             await self._run_many(
                 "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack)"
                 " VALUES (?, ?, ?, ?)",
@@ -553,7 +342,7 @@ class Store:
                     (user_id, below, guild_id, limit),
                 )
             else:
-                table = await self._latest_table_row(channel_id)
+                table = await seating.latest_table_row(self._db(), channel_id)
                 if table is None or table["guild_id"] != guild_id:
                     return []
                 rows = await self._all(
@@ -728,7 +517,7 @@ class Store:
         the open table's, else the one closed there last; ``None`` if the channel never had
         one."""
         async with self._report():
-            table = await self._latest_table_row(channel_id)
+            table = await seating.latest_table_row(self._db(), channel_id)
             if table is None:
                 return None
             sums = await self._all(
@@ -934,49 +723,6 @@ class Store:
         """Run a write once per parameter row; return rows changed in all."""
         return await self._db().run_many(sql, rows)
 
-    async def _table_row(self, channel_id: int) -> Row | None:
-        return await self._one(
-            "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL", (channel_id,)
-        )
-
-    async def _latest_table_row(self, channel_id: int) -> Row | None:
-        # A channel's open table is always its newest: another opens only once it closed.
-        return await self._one(
-            "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
-        )
-
-    async def _require_table(self, channel_id: int) -> Row:
-        row = await self._table_row(channel_id)
-        if row is None:
-            raise NoTable(channel_id)
-        return row
-
-    async def _require_seat(self, table: Row, user_id: int) -> Row:
-        row = await self._one(
-            "SELECT * FROM seats WHERE table_id = ? AND user_id = ?", (table["id"], user_id)
-        )
-        if row is None:
-            raise NotSeated(table["channel_id"], user_id)
-        return row
-
-    async def _set_seat_flag(self, channel_id: int, user_id: int, column: str, on: bool) -> Seat:
-        assert column in ("sitting_out", "leaving")
-        async with self._write():
-            table = await self._require_table(channel_id)
-            await self._require_seat(table, user_id)
-            await self._run(
-                f"UPDATE seats SET {column} = ? WHERE table_id = ? AND user_id = ?",
-                (int(on), table["id"], user_id),
-            )
-            row = await self._require_seat(table, user_id)
-        return _to_seat(channel_id, row)
-
-    async def _live_hand_id(self, table_id: int) -> int | None:
-        row = await self._one(
-            "SELECT id FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
-        )
-        return None if row is None else int(row["id"])
-
     async def _require_live_hand(self, hand_id: int) -> Row:
         row = await self._one(
             "SELECT hands.*, tables.guild_id, tables.channel_id FROM hands"
@@ -988,32 +734,6 @@ class Store:
         if row["ended_at"] is not None:
             raise HandNotLive(hand_id)
         return row
-
-    async def _cash_out(self, table: Row, user_id: int, now: datetime, reason: str) -> int:
-        """Move a seat's stack to the wallet and free the seat (inside a write transaction)."""
-        rows = await self._all(
-            "DELETE FROM seats WHERE table_id = ? AND user_id = ? RETURNING stack",
-            (table["id"], user_id),
-        )
-        if not rows:
-            raise NotSeated(table["channel_id"], user_id)
-        stack = int(rows[0]["stack"])
-        await wallets.from_seat(self._db(), table["guild_id"], user_id, stack)
-        if stack:
-            await log(
-                self._db(),
-                now,
-                Move(
-                    table["guild_id"],
-                    user_id,
-                    "cash_out",
-                    reason=f"{reason} in channel {table['channel_id']}",
-                    wallet_delta=stack,
-                    seat_delta=-stack,
-                    table_id=table["id"],
-                ),
-            )
-        return stack
 
     async def _end_hand(
         self,
@@ -1056,22 +776,15 @@ class Store:
             )
             if ended != 1:
                 raise HandNotLive(hand_id)
-            table = await self._one("SELECT * FROM tables WHERE id = ?", (hand["table_id"],))
-            assert table is not None
+            table = await seating.table_by_id(self._db(), hand["table_id"])
             users = [int(p["user_id"]) for p in players]
             await self._run_many(
                 "UPDATE hand_seats SET final_stack = ? WHERE hand_id = ? AND user_id = ?",
                 [(final, hand_id, user_id) for user_id, final in zip(users, finals, strict=True)],
             )
-            returned = await self._run_many(
-                "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?",
-                [
-                    (final, table["id"], user_id)
-                    for user_id, final in zip(users, finals, strict=True)
-                ],
+            await seating.return_stacks(
+                self._db(), table, hand_id, list(zip(users, finals, strict=True))
             )
-            if returned != len(users):
-                raise AuditFailed(f"hand #{hand_id}: a player has no seat to return to")
             await wallets.add_results(
                 self._db(),
                 table["guild_id"],
@@ -1100,13 +813,7 @@ class Store:
             if facts is not None:
                 nets = [final - start for start, final in zip(starting, finals, strict=True)]
                 await self._count_hand(int(table["guild_id"]), hand_id, facts, users, nets, now)
-            cashed_out: dict[int, int] = {}
-            for seat in await self._all(
-                "SELECT user_id FROM seats WHERE table_id = ? AND leaving = 1 ORDER BY position",
-                (table["id"],),
-            ):
-                user_id = int(seat["user_id"])
-                cashed_out[user_id] = await self._cash_out(table, user_id, now, "left the table")
+            cashed_out = await seating.cash_out_leaving(self._db(), table, now)
         return HandEnd(
             hand_id,
             dict(zip(users, finals, strict=True)),
@@ -1362,37 +1069,6 @@ _AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
 def _check_state(state: object) -> None:
     if not isinstance(state, bytes) or not state:
         raise ValueError("a hand's state is the bytes engine.codec.encode wrote")
-
-
-def _dump_state(state: Mapping[str, Any]) -> str:
-    # allow_nan=False: the state must be strict JSON so any tool can read it back.
-    return json.dumps(dict(state), separators=(",", ":"), allow_nan=False)
-
-
-def _to_table(row: Row) -> Table:
-    return Table(
-        channel_id=int(row["channel_id"]),
-        guild_id=int(row["guild_id"]),
-        opener_id=int(row["opener_id"]),
-        max_seats=int(row["max_seats"]),
-        min_buy_in=int(row["min_buy_in"]),
-        max_buy_in=int(row["max_buy_in"]),
-        settings=json.loads(row["settings"]),
-        opened_at=required_ts(row["opened_at"]),
-        message_id=None if row["message_id"] is None else int(row["message_id"]),
-    )
-
-
-def _to_seat(channel_id: int, row: Row) -> Seat:
-    return Seat(
-        channel_id=channel_id,
-        user_id=int(row["user_id"]),
-        position=int(row["position"]),
-        stack=int(row["stack"]),
-        sitting_out=bool(row["sitting_out"]),
-        leaving=bool(row["leaving"]),
-        time_bank=None if row["time_bank"] is None else float(row["time_bank"]),
-    )
 
 
 def _check_period(period: object) -> Period:
