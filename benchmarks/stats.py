@@ -34,7 +34,7 @@ from typing import Any
 import asyncpg
 
 from bot.core.storage import HandFacts, SeatFacts, Store
-from bot.core.storage.store import RECENT_HANDS
+from bot.core.storage.reports import RECENT_HANDS
 
 PLAYERS = 20_000
 DAYS = 365
@@ -312,7 +312,7 @@ async def figures(store: Store, database: str, hands: int, rounds: int, guild: i
                 times = await timed(
                     rounds,
                     partial(
-                        store.winnings,
+                        store.reports.winnings,
                         guild,
                         period=period,
                         game=None if game == "all" else game,
@@ -338,7 +338,9 @@ async def figures(store: Store, database: str, hands: int, rounds: int, guild: i
             for one in (None, "razz"):
                 times = await timed(
                     rounds,
-                    partial(store.player_stats, guild, user, period=period, game=one, now=today),
+                    partial(
+                        store.reports.player_stats, guild, user, period=period, game=one, now=today
+                    ),
                 )
                 worst = max(worst, p95(times))
                 name = f"{period}{'' if one is None else '/razz'}"
@@ -374,7 +376,7 @@ async def _check(store: Store, played: Played, guild: int, today: datetime) -> N
     season = played.periods["all"]
     users = rng.sample(sorted({key[2] for key in season}), 20)
     for user in users:
-        stats = await store.player_stats(guild, user, now=today)
+        stats = await store.reports.player_stats(guild, user, now=today)
         expected = season[(0, "all", user)]
         got = stats.total
         assert [
@@ -385,7 +387,7 @@ async def _check(store: Store, played: Played, guild: int, today: datetime) -> N
             (value for (u, _, _), value in played.ring.items() if u == user), reverse=True
         )[:RECENT_HANDS]
         assert stats.recent == tuple(net for _, _, net in reversed(ring)), user
-    board = await store.winnings(guild, now=today)
+    board = await store.reports.winnings(guild, now=today)
     assert [row.user_id for row in board.top] == played.ranking("all", 0, "all")[:10]
 
 

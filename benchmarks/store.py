@@ -6,10 +6,10 @@ history of a million hands: what it takes on disk and how fast /history reads it
 
 1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
    whose totals are spread like a real server's (most near the starting 1,000, a long tail of
-   winners, many exact ties), a few hundred of them seated. Timed through ``Store.leaderboard``
-   (top 10 plus the caller's rank, the aiosqlite thread hand-off included) for three callers:
-   the top player, a typical one (median), and the last one, whose rank counts every wallet
-   above him: the worst case.
+   winners, many exact ties), a few hundred of them seated. Timed through
+   ``store.reports.leaderboard`` (top 10 plus the caller's rank, the aiosqlite thread hand-off
+   included) for three callers: the top player, a typical one (median), and the last one,
+   whose rank counts every wallet above him: the worst case.
 2. Hand commits: ``start_hand``, ``save_action`` and ``settle_hand`` at an 8-seat table, each one
    transaction committed as the store commits it, on the file system of ``--path`` (default: the
    system temp dir; point it at the production disk to measure that).
@@ -199,8 +199,8 @@ async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) 
     }
     worst = 0.0
     for label, caller in callers.items():
-        times = await timed_ms(rounds, partial(store.leaderboard, GUILD, user_id=caller))
-        rank = (await store.leaderboard(GUILD, user_id=caller)).caller
+        times = await timed_ms(rounds, partial(store.reports.leaderboard, GUILD, user_id=caller))
+        rank = (await store.reports.leaderboard(GUILD, user_id=caller)).caller
         assert rank is not None
         print(f"  {label:26} rank {rank.rank:>7,}   {summary(times)}")
         worst = max(worst, p95(times))

@@ -203,9 +203,11 @@ class Chips(commands.Cog):
         if by == WALLET:
             if period is not None or game is not None:
                 raise TableError("leaderboard_wallet_now")
-            board = await self.bot.store.leaderboard(guild_id, limit=BOARD_SIZE, user_id=user_id)
+            board = await self.bot.store.reports.leaderboard(
+                guild_id, limit=BOARD_SIZE, user_id=user_id
+            )
         else:
-            board = await self.bot.store.winnings(
+            board = await self.bot.store.reports.winnings(
                 guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
         names = await self.bot.store.players.names(guild_id, (row.user_id for row in board.top))
@@ -231,7 +233,7 @@ class Chips(commands.Cog):
     ) -> None:
         lang = language(interaction.locale)
         who = member or interaction.user
-        stats = await self.bot.store.player_stats(
+        stats = await self.bot.store.reports.player_stats(
             guild_id_of(interaction), who.id, period=period, game=game
         )
         embed, picture = await self.bot.presenter.stats_message(stats, who.display_name, lang)

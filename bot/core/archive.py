@@ -192,7 +192,7 @@ class Archive:
             more = len(records) > MAX_SESSION_HANDS
             records = records[:MAX_SESSION_HANDS]
             if not records:
-                had_table = await self.store.table_ledger(session_channel) is not None
+                had_table = await self.store.reports.table_ledger(session_channel) is not None
                 raise TableError("no_session_history" if had_table else "no_table")
         records.reverse()
         names = await self._names(guild_id, records, user_id, viewer_name)

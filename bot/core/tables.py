@@ -414,7 +414,7 @@ class TableManager:
     async def ledger(self, channel_id: int) -> SessionLedger:
         """Who sat at the channel's table since it opened, and how each did; once the table
         has closed, the last one's. Names are those the bot last saw on the server."""
-        record = await self.store.table_ledger(channel_id)
+        record = await self.store.reports.table_ledger(channel_id)
         if record is None:
             raise TableError("no_table")
         names = await self.store.players.names(record.guild_id, (e.user_id for e in record.entries))

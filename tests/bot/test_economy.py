@@ -122,7 +122,7 @@ async def test_a_new_season_resets_wallets_not_seats_and_starts_the_stats_again(
     )
     await store.settle_hand(played, b"state", [250, 50], facts=facts(250, 0), now=T0)
     assert (await store.wallets.season(GUILD)).number == 1
-    assert (await store.player_stats(GUILD, ALICE)).total.hands == 1
+    assert (await store.reports.player_stats(GUILD, ALICE)).total.hands == 1
     # A hand in progress across the reset: its chips are at the table, and it counts in the
     # season it ends in.
     live = await store.start_hand(
@@ -143,15 +143,15 @@ async def test_a_new_season_resets_wallets_not_seats_and_starts_the_stats_again(
     assert (season.number, season.started_at) == (2, T0 + timedelta(hours=1))
     assert (await store.wallets.season(OTHER_GUILD)).number == 1
     # The new season's stats and leaderboards start empty; the old season's stay apart.
-    stats = await store.player_stats(GUILD, ALICE)
+    stats = await store.reports.player_stats(GUILD, ALICE)
     assert stats.season == 2 and stats.total == GameStats("all") and stats.recent == ()
     assert stats.season_started == T0 + timedelta(hours=1)
-    assert (await store.winnings(GUILD, user_id=ALICE)).top == ()
-    board = await store.leaderboard(GUILD, user_id=ALICE)
+    assert (await store.reports.winnings(GUILD, user_id=ALICE)).top == ()
+    board = await store.reports.leaderboard(GUILD, user_id=ALICE)
     assert board.season == 2 and board.top[0].chips == 1250
     later = T0 + timedelta(hours=2)
     await store.settle_hand(live, b"state", [300, 0], facts=facts(300, 0), now=later)
-    board = await store.winnings(GUILD, user_id=BOB)
+    board = await store.reports.winnings(GUILD, user_id=BOB)
     assert board.season == 2 and [(r.user_id, r.chips, r.hands) for r in board.top] == [
         (ALICE, 50, 1),
         (BOB, -50, 1),

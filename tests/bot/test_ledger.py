@@ -126,7 +126,7 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
         await session.sit(user_id, buy_in)
     for number in range(12):
         await session.play_hand()
-        ledger = await store.table_ledger(CHANNEL)
+        ledger = await store.reports.table_ledger(CHANNEL)
         assert ledger is not None and ledger.closed_at is None
         await check_against_replay(session, ledger)
         seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
@@ -146,7 +146,7 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
     before_close = {seat.user_id: seat.stack for seat in await store.seating.seats(CHANNEL)}
     await session.manager.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
-    closed = await store.table_ledger(CHANNEL)
+    closed = await store.reports.table_ledger(CHANNEL)
     assert closed is not None and closed.closed_at is not None
     await check_against_replay(session, closed)
     # Closed: nothing is left on the table, and every net is in the wallets.
@@ -167,7 +167,7 @@ async def test_a_hand_in_progress_keeps_its_chips_on_the_table_and_out_of_the_ne
     await session.start()
     table = session.manager.get(CHANNEL)
     await session.manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
-    ledger = await store.table_ledger(CHANNEL)
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.hands == 0
     # The antes and the bring-in are in the pot, but the hand hasn't ended: nobody has won or
     # lost yet, and each player's starting stack is still his, on the table.
@@ -186,7 +186,7 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
     await session.manager.act(CHANNEL, session.manager.get(CHANNEL).actor_id() or 0, "bring_in")
     await session.manager.abandon(CHANNEL)
     assert (await store.get_hand(voided)).outcome == "voided"
-    ledger = await store.table_ledger(CHANNEL)
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
     net, _ = await session.replay()
     assert [(e.net, e.hands) for e in ledger.entries] == [(net[1], 1), (net[2], 1)]
@@ -236,7 +236,7 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
     async def broken(channel_id: int) -> TableLedger | None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(store, "table_ledger", broken)
+    monkeypatch.setattr(store.reports, "table_ledger", broken)
     with caplog.at_level(logging.WARNING):
         cashed = await session.manager.close(CHANNEL, 1, can_manage=False)
     assert sum(cashed.values()) == 1000 and session.manager.tables == {}
@@ -247,7 +247,7 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
 
 async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> None:
     manager = TableManager(store, clock=ManualClock())
-    assert await store.table_ledger(CHANNEL) is None
+    assert await store.reports.table_ledger(CHANNEL) is None
     with pytest.raises(TableError) as refused:
         await manager.ledger(CHANNEL)
     assert refused.value.key == "no_table"
@@ -269,7 +269,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     # A report: its statements run on the report thread's connection, traced in that thread.
     reader = await backend._in_report_thread(backend._open_reader)
     await backend._in_report_thread(lambda: reader.set_trace_callback(queries.append))
-    await store.table_ledger(CHANNEL)
+    await store.reports.table_ledger(CHANNEL)
     await backend._in_report_thread(lambda: reader.set_trace_callback(None))
     with closing(sqlite3.connect(tmp_path / "plan.db")) as raw:
         plans = {

@@ -86,9 +86,9 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
             "seats": await store.seating.seats(CHANNEL),
             "live": await store.live_hands(),
             "last": [await store.last_hand_for(user, finished=True) for user in (ALICE, BOB)],
-            "board": await store.leaderboard(GUILD, user_id=CAROL),
-            "winnings": await store.winnings(GUILD, user_id=BOB),
-            "stats": await store.player_stats(GUILD, ALICE),
+            "board": await store.reports.leaderboard(GUILD, user_id=CAROL),
+            "winnings": await store.reports.winnings(GUILD, user_id=BOB),
+            "stats": await store.reports.player_stats(GUILD, ALICE),
             "seasons": [await store.wallets.season(guild) for guild in (GUILD, GUILD + 1)],
             "names": [
                 await store.players.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)

@@ -181,7 +181,7 @@ async def test_a_report_reads_while_a_write_is_held_open(lite: Store) -> None:
 
     writer = asyncio.create_task(hold_a_write())
     await writing.wait()
-    board = await asyncio.wait_for(lite.leaderboard(GUILD), 1)
+    board = await asyncio.wait_for(lite.reports.leaderboard(GUILD), 1)
     assert [row.user_id for row in board.top] == [USER]
     async with backend.report() as connection:
         assert await connection.all("SELECT value FROM meta WHERE key = 'k'") == []
@@ -209,7 +209,7 @@ async def test_a_report_whose_end_never_ran_does_not_hold_up_the_next(lite: Stor
         lambda: reader.execute("SELECT count(*) FROM wallets").fetchall()
     )
     await lite.wallets.grant(GUILD, USER, 5, reason="test", by=1)
-    board = await lite.leaderboard(GUILD)
+    board = await lite.reports.leaderboard(GUILD)
     assert [(row.user_id, row.chips) for row in board.top] == [
         (USER, await lite.wallets.balance(GUILD, USER))
     ]

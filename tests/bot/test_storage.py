@@ -672,7 +672,7 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     )
 
     ordered = sorted(expected.items(), key=lambda item: (-item[1], item[0]))
-    board = await store.leaderboard(GUILD, limit=10, user_id=1001)
+    board = await store.reports.leaderboard(GUILD, limit=10, user_id=1001)
     assert [(row.user_id, row.chips) for row in board.top] == ordered[:10]
     for row in board.top:
         assert row.rank == 1 + sum(1 for chips in expected.values() if chips > row.chips)
@@ -681,10 +681,10 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     assert board.caller.chips == expected[1001]
     assert board.caller.rank == 1 + sum(1 for chips in expected.values() if chips > expected[1001])
     assert board.caller.rank == len(expected)  # he lost 500: last
-    assert (await store.leaderboard(GUILD, limit=3)).caller is None
-    assert (await store.leaderboard(GUILD, user_id=424242)).caller is None
-    assert len((await store.leaderboard(GUILD, limit=3)).top) == 3
-    assert [row.user_id for row in (await store.leaderboard(GUILD + 1)).top] == [999]
+    assert (await store.reports.leaderboard(GUILD, limit=3)).caller is None
+    assert (await store.reports.leaderboard(GUILD, user_id=424242)).caller is None
+    assert len((await store.reports.leaderboard(GUILD, limit=3)).top) == 3
+    assert [row.user_id for row in (await store.reports.leaderboard(GUILD + 1)).top] == [999]
 
 
 # ----------------------------------------------------------------- the ledger itself

@@ -119,7 +119,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
         # Seat stacks and stacks inside the live hand both count as seated.
         seated = {u: (await store.wallets.get(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
         assert seated == {ALICE: 300, BOB: 200, CAROL: 150}
-        board = await store.leaderboard(GUILD, user_id=BOB)
+        board = await store.reports.leaderboard(GUILD, user_id=BOB)
         assert [(row.rank, row.user_id, row.chips) for row in board.top] == [
             (1, ALICE, 1050),
             (2, BOB, 1000),

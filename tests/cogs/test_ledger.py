@@ -41,7 +41,7 @@ async def test_table_ledger_shows_each_player_privately_with_a_picture(
     assert embed.title == "Table ledger" and embed.image.url == "attachment://ledger.png"
     (picture,) = result.response.attachments
     assert picture.filename == "ledger.png" and (await picture.read()).startswith(b"\x89PNG")
-    record = await world.bot.store.table_ledger(world.channel.id)
+    record = await world.bot.store.reports.table_ledger(world.channel.id)
     assert record is not None and record.hands == 1
     text = embed.description or ""
     assert text.startswith("Open since <t:") and "1 hand played." in text

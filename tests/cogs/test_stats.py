@@ -38,7 +38,7 @@ async def test_stats_are_private_with_the_figures_and_a_chart_of_the_net(
     assert embed.description == "The whole season · Season 1"
     (picture,) = result.response.attachments
     assert picture.filename == "stats.png" and (await picture.read()).startswith(b"\x89PNG")
-    stats = await world.bot.store.player_stats(world.guild.id, ann.id)
+    stats = await world.bot.store.reports.player_stats(world.guild.id, ann.id)
     shown = fields(embed)
     assert shown["Hands"] == "1" and shown["Net"] == f"{net[ann.id]:+,}"
     assert shown["Won"] == f"{stats.total.won} ({100 * stats.total.won}%)"

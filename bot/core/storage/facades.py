@@ -13,17 +13,20 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.core.storage import hands, players, seating, wallets
+from bot.core.storage import hands, players, reports, seating, wallets
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import aware, check_amount, utcnow
 from bot.core.storage.errors import HandInProgress, PlayerInHand
 from bot.core.storage.models import (
     ChipsTaken,
     DailyClaim,
+    Leaderboard,
+    PlayerStats,
     Season,
     SeasonReset,
     Seat,
     Table,
+    TableLedger,
     Wallet,
 )
 
@@ -271,3 +274,76 @@ class Players:
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
         async with self._backend.write() as db:
             await players.set_four_colour(db, user_id, four_colour)
+
+
+class Reports:
+    """``store.reports``: leaderboards, a player's stats and a table's ledger. Each is a
+    ``report()``: on SQLite it reads in a thread of its own, so the tables don't wait for it."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    async def leaderboard(
+        self, guild_id: int, *, limit: int = 10, user_id: int | None = None
+    ) -> Leaderboard:
+        """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
+        reports.check_limit(limit)
+        async with self._backend.report() as db:
+            return await reports.leaderboard(db, guild_id, limit=limit, user_id=user_id)
+
+    async def winnings(
+        self,
+        guild_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Leaderboard:
+        """Top ``limit`` players by net chips won at the tables over ``period`` (the day, week
+        or month of ``now``, or the whole season) of the guild's current season, in ``game``
+        (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
+        reports.check_limit(limit)
+        key = reports.game_key(game)
+        checked = reports.check_period(period)
+        since = reports.since_day(checked, aware(now).date())
+        async with self._backend.report() as db:
+            return await reports.winnings(
+                db,
+                guild_id,
+                period=checked,
+                since=since,
+                game=game,
+                key=key,
+                limit=limit,
+                user_id=user_id,
+            )
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        now: datetime | None = None,
+    ) -> PlayerStats:
+        """A player's figures over ``period`` of the guild's current season (as ``winnings``
+        takes it): in ``game`` (None: every game together) and per game, and his net in each of
+        his last hands of the period (at most :data:`reports.RECENT_HANDS`, oldest first)."""
+        key = reports.game_key(game)
+        today = aware(now).date()
+        checked = reports.check_period(period)
+        since = reports.since_day(checked, today)
+        async with self._backend.report() as db:
+            return await reports.player_stats(
+                db, guild_id, user_id, period=checked, since=since, game=game, key=key
+            )
+
+    async def table_ledger(self, channel_id: int) -> TableLedger | None:
+        """Every player who sat at the channel's table since it opened, from its ledger rows:
+        the open table's, else the one closed there last; ``None`` if the channel never had
+        one."""
+        async with self._backend.report() as db:
+            return await reports.table_ledger(db, channel_id)

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.core.storage import hands, seating, wallets
+from bot.core.storage import hands, reports, seating, wallets
 from bot.core.storage.backend import Backend, Connection, Params, Row, is_postgresql
 from bot.core.storage.common import (
     MAX_AMOUNT,
@@ -47,32 +47,20 @@ from bot.core.storage.errors import (
     HandNotFound,
     HandNotLive,
 )
-from bot.core.storage.facades import Players, Seating, Wallets
+from bot.core.storage.facades import Players, Reports, Seating, Wallets
 from bot.core.storage.migrations import TABLES
 from bot.core.storage.models import (
-    ALL_GAMES,
-    PERIODS,
     AuditTotals,
-    GameStats,
     HandEnd,
     HandFacts,
     HandPlayer,
     HandRecord,
-    Leaderboard,
-    LeaderboardRow,
-    LedgerEntry,
-    Period,
-    PlayerStats,
-    TableLedger,
 )
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
 
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
 _NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
-# A player's last hands of each game kept for the chart of his net (per guild and season).
-RECENT_HANDS = 200
-EPOCH = date(1970, 1, 1)  # stats periods are named by their first day, counted from this one
 
 # In this order: _to_hands reads them by position.
 _HAND_COLUMNS = """
@@ -88,7 +76,8 @@ class Store:
     wrong, and then nothing has changed. Times are timezone-aware UTC datetimes.
 
     A domain whose SQL lives in a module of its own is reached through its facade
-    (``facades.py``): ``store.wallets``, ``store.seating``, ``store.players``.
+    (``facades.py``): ``store.wallets``, ``store.seating``, ``store.players``,
+    ``store.reports``.
     """
 
     def __init__(
@@ -112,6 +101,7 @@ class Store:
         self.wallets = Wallets(backend, self)
         self.seating = Seating(backend, self)
         self.players = Players(backend)
+        self.reports = Reports(backend)
 
     @classmethod
     async def open(
@@ -259,7 +249,7 @@ class Store:
             raise ValueError("final stacks must be whole numbers of chips, not negative")
         _check_state(state)
         if facts is not None:
-            _check_facts(facts, len(final_stacks))
+            reports.check_facts(facts, len(final_stacks))
         return await self._end_hand(hand_id, state, list(final_stacks), "", facts, aware(now))
 
     async def void_hand(self, hand_id: int, *, reason: str) -> HandEnd:
@@ -355,226 +345,6 @@ class Store:
                     (user_id, table["id"], below, limit),
                 )
             return await self._to_hands(rows)
-
-    # ----------------------------------------------------------------- reports
-
-    async def leaderboard(
-        self, guild_id: int, *, limit: int = 10, user_id: int | None = None
-    ) -> Leaderboard:
-        """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
-        if not is_int(limit) or not 1 <= limit <= 100:
-            raise ValueError(f"limit must be 1..100, not {limit!r}")
-        async with self._report():
-            season = await wallets.season(self._db(), guild_id)
-            # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
-            rows = await self._all(
-                "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
-                " ORDER BY total DESC, user_id LIMIT ?",
-                (guild_id, limit),
-            )
-            caller = None
-            if user_id is not None:
-                own = await self._one(
-                    "SELECT total AS chips FROM wallets WHERE guild_id = ? AND user_id = ?",
-                    (guild_id, user_id),
-                )
-                if own is not None:
-                    above = await self._one(
-                        "SELECT count(*) AS n FROM wallets WHERE guild_id = ? AND total > ?",
-                        (guild_id, own["chips"]),
-                    )
-                    assert above is not None
-                    caller = LeaderboardRow(int(above["n"]) + 1, user_id, int(own["chips"]))
-        top: list[LeaderboardRow] = []
-        for index, row in enumerate(rows):
-            tied = top and top[-1].chips == row["chips"]
-            rank = top[-1].rank if tied else index + 1
-            top.append(LeaderboardRow(rank, int(row["user_id"]), int(row["chips"])))
-        return Leaderboard(tuple(top), caller, season.number, season.started_at)
-
-    async def winnings(
-        self,
-        guild_id: int,
-        *,
-        period: str = "all",
-        game: str | None = None,
-        limit: int = 10,
-        user_id: int | None = None,
-        now: datetime | None = None,
-    ) -> Leaderboard:
-        """Top ``limit`` players by net chips won at the tables over ``period`` (the day, week
-        or month of ``now``, or the whole season) of the guild's current season, in ``game``
-        (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
-        if not is_int(limit) or not 1 <= limit <= 100:
-            raise ValueError(f"limit must be 1..100, not {limit!r}")
-        key = _game_key(game)
-        checked = _check_period(period)
-        since = _since(checked, aware(now).date())
-        async with self._report():
-            current = await wallets.season(self._db(), guild_id)
-            season = current.number
-            bucket = (guild_id, season, checked, since, key)
-            # Both walk player_stats_by_net: the top ten, then the count of those above him.
-            rows = await self._all(
-                "SELECT user_id, net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
-                " AND period = ? AND since = ? AND game = ? ORDER BY net DESC, user_id LIMIT ?",
-                (*bucket, limit),
-            )
-            caller = None
-            if user_id is not None:
-                own = await self._one(
-                    "SELECT net, hands FROM player_stats WHERE guild_id = ? AND season = ?"
-                    " AND user_id = ? AND period = ? AND since = ? AND game = ?",
-                    (guild_id, season, user_id, checked, since, key),
-                )
-                if own is not None:
-                    above = await self._one(
-                        "SELECT count(*) AS n FROM player_stats WHERE guild_id = ?"
-                        " AND season = ? AND period = ? AND since = ? AND game = ? AND net > ?",
-                        (*bucket, own["net"]),
-                    )
-                    assert above is not None
-                    caller = LeaderboardRow(
-                        int(above["n"]) + 1, user_id, int(own["net"]), int(own["hands"])
-                    )
-        top: list[LeaderboardRow] = []
-        for index, row in enumerate(rows):
-            tied = top and top[-1].chips == row["net"]
-            rank = top[-1].rank if tied else index + 1
-            top.append(
-                LeaderboardRow(rank, int(row["user_id"]), int(row["net"]), int(row["hands"]))
-            )
-        return Leaderboard(
-            tuple(top),
-            caller,
-            season,
-            current.started_at,
-            checked,
-            None if checked == "all" else _from_day_number(since),
-            game,
-        )
-
-    async def player_stats(
-        self,
-        guild_id: int,
-        user_id: int,
-        *,
-        period: str = "all",
-        game: str | None = None,
-        now: datetime | None = None,
-    ) -> PlayerStats:
-        """A player's figures over ``period`` of the guild's current season (as ``winnings``
-        takes it): in ``game`` (None: every game together) and per game, and his net in each of
-        his last hands of the period (at most :data:`RECENT_HANDS`, oldest first)."""
-        key = _game_key(game)
-        today = aware(now).date()
-        checked = _check_period(period)
-        since = _since(checked, today)
-        async with self._report():
-            season = await wallets.season(self._db(), guild_id)
-            rows = await self._all(
-                "SELECT game, hands, won, showdowns, won_showdown, vpip, net, biggest_pot"
-                " FROM player_stats WHERE guild_id = ? AND season = ? AND user_id = ?"
-                " AND period = ? AND since = ?",
-                (guild_id, season.number, user_id, checked, since),
-            )
-            # A hand of the ring is in the period if it settled on its first day or later
-            # (the whole season's "first day" is 0).
-            recent = await self._all(
-                "SELECT hand_id, net FROM recent_hands WHERE guild_id = :guild"
-                " AND season = :season AND user_id = :user"
-                " AND (CAST(:game AS TEXT) IS NULL OR game = :game) AND day >= :since"
-                " ORDER BY hand_id DESC LIMIT :limit",
-                {
-                    "guild": guild_id,
-                    "season": season.number,
-                    "user": user_id,
-                    "game": game,
-                    "since": since,
-                    "limit": RECENT_HANDS,
-                },
-            )
-        figures = {str(row["game"]): _to_game_stats(row) for row in rows}
-        games = sorted(
-            (stats for name, stats in figures.items() if name != ALL_GAMES),
-            key=lambda stats: -stats.hands,
-        )
-        return PlayerStats(
-            guild_id=guild_id,
-            user_id=user_id,
-            season=season.number,
-            season_started=season.started_at,
-            period=checked,
-            since=None if checked == "all" else _from_day_number(since),
-            game=game,
-            total=figures.get(key) or GameStats(key),
-            games=tuple(games),
-            recent=tuple(int(row["net"]) for row in reversed(recent)),
-        )
-
-    async def table_ledger(self, channel_id: int) -> TableLedger | None:
-        """Every player who sat at the channel's table since it opened, from its ledger rows:
-        the open table's, else the one closed there last; ``None`` if the channel never had
-        one."""
-        async with self._report():
-            table = await seating.latest_table_row(self._db(), channel_id)
-            if table is None:
-                return None
-            sums = await self._all(
-                # A hand in progress holds its players' starting stacks (hand_start rows):
-                # those chips are still theirs, on the table.
-                "SELECT ledger.user_id,"
-                " sum(CASE WHEN ledger.kind = 'buy_in' THEN ledger.seat_delta ELSE 0 END)"
-                " AS bought_in,"
-                " sum(CASE WHEN ledger.kind = 'cash_out' THEN ledger.wallet_delta ELSE 0 END)"
-                " AS cashed_out,"
-                " sum(ledger.seat_delta) + sum(CASE WHEN ledger.kind = 'hand_start'"
-                " AND hands.ended_at IS NULL THEN ledger.hand_delta ELSE 0 END) AS on_table,"
-                " min(ledger.id) AS first_row"
-                " FROM ledger LEFT JOIN hands ON hands.id = ledger.hand_id"
-                " WHERE ledger.table_id = ?"
-                " GROUP BY ledger.user_id ORDER BY first_row",
-                (table["id"],),
-            )
-            played = {
-                int(row["user_id"]): int(row["hands"])
-                for row in await self._all(
-                    "SELECT hand_seats.user_id, count(*) AS hands FROM hands"
-                    " JOIN hand_seats ON hand_seats.hand_id = hands.id"
-                    " WHERE hands.table_id = ? AND hands.outcome = 'settled'"
-                    " GROUP BY hand_seats.user_id",
-                    (table["id"],),
-                )
-            }
-            settled = await self._one(
-                "SELECT count(*) AS n FROM hands WHERE table_id = ? AND outcome = 'settled'",
-                (table["id"],),
-            )
-            assert settled is not None
-            seated = {
-                int(row["user_id"])
-                for row in await self._all(
-                    "SELECT user_id FROM seats WHERE table_id = ?", (table["id"],)
-                )
-            }
-        return TableLedger(
-            channel_id=int(table["channel_id"]),
-            guild_id=int(table["guild_id"]),
-            opened_at=required_ts(table["opened_at"]),
-            closed_at=parse_ts(table["closed_at"]),
-            hands=int(settled["n"]),
-            entries=tuple(
-                LedgerEntry(
-                    user_id=int(row["user_id"]),
-                    bought_in=int(row["bought_in"]),
-                    cashed_out=int(row["cashed_out"]),
-                    on_table=int(row["on_table"]),
-                    hands=played.get(int(row["user_id"]), 0),
-                    seated=int(row["user_id"]) in seated,
-                )
-                for row in sums
-            ),
-        )
 
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
@@ -811,8 +581,13 @@ class Store:
                 ),
             )
             if facts is not None:
-                nets = [final - start for start, final in zip(starting, finals, strict=True)]
-                await self._count_hand(int(table["guild_id"]), hand_id, facts, users, nets, now)
+                nets = [
+                    (user_id, final - start)
+                    for user_id, start, final in zip(users, starting, finals, strict=True)
+                ]
+                await reports.count_hand(
+                    self._db(), int(table["guild_id"]), hand_id, facts, nets, now
+                )
             cashed_out = await seating.cash_out_leaving(self._db(), table, now)
         return HandEnd(
             hand_id,
@@ -822,101 +597,6 @@ class Store:
                 for user, start, final in zip(users, starting, finals, strict=True)
             },
             cashed_out,
-        )
-
-    async def _count_hand(
-        self,
-        guild_id: int,
-        hand_id: int,
-        facts: HandFacts,
-        users: Sequence[int],
-        nets: Sequence[int],
-        now: datetime,
-    ) -> None:
-        """Add a settled hand to its players' stats (inside its settlement's transaction)."""
-        season = (await wallets.season(self._db(), guild_id)).number
-        today = now.astimezone(UTC).date()
-        buckets = [(period, _since(period, today)) for period in PERIODS]
-        dealt = [
-            (user_id, seat, net)
-            for user_id, seat, net in zip(users, facts.seats, nets, strict=True)
-            if seat.dealt
-        ]
-        if not dealt:
-            return
-        marks = ", ".join("?" * len(dealt))
-        players = [user_id for user_id, _, _ in dealt]
-        # Only the current day, week and month are ever asked for: a player's past ones go
-        # when he next plays, so the table stays the size of the guild's players, not of its
-        # history.
-        since = dict(buckets)
-        await self._run(
-            "DELETE FROM player_stats WHERE guild_id = ? AND season = ?"
-            f" AND user_id IN ({marks}) AND ((period = 'day' AND since < ?)"
-            " OR (period = 'week' AND since < ?) OR (period = 'month' AND since < ?))",
-            (guild_id, season, *players, since["day"], since["week"], since["month"]),
-        )
-        await self._db().insert_many(
-            "INSERT INTO player_stats (guild_id, season, user_id, period, since, game, hands,"
-            " won, showdowns, won_showdown, vpip, net, biggest_pot)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, season, user_id, period, since, game) DO UPDATE SET"
-            " hands = player_stats.hands + 1,"
-            " won = player_stats.won + excluded.won,"
-            " showdowns = player_stats.showdowns + excluded.showdowns,"
-            " won_showdown = player_stats.won_showdown + excluded.won_showdown,"
-            " vpip = player_stats.vpip + excluded.vpip,"
-            " net = player_stats.net + excluded.net,"
-            " biggest_pot = CASE WHEN excluded.biggest_pot > player_stats.biggest_pot"
-            " THEN excluded.biggest_pot ELSE player_stats.biggest_pot END",
-            [
-                (
-                    guild_id,
-                    season,
-                    user_id,
-                    period,
-                    since,
-                    game,
-                    int(seat.collected > 0),
-                    int(seat.showdown),
-                    int(seat.showdown and seat.collected > 0),
-                    int(seat.vpip),
-                    net,
-                    seat.collected,
-                )
-                for user_id, seat, net in dealt
-                for period, since in buckets
-                for game in (facts.game, ALL_GAMES)
-            ],
-        )
-        # The season's count of his hands of this game, this one included, picks the slot of
-        # the ring this hand overwrites.
-        counts = {
-            int(row["user_id"]): int(row["hands"])
-            for row in await self._all(
-                "SELECT user_id, hands FROM player_stats WHERE guild_id = ? AND season = ?"
-                f" AND period = 'all' AND since = 0 AND game = ? AND user_id IN ({marks})",
-                (guild_id, season, facts.game, *players),
-            )
-        }
-        await self._db().insert_many(
-            "INSERT INTO recent_hands (guild_id, season, user_id, game, slot, hand_id, day, net)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, season, user_id, game, slot) DO UPDATE"
-            " SET hand_id = excluded.hand_id, day = excluded.day, net = excluded.net",
-            [
-                (
-                    guild_id,
-                    season,
-                    user_id,
-                    facts.game,
-                    (counts[user_id] - 1) % RECENT_HANDS,
-                    hand_id,
-                    _day_number(today),
-                    net,
-                )
-                for user_id, _, net in dealt
-            ],
         )
 
     async def _to_hands(self, rows: Iterable[Row]) -> list[HandRecord]:
@@ -1069,62 +749,3 @@ _AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
 def _check_state(state: object) -> None:
     if not isinstance(state, bytes) or not state:
         raise ValueError("a hand's state is the bytes engine.codec.encode wrote")
-
-
-def _check_period(period: object) -> Period:
-    for known in PERIODS:
-        if period == known:
-            return known
-    raise ValueError(f"a period is one of {', '.join(PERIODS)}, not {period!r}")
-
-
-def _game_key(game: str | None) -> str:
-    """The stats' key of ``game``: its own, or ``ALL_GAMES`` for None."""
-    if game is None:
-        return ALL_GAMES
-    if not isinstance(game, str) or not 1 <= len(game) <= 16 or game == ALL_GAMES:
-        raise ValueError(f"not a game's key: {game!r}")
-    return game
-
-
-def _check_facts(facts: HandFacts, seats: int) -> None:
-    _game_key(facts.game)
-    if len(facts.seats) != seats:
-        raise ValueError(f"the facts have {len(facts.seats)} seats, the hand {seats}")
-    for seat in facts.seats:
-        if not is_int(seat.collected) or seat.collected < 0:
-            raise ValueError(f"chips collected must be a whole number, not {seat.collected!r}")
-        if not seat.dealt and (seat.vpip or seat.showdown or seat.collected):
-            raise ValueError("a seat that was not dealt in did nothing in the hand")
-
-
-def _day_number(day: date) -> int:
-    return (day - EPOCH).days
-
-
-def _from_day_number(number: int) -> date:
-    return EPOCH + timedelta(days=number)
-
-
-def _since(period: Period, today: date) -> int:
-    """The stats bucket of ``period`` that ``today`` (UTC) is in, named by its first day."""
-    if period == "day":
-        return _day_number(today)
-    if period == "week":
-        return _day_number(today - timedelta(days=today.weekday()))  # from Monday
-    if period == "month":
-        return _day_number(today.replace(day=1))
-    return 0
-
-
-def _to_game_stats(row: Row) -> GameStats:
-    return GameStats(
-        game=str(row["game"]),
-        hands=int(row["hands"]),
-        won=int(row["won"]),
-        showdowns=int(row["showdowns"]),
-        won_showdown=int(row["won_showdown"]),
-        vpip=int(row["vpip"]),
-        net=int(row["net"]),
-        biggest_pot=int(row["biggest_pot"]),
-    )
