@@ -4,7 +4,7 @@
 One guild gets ``hands`` settled hands over the last year, dealt to 2-8 of 20,000 players of
 very different appetites (a few play every day, most now and then), in the three games: the
 hands and their seats go into ``hands`` and ``hand_seats``, and what settling them would have
-counted goes into the stats tables, worked out here the way ``Store.settle_hand`` counts (the
+counted goes into the stats tables, worked out here the way ``store.hands.settle`` counts (the
 same buckets, the same ring of recent hands; a check below compares a few players with what the
 store reads back). The rows are written in bulk: one transaction of ``executemany`` on SQLite,
 COPY on PostgreSQL. These hands have no ledger rows: the audit is not what this measures.
@@ -404,7 +404,7 @@ async def _settle_times(store: Store, rounds: int, guild: int, today: datetime) 
     for number in range(rounds):
         stacks = [seat.stack for seat in await store.seating.seats(channel)]
         dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
-        hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")
+        hand_id = await store.hands.start(channel, dealt, state, commitment="0" * 64, salt="s")
         # The whole table's chips go to one seat, a different one each hand.
         winner = number % 8
         finals = [0] * 8
@@ -416,7 +416,7 @@ async def _settle_times(store: Store, rounds: int, guild: int, today: datetime) 
             ),
         )
         start = time.perf_counter()
-        await store.settle_hand(hand_id, state, finals, facts=facts, now=today)
+        await store.hands.settle(hand_id, state, finals, facts=facts, now=today)
         times.append((time.perf_counter() - start) * 1000)
         await asyncio.sleep(0)
     return times

@@ -102,7 +102,7 @@ class Archive:
         self.store = store
 
     async def _finished(self, guild_id: int, hand_id: int) -> HandRecord:
-        record = await self.store.get_hand(hand_id)
+        record = await self.store.hands.get(hand_id)
         if record.guild_id != guild_id:
             raise HandNotFound(hand_id)
         if record.is_live:
@@ -139,7 +139,7 @@ class Archive:
         """
         if hand_id is None:
             # While he plays a hand, "my last hand" is the one before it, which has a history.
-            last = await self.store.last_hand_for(user_id, guild_id=guild_id, finished=True)
+            last = await self.store.hands.last_for(user_id, guild_id=guild_id, finished=True)
             if last is None:
                 raise TableError("no_history")
             hand_id = last.hand_id
@@ -183,7 +183,7 @@ class Archive:
             raise ValueError("export either the last hands or a session")
         if session_channel is None:
             assert last is not None
-            records = await self.store.settled_hands_for(user_id, guild_id=guild_id, limit=last)
+            records = await self.store.hands.settled_for(user_id, guild_id=guild_id, limit=last)
             more = False
             if not records:
                 raise TableError("no_history")
@@ -233,7 +233,7 @@ class Archive:
         records: list[HandRecord] = []
         while len(records) <= MAX_SESSION_HANDS:
             wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(records))
-            page = await self.store.settled_hands_for(
+            page = await self.store.hands.settled_for(
                 user_id,
                 guild_id=guild_id,
                 limit=wanted,

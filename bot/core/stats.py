@@ -1,6 +1,6 @@
 """Players' stats: what a settled hand adds to them, and how they are worded.
 
-The store keeps the figures (``Store.settle_hand`` counts each hand in the transaction that
+The store keeps the figures (``store.hands.settle`` counts each hand in the transaction that
 settles it; ``store.reports.player_stats`` and ``store.reports.winnings`` read them).
 :func:`hand_facts` finds, for each seat of a finished hand, what a tracker counts: whether he
 was dealt in, put chips in voluntarily on the first street (VPIP), reached the showdown and

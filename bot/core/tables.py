@@ -445,7 +445,7 @@ class TableManager:
             if table.closed:
                 return
             if table.live is not None and table.live.end is None:
-                await self.store.void_hand(table.live.hand_id, reason="the channel is gone")
+                await self.store.hands.void(table.live.hand_id, reason="the channel is gone")
             table.live = None
             await self.store.seating.close(channel_id)
             # No ledger is posted: there is no channel left to post it in.
@@ -592,7 +592,7 @@ class TableManager:
                 variant=rotation.variant,
             )
             after = rotation.dealt(len(players))
-            hand_id = await self.store.start_hand(
+            hand_id = await self.store.hands.start(
                 table.channel_id,
                 [(seat.user_id, seat.stack) for seat in players],
                 encode(hand),
@@ -730,7 +730,7 @@ class TableManager:
             if live.hand.is_over:
                 live.end = await self._settle(live)
             else:
-                await self.store.save_action(live.hand_id, encode(live.hand))
+                await self.store.hands.save_action(live.hand_id, encode(live.hand))
         except BaseException:
             live.hand = decode(before)
             if live.deadline is not None:
@@ -741,7 +741,7 @@ class TableManager:
     async def _settle(self, live: LiveHand) -> HandEnd:
         """Pay out the finished hand and count it in its players' stats (one transaction)."""
         hand = live.hand
-        return await self.store.settle_hand(
+        return await self.store.hands.settle(
             live.hand_id, encode(hand), list(hand.stacks), facts=hand_facts(hand)
         )
 
@@ -973,7 +973,7 @@ class TableManager:
         and every other table goes on. Another process's tables are left alone, even unreadable
         ones: that process closes those.
         """
-        live_hands = await self.store.live_hands()
+        live_hands = await self.store.hands.live()
         for record in await self.store.seating.tables():
             if self.owns is not None and not self.owns(record.guild_id):
                 continue
@@ -1041,7 +1041,7 @@ class TableManager:
         )
         try:
             if hand is not None:
-                await self.store.void_hand(hand.hand_id, reason=f"table unreadable ({ident})")
+                await self.store.hands.void(hand.hand_id, reason=f"table unreadable ({ident})")
             await self.store.seating.close(channel_id)
         except Exception:
             log.exception(
@@ -1059,7 +1059,7 @@ class TableManager:
         table.live = None
         table.log.clear()
         try:
-            await self.store.void_hand(hand_id, reason=f"restore failed ({ident}): {error}")
+            await self.store.hands.void(hand_id, reason=f"restore failed ({ident}): {error}")
             table.seats = {s.user_id: s for s in await self.store.seating.seats(table.channel_id)}
         except Exception:
             log.exception("hand %s could not be voided either (error %s)", hand_id, ident)

@@ -117,15 +117,15 @@ async def test_a_new_season_resets_wallets_not_seats_and_starts_the_stats_again(
     await store.wallets.take(OTHER_GUILD, ALICE, 100, reason="", by=ADMIN)
     await seat(store, ALICE, 200)  # 1,300 in the wallet
     await seat(store, BOB, 100)  # 500 in the wallet
-    played = await store.start_hand(
+    played = await store.hands.start(
         CHANNEL, [(ALICE, 200), (BOB, 100)], b"state", commitment="ab" * 32, salt="s"
     )
-    await store.settle_hand(played, b"state", [250, 50], facts=facts(250, 0), now=T0)
+    await store.hands.settle(played, b"state", [250, 50], facts=facts(250, 0), now=T0)
     assert (await store.wallets.season(GUILD)).number == 1
     assert (await store.reports.player_stats(GUILD, ALICE)).total.hands == 1
     # A hand in progress across the reset: its chips are at the table, and it counts in the
     # season it ends in.
-    live = await store.start_hand(
+    live = await store.hands.start(
         CHANNEL, [(ALICE, 250), (BOB, 50)], b"state", commitment="ab" * 32, salt="t"
     )
 
@@ -150,7 +150,7 @@ async def test_a_new_season_resets_wallets_not_seats_and_starts_the_stats_again(
     board = await store.reports.leaderboard(GUILD, user_id=ALICE)
     assert board.season == 2 and board.top[0].chips == 1250
     later = T0 + timedelta(hours=2)
-    await store.settle_hand(live, b"state", [300, 0], facts=facts(300, 0), now=later)
+    await store.hands.settle(live, b"state", [300, 0], facts=facts(300, 0), now=later)
     board = await store.reports.winnings(GUILD, user_id=BOB)
     assert board.season == 2 and [(r.user_id, r.chips, r.hands) for r in board.top] == [
         (ALICE, 50, 1),

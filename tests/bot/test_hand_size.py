@@ -70,7 +70,7 @@ async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) ->
             hand = StudHand(stacks, STAKES, deck, len(sizes) % 8)
             secret = new_secret()
             before = await stored_bytes(database)
-            hand_id = await store.start_hand(
+            hand_id = await store.hands.start(
                 CHANNEL,
                 list(zip(PLAYERS, stacks, strict=True)),
                 encode(hand),
@@ -80,8 +80,8 @@ async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) ->
             while not hand.is_over:
                 hand.apply(*choose(hand, rng, aggression))
                 if not hand.is_over:
-                    await store.save_action(hand_id, encode(hand))
-            await store.settle_hand(hand_id, encode(hand), hand.stacks)
+                    await store.hands.save_action(hand_id, encode(hand))
+            await store.hands.settle(hand_id, encode(hand), hand.stacks)
             sizes.append(await stored_bytes(database) - before)
             decisions.append(len(hand.decisions))
         await store.audit()

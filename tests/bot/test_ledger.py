@@ -86,7 +86,7 @@ class Session:
         net: dict[int, int] = defaultdict(int)
         hands: Counter[int] = Counter()
         for hand_id in self.hand_ids:
-            record = await self.store.get_hand(hand_id)
+            record = await self.store.hands.get(hand_id)
             assert record.outcome == "settled"
             replayed = decode(record.state)
             assert replayed.is_over
@@ -185,7 +185,7 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
     voided = session.hand_ids.pop()  # the replay counts the settled hands only
     await session.manager.act(CHANNEL, session.manager.get(CHANNEL).actor_id() or 0, "bring_in")
     await session.manager.abandon(CHANNEL)
-    assert (await store.get_hand(voided)).outcome == "voided"
+    assert (await store.hands.get(voided)).outcome == "voided"
     ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
     net, _ = await session.replay()

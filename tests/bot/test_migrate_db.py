@@ -39,7 +39,7 @@ async def a_played_database(location: Location) -> None:
         )
         for user in (ALICE, BOB):
             await store.seating.sit(OLD_CHANNEL, user, 300)
-        settled = await store.start_hand(
+        settled = await store.hands.start(
             OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], b"n0", commitment=COMMITMENT, salt="s"
         )
         facts = HandFacts(
@@ -49,7 +49,7 @@ async def a_played_database(location: Location) -> None:
                 SeatFacts(dealt=True, vpip=True, showdown=True, collected=0),
             ),
         )
-        await store.settle_hand(settled, b"n9", [450, 150], facts=facts)
+        await store.hands.settle(settled, b"n9", [450, 150], facts=facts)
         await store.seating.close(OLD_CHANNEL)
         await store.seating.open(
             CHANNEL,
@@ -63,10 +63,10 @@ async def a_played_database(location: Location) -> None:
         await store.seating.set_messages({CHANNEL: 555})
         for user, stack in ((ALICE, 400), (BOB, 200), (CAROL, 100)):
             await store.seating.sit(CHANNEL, user, stack)
-        live = await store.start_hand(
+        live = await store.hands.start(
             CHANNEL, [(ALICE, 400), (BOB, 200)], b"n0", commitment=COMMITMENT, salt="t"
         )
-        await store.save_action(live, b"n1")
+        await store.hands.save_action(live, b"n1")
         await store.seating.set_leaving(CHANNEL, BOB, True)
         await store.players.save_name(GUILD, ALICE, "Алиса")
         await store.players.save_name(GUILD + 1, ALICE, "Ally")
@@ -84,8 +84,8 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
             "wallets": [await store.wallets.get(GUILD, user) for user in (ALICE, BOB, CAROL)],
             "tables": await store.seating.tables(),
             "seats": await store.seating.seats(CHANNEL),
-            "live": await store.live_hands(),
-            "last": [await store.last_hand_for(user, finished=True) for user in (ALICE, BOB)],
+            "live": await store.hands.live(),
+            "last": [await store.hands.last_for(user, finished=True) for user in (ALICE, BOB)],
             "board": await store.reports.leaderboard(GUILD, user_id=CAROL),
             "winnings": await store.reports.winnings(GUILD, user_id=BOB),
             "stats": await store.reports.player_stats(GUILD, ALICE),
@@ -107,12 +107,12 @@ async def the_copy_plays_on(location: Location) -> None:
     (largest,) = await query(location, "SELECT max(id) AS ledger FROM ledger")
     store = await Store.open(location)
     try:
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.version, live.state) == (1, b"n1")
-        assert await store.save_action(live.hand_id, b"n2") == 2
-        end = await store.settle_hand(live.hand_id, b"n3", [600, 0])
+        assert await store.hands.save_action(live.hand_id, b"n2") == 2
+        end = await store.hands.settle(live.hand_id, b"n3", [600, 0])
         assert end.cashed_out == {BOB: 0}  # he had asked to leave
-        following = await store.start_hand(
+        following = await store.hands.start(
             CHANNEL, [(ALICE, 600), (CAROL, 100)], b"x", commitment=COMMITMENT, salt="u"
         )
         assert following == live.hand_id + 1

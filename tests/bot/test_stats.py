@@ -160,7 +160,7 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
     """(user, game or "all") -> his figures, from each stored hand's saved state replayed."""
     expected: dict[tuple[int, str], Expected] = defaultdict(Expected)
     for hand_id in hand_ids:
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         assert record.outcome == "settled"
         hand = decode(record.state)
         street = 0
@@ -287,10 +287,10 @@ async def settle(
             await store.seating.sit(channel, user_id, 500)
     stacks = {seat.user_id: seat.stack for seat in await store.seating.seats(channel)}
     players = [(user_id, stacks[user_id]) for user_id in results]
-    hand_id = await store.start_hand(channel, players, b"state", commitment="ab" * 32, salt="s")
+    hand_id = await store.hands.start(channel, players, b"state", commitment="ab" * 32, salt="s")
     finals = [stacks[user_id] + net for user_id, (net, _) in results.items()]
     facts = HandFacts(game, tuple(seat for _, seat in results.values()))
-    await store.settle_hand(hand_id, b"state", finals, facts=facts, now=now)
+    await store.hands.settle(hand_id, b"state", finals, facts=facts, now=now)
     return hand_id
 
 
@@ -407,10 +407,10 @@ async def test_a_voided_hand_or_one_settled_without_facts_counts_nowhere(
     for user_id in (1, 2):
         await store.seating.sit(CHANNEL, user_id, 500)
     players = [(1, 500), (2, 500)]
-    voided = await store.start_hand(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
-    await store.void_hand(voided, reason="test")
-    plain = await store.start_hand(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
-    await store.settle_hand(plain, b"state", [600, 400])
+    voided = await store.hands.start(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
+    await store.hands.void(voided, reason="test")
+    plain = await store.hands.start(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
+    await store.hands.settle(plain, b"state", [600, 400])
     assert (await store.reports.player_stats(GUILD, 1)).total == GameStats("all")
     rows = await snapshot(database)
     assert rows["player_stats"] == [] and rows["recent_hands"] == []
@@ -422,7 +422,7 @@ async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
     await store.seating.open(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
     for user_id in (1, 2):
         await store.seating.sit(CHANNEL, user_id, 500)
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL, [(1, 500), (2, 500)], b"state", commitment="ab" * 32, salt="s"
     )
     before = await snapshot(database)
@@ -435,7 +435,7 @@ async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
         (HandFacts(STUD, (absent, won(10))), "not dealt"),
     ):
         with pytest.raises(ValueError, match=problem):
-            await store.settle_hand(hand_id, b"state", [490, 510], facts=facts)
+            await store.hands.settle(hand_id, b"state", [490, 510], facts=facts)
     for wrong in ({"period": "year"}, {"game": "all"}):
         with pytest.raises(ValueError):
             await store.reports.player_stats(GUILD, 1, **wrong)  # type: ignore[arg-type]
@@ -529,7 +529,7 @@ async def test_histories_name_each_hands_game(store: Store) -> None:
         found = await archive.history(
             GUILD, 1, hand_id, viewer_name="p1", channel_name=str, lang=EN
         )
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         assert found.game == game_of(decode(record.state).variant)
         games.append(found.game)
     assert games == [STUD, STUD, RAZZ_GAME, RAZZ_GAME, HI_LO, HI_LO]

@@ -111,7 +111,7 @@ async def seated_hand(store: Store, stacks: dict[int, int]) -> int:
     await open_default_table(store)
     for user_id, stack in stacks.items():
         await store.seating.sit(CHANNEL, user_id, stack)
-    return await store.start_hand(
+    return await store.hands.start(
         CHANNEL, list(stacks.items()), b"street 3", commitment=COMMITMENT, salt="salt"
     )
 
@@ -279,7 +279,7 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
     ),
     (
         "an unknown hand",
-        lambda s: s.save_action(12345, b"x"),
+        lambda s: s.hands.save_action(12345, b"x"),
         HandNotFound,
         "There is no hand #12,345.",
     ),
@@ -454,7 +454,7 @@ async def test_start_hand_moves_stacks_into_the_hand(store: Store) -> None:
     assert (await store.wallets.get(GUILD, ALICE)).seated == 300
     totals = await store.audit()
     assert (totals.seats, totals.live_hands) == (0, 500)
-    record = await store.get_hand(hand_id)
+    record = await store.hands.get(hand_id)
     assert record.is_live and record.version == 0 and record.state == b"street 3"
     assert [(p.seat_index, p.user_id, p.starting_stack) for p in record.players] == [
         (0, ALICE, 300),
@@ -472,11 +472,11 @@ async def test_hand_rules_while_live(store: Store, database: Location) -> None:
     with pytest.raises(HandInProgress):
         await store.seating.close(CHANNEL)
     with pytest.raises(HandInProgress):
-        await store.start_hand(
+        await store.hands.start(
             CHANNEL, [(CAROL, 100), (DAN, 0)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(ChipsNotConserved, match="600 paid out but 500 entered"):
-        await store.settle_hand(hand_id, b"x", [400, 200])
+        await store.hands.settle(hand_id, b"x", [400, 200])
     assert await snapshot(database) == before
     assert await store.seating.leave(CHANNEL, CAROL) == 100  # not dealt in: free to go
 
@@ -488,11 +488,11 @@ async def test_stale_stack_rolls_back_the_whole_start(store: Store, database: Lo
     await store.seating.sit(CHANNEL, BOB, 200)
     before = await snapshot(database)
     with pytest.raises(SeatsChanged):
-        await store.start_hand(
+        await store.hands.start(
             CHANNEL, [(ALICE, 300), (BOB, 250)], b"x", commitment=COMMITMENT, salt="s"
         )
     with pytest.raises(SeatsChanged):
-        await store.start_hand(
+        await store.hands.start(
             CHANNEL, [(ALICE, 300), (CAROL, 200)], b"x", commitment=COMMITMENT, salt="s"
         )
     assert await snapshot(database) == before
@@ -500,15 +500,15 @@ async def test_stale_stack_rolls_back_the_whole_start(store: Store, database: Lo
 
 async def test_save_action_bumps_the_version(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    assert await store.save_action(hand_id, b"n1") == 1
-    assert await store.save_action(hand_id, b"n2") == 2
-    record = await store.get_hand(hand_id)
+    assert await store.hands.save_action(hand_id, b"n1") == 1
+    assert await store.hands.save_action(hand_id, b"n2") == 2
+    record = await store.hands.get(hand_id)
     assert (record.version, record.state) == (2, b"n2")
 
 
 async def test_settlement_pays_exactly_once(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200, CAROL: 100})
-    end = await store.settle_hand(hand_id, b"over", [450, 150, 0])
+    end = await store.hands.settle(hand_id, b"over", [450, 150, 0])
     assert end.final_stacks == {ALICE: 450, BOB: 150, CAROL: 0}
     assert end.net == {ALICE: 150, BOB: -50, CAROL: -100}
     assert end.cashed_out == {}
@@ -516,13 +516,13 @@ async def test_settlement_pays_exactly_once(store: Store, database: Location) ->
     assert (await store.wallets.get(GUILD, ALICE)).total == 1150
     before = await snapshot(database)
     with pytest.raises(HandNotLive, match=f"Hand #{hand_id} is already over."):
-        await store.settle_hand(hand_id, b"over", [450, 150, 0])
+        await store.hands.settle(hand_id, b"over", [450, 150, 0])
     with pytest.raises(HandNotLive):
-        await store.void_hand(hand_id, reason="late")
+        await store.hands.void(hand_id, reason="late")
     with pytest.raises(HandNotLive):
-        await store.save_action(hand_id, b"late")
+        await store.hands.save_action(hand_id, b"late")
     assert await snapshot(database) == before
-    record = await store.get_hand(hand_id)
+    record = await store.hands.get(hand_id)
     assert (record.outcome, record.state) == ("settled", b"over")
     assert [p.final_stack for p in record.players] == [450, 150, 0]
     assert len(await ledger(database, f"hand_id = {hand_id}", "kind = 'hand_result'")) == 3
@@ -533,8 +533,8 @@ async def test_concurrent_settlements_pay_once(database: Location) -> None:
     try:
         hand_id = await seated_hand(first, {ALICE: 300, BOB: 200})
         results = await asyncio.gather(
-            first.settle_hand(hand_id, b"x", [500, 0]),
-            second.settle_hand(hand_id, b"x", [500, 0]),
+            first.hands.settle(hand_id, b"x", [500, 0]),
+            second.hands.settle(hand_id, b"x", [500, 0]),
             return_exceptions=True,
         )
         assert sorted(type(r).__name__ for r in results) == ["HandEnd", "HandNotLive"]
@@ -547,39 +547,39 @@ async def test_concurrent_settlements_pay_once(database: Location) -> None:
 
 async def test_void_returns_every_chip(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, b"n1")
-    end = await store.void_hand(hand_id, reason="state could not be restored")
+    await store.hands.save_action(hand_id, b"n1")
+    end = await store.hands.void(hand_id, reason="state could not be restored")
     assert end.final_stacks == {ALICE: 300, BOB: 200} and end.net == {ALICE: 0, BOB: 0}
     assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == [300, 200]
-    record = await store.get_hand(hand_id)
+    record = await store.hands.get(hand_id)
     assert (record.outcome, record.state) == ("voided", b"n1")
 
 
 async def test_players_leaving_are_cashed_out_when_the_hand_ends(store: Store) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.seating.set_leaving(CHANNEL, BOB, True)
-    end = await store.settle_hand(hand_id, b"x", [100, 400])
+    end = await store.hands.settle(hand_id, b"x", [100, 400])
     assert end.cashed_out == {BOB: 400}
     assert [seat.user_id for seat in await store.seating.seats(CHANNEL)] == [ALICE]
     assert await store.wallets.balance(GUILD, BOB) == 1200
 
 
 async def test_last_hand_for_a_player(store: Store) -> None:
-    assert await store.last_hand_for(ALICE) is None
+    assert await store.hands.last_for(ALICE) is None
     first = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(first, b"x", [300, 200])
-    second = await store.start_hand(
+    await store.hands.settle(first, b"x", [300, 200])
+    second = await store.hands.start(
         CHANNEL, [(ALICE, 300), (BOB, 200)], b"x", commitment=COMMITMENT, salt="s"
     )
-    last = await store.last_hand_for(ALICE, guild_id=GUILD)
+    last = await store.hands.last_for(ALICE, guild_id=GUILD)
     assert last is not None and last.hand_id == second
     # /history's "my last hand" while the next one is being played: the one that ended.
-    ended = await store.last_hand_for(ALICE, guild_id=GUILD, finished=True)
+    ended = await store.hands.last_for(ALICE, guild_id=GUILD, finished=True)
     assert ended is not None and ended.hand_id == first
-    assert await store.last_hand_for(ALICE, guild_id=GUILD + 1) is None
-    assert await store.last_hand_for(CAROL) is None
+    assert await store.hands.last_for(ALICE, guild_id=GUILD + 1) is None
+    assert await store.hands.last_for(CAROL) is None
     with pytest.raises(HandNotFound):
-        await store.get_hand(second + 1)
+        await store.hands.get(second + 1)
 
 
 async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None:
@@ -591,7 +591,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
     deck: list[Card] = list(FULL_DECK)
     random.Random(7).shuffle(deck)
     hand = StudHand(list(stacks.values()), Stakes(1, 3, 10, 20), deck, dealer=2)
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL, list(stacks.items()), encode(hand), commitment=COMMITMENT, salt="s"
     )
     rng = random.Random(3)
@@ -605,10 +605,10 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
             hand.check()
         else:
             hand.call()
-        await store.save_action(hand_id, encode(hand))
-        restored = decode((await store.get_hand(hand_id)).state)
+        await store.hands.save_action(hand_id, encode(hand))
+        restored = decode((await store.hands.get(hand_id)).state)
         assert restored.events == hand.events and encode(restored) == encode(hand)
-    await store.settle_hand(hand_id, encode(hand), hand.stacks)
+    await store.hands.settle(hand_id, encode(hand), hand.stacks)
     assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == hand.stacks
     assert sum(hand.stacks) == sum(stacks.values())
 
@@ -620,21 +620,21 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
     """Issue 4 point 4: close, reopen, and the hand in progress is there as last saved."""
     store = await Store.open(database)
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.save_action(hand_id, b"n1")
-    await store.save_action(hand_id, b"n2")
+    await store.hands.save_action(hand_id, b"n1")
+    await store.hands.save_action(hand_id, b"n2")
     await store.seating.open(OTHER_CHANNEL, GUILD, BOB, max_seats=2, min_buy_in=1, max_buy_in=9)
     await store.close()
 
     store = await Store.open(database)
     try:
         await store.audit()
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.hand_id, live.channel_id, live.guild_id) == (hand_id, CHANNEL, GUILD)
         assert (live.version, live.state) == (2, b"n2")
         assert [p.user_id for p in live.players] == [ALICE, BOB]
         assert [t.channel_id for t in await store.seating.tables()] == [CHANNEL, OTHER_CHANNEL]
-        await store.settle_hand(hand_id, b"n3", [0, 500])
-        assert await store.live_hands() == []
+        await store.hands.settle(hand_id, b"n3", [0, 500])
+        assert await store.hands.live() == []
         await store.audit()
     finally:
         await store.close()
@@ -661,13 +661,13 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
     )  # all but 100 (or more) of his chips are at the table
     await store.seating.sit(CHANNEL, 1001, 500)
     await store.seating.sit(CHANNEL, 1002, 400)
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL, [(1000, 900), (1001, 500)], b"x", commitment=COMMITMENT, salt="s"
     )
-    await store.settle_hand(hand_id, b"x", [1400, 0])
+    await store.hands.settle(hand_id, b"x", [1400, 0])
     expected[1000] += 500
     expected[1001] -= 500
-    await store.start_hand(
+    await store.hands.start(
         CHANNEL, [(1000, 1400), (1002, 400)], b"x", commitment=COMMITMENT, salt="s"
     )
 
@@ -692,7 +692,7 @@ async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
 
 async def test_ledger_and_ended_hands_cannot_be_rewritten(store: Store, database: Location) -> None:
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
-    await store.settle_hand(hand_id, b"x", [300, 200])
+    await store.hands.settle(hand_id, b"x", [300, 200])
     async with raw(database) as other:
         with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             await other.execute("UPDATE ledger SET wallet_delta = wallet_delta + 1")

@@ -126,9 +126,9 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
             (2, CAROL, 1000),
         ]
         # The hand that was live before the upgrade carries on and settles.
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.hand_id, live.state) == (1, b'{"n": 4}')
-        await store.settle_hand(1, b"n5", [350, 0])
+        await store.hands.settle(1, b"n5", [350, 0])
         assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
@@ -287,7 +287,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
     try:
         assert await version(database) == LATEST
         await store.audit()
-        old = await store.get_hand(1)
+        old = await store.hands.get(1)
         assert old.state == json.dumps(settled.to_dict(), separators=(",", ":")).encode()
         assert decode(old.state).events == settled.events
         archive = Archive(store)
@@ -308,7 +308,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
             actor = table.actor_id()
             assert actor is not None
             await manager.act(CHANNEL, actor, table.buttons()[-1].action)
-        replayed = decode((await store.get_hand(2)).state)
+        replayed = decode((await store.hands.get(2)).state)
         assert replayed.is_over and replayed.decisions[:3] == live.decisions
         (row,) = await query(database, "SELECT state FROM hands WHERE id = 2")
         assert bytes(row["state"]) == encode(replayed)  # saved compact from then on

@@ -65,7 +65,7 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     found = []
     for hand_id in itertools.count(1):
         try:
-            found.append(await store.get_hand(hand_id))
+            found.append(await store.hands.get(hand_id))
         except HandNotFound:
             return found
     raise AssertionError("unreachable")

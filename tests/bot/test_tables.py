@@ -71,7 +71,7 @@ async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: Man
     assert results.count(("bring_in", 3)) == 1
     (refusal,) = [r for r in results if isinstance(r, TableError)]
     assert refusal.key == "not_your_turn"
-    record = await store.get_hand(table.live.hand_id)
+    record = await store.hands.get(table.live.hand_id)
     assert record.version == 1 and table.live.seq > seq
     await manager.shutdown()
 
@@ -87,7 +87,7 @@ async def test_a_failed_save_rolls_the_hand_back(
     async def fail(hand_id: int, state: object) -> int:
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "save_action", fail)
+    monkeypatch.setattr(store.hands, "save_action", fail)
     with pytest.raises(OSError):
         await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
     assert table.live.hand.to_dict() == before
@@ -248,7 +248,7 @@ async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
     await clock.advance(0, manager)
     assert len(screen.results) == 1 and screen.results[0].hand.hand.is_over
     first = screen.results[0].end
-    assert (await store.get_hand(first.hand_id)).outcome == "settled"
+    assert (await store.hands.get(first.hand_id)).outcome == "settled"
     table = manager.get(CHANNEL)
     if min(first.final_stacks.values()) > 0:
         assert table.live is not None and table.live.hand_id > first.hand_id
@@ -277,7 +277,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     hand = StudHand(stacks=[124, 1], stakes=stakes, deck=shuffled_deck(), dealer=1)
     assert hand.is_over
     salt = new_secret()
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL,
         [(1, 124), (2, 1)],
         encode(hand),
@@ -288,7 +288,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     screen = Screen(manager)
     assert await manager.restore() == [hand_id]
     await clock.advance(0, manager)
-    assert (await store.get_hand(hand_id)).outcome == "settled"
+    assert (await store.hands.get(hand_id)).outcome == "settled"
     assert screen.results and screen.results[0].hand.hand_id == hand_id
     await store.audit()
     await manager.shutdown()
@@ -298,7 +298,7 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await seat_directly(store, [124, 1])
-    real_settle = store.settle_hand
+    real_settle = store.hands.settle
     failures = iter([OSError("disk full"), OSError("disk full")])
 
     async def flaky(*args: object, **kwargs: object) -> object:
@@ -307,12 +307,12 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
             raise error
         return await real_settle(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "settle_hand", flaky)
+    monkeypatch.setattr(store.hands, "settle", flaky)
     manager = TableManager(store, clock=clock)
     screen = Screen(manager)
     await manager.restore()
     await clock.advance(0, manager)
-    assert screen.results == [] and len(await store.live_hands()) == 1
+    assert screen.results == [] and len(await store.hands.live()) == 1
     await clock.advance(sum(SETTLE_RETRY_SECONDS[:2]), manager)
     assert len(screen.results) >= 1
     await store.audit()
@@ -352,7 +352,7 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
     assert await fresh.restore() == [healthy.hand_id]
     await delivered()
     assert any(f"#{broken.hand_id}" in line and "cancelled" in line for line in screen.lines)
-    voided = await store.get_hand(broken.hand_id)
+    voided = await store.hands.get(broken.hand_id)
     assert voided.outcome == "voided"
     assert {p.final_stack for p in voided.players} == {500}
     assert fresh.get(CHANNEL + 1).live is not None
@@ -393,7 +393,7 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     hand_id = table.live.hand_id
     await manager.abandon(CHANNEL)
     assert CHANNEL not in manager.tables and table.closed
-    assert (await store.get_hand(hand_id)).outcome == "voided"
+    assert (await store.hands.get(hand_id)).outcome == "voided"
     for user_id in (1, 2):
         wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (1000, 0)

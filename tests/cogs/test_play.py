@@ -51,7 +51,7 @@ async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world:
     assert sum(hand.stacks) == sum(hand.starting_stacks)
     await world.bot.store.audit()
     # /hand verify checks the reveal against the digest posted before the first card.
-    record = await world.bot.store.get_hand(1)
+    record = await world.bot.store.hands.get(1)
     assert record.commitment == digest.group(1)
     result = await world.players[0].slash(world.channel, "hand verify", hand_id=1)
     assert result.response is not None and "matches" in result.response.content

@@ -21,7 +21,7 @@ async def one_hand(world: World) -> dict[int, int]:
     """Ann and Bob play a hand to the showdown; each one's net."""
     await open_and_seat(world)
     await play_out_with_buttons(world)
-    record = await world.bot.store.get_hand(1)
+    record = await world.bot.store.hands.get(1)
     return {p.user_id: (p.final_stack or 0) - p.starting_stack for p in record.players}
 
 
