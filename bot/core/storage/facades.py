@@ -3,8 +3,8 @@
 needs (``backend.py``), calling the domain modules' functions on that transaction's connection.
 
 Methods raise a ``StoreError`` subclass (readable ``str()``) for anything a player can get
-wrong, and then nothing has changed. Times are timezone-aware UTC datetimes. Arguments are
-checked before a transaction starts, so a bad one costs no round trip.
+wrong, and then nothing has changed. Times are timezone-aware UTC datetimes. Arguments that
+can be checked without the database are checked before the transaction starts.
 """
 
 from __future__ import annotations
@@ -303,6 +303,7 @@ class Hands:
         async with self._backend.single() as db:
             version = await hands.save_action(db, hand_id, state, utcnow())
         if version is None:
+            # Nothing matched: say why. A hand that exists never comes back to life once ended.
             async with self._backend.read() as db:
                 await hands.require_live(db, hand_id)
             raise AssertionError(f"hand #{hand_id} is live but its state was not saved")
