@@ -58,7 +58,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        wallet = await self.bot.store.grant(
+        wallet = await self.bot.store.wallets.grant(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -92,7 +92,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        taken = await self.bot.store.take(
+        taken = await self.bot.store.wallets.take(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -122,7 +122,9 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
     async def reset(self, interaction: discord.Interaction, confirm: bool) -> None:
         if not confirm:
             raise TableError("season_reset_unconfirmed")
-        reset = await self.bot.store.reset_season(guild_id_of(interaction), by=interaction.user.id)
+        reset = await self.bot.store.wallets.reset_season(
+            guild_id_of(interaction), by=interaction.user.id
+        )
         await reply(
             interaction,
             self.bot.texts.t(
@@ -144,7 +146,7 @@ class Chips(commands.Cog):
     @app_commands.command(name="balance", description="Your chips")
     @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
-        wallet = await self.bot.store.wallet(guild_id_of(interaction), interaction.user.id)
+        wallet = await self.bot.store.wallets.get(guild_id_of(interaction), interaction.user.id)
         await reply(
             interaction,
             self.bot.texts.t(
@@ -156,7 +158,9 @@ class Chips(commands.Cog):
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
         lang = language_of(interaction)
-        claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        claim = await self.bot.store.wallets.claim_daily(
+            guild_id_of(interaction), interaction.user.id
+        )
         t = self.bot.texts.t
         text = " ".join(
             (
@@ -201,12 +205,14 @@ class Chips(commands.Cog):
         if by == WALLET:
             if period is not None or game is not None:
                 raise TableError("leaderboard_wallet_now")
-            board = await self.bot.store.leaderboard(guild_id, limit=BOARD_SIZE, user_id=user_id)
+            board = await self.bot.store.reports.leaderboard(
+                guild_id, limit=BOARD_SIZE, user_id=user_id
+            )
         else:
-            board = await self.bot.store.winnings(
+            board = await self.bot.store.reports.winnings(
                 guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
-        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
+        names = await self.bot.store.players.names(guild_id, (row.user_id for row in board.top))
         await reply(interaction, embed=leaderboard_embed(board, names, self.bot.texts, lang))
 
     @app_commands.command(
@@ -229,7 +235,7 @@ class Chips(commands.Cog):
     ) -> None:
         lang = language_of(interaction)
         who = member or interaction.user
-        stats = await self.bot.store.player_stats(
+        stats = await self.bot.store.reports.player_stats(
             guild_id_of(interaction), who.id, period=period, game=game
         )
         embed, picture = await self.bot.presenter.stats_message(stats, who.display_name, lang)

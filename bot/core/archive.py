@@ -108,7 +108,7 @@ class Archive:
         self.texts = texts
 
     async def _finished(self, guild_id: int, hand_id: int) -> HandRecord:
-        record = await self.store.get_hand(hand_id)
+        record = await self.store.hands.get(hand_id)
         if record.guild_id != guild_id:
             raise HandNotFound(hand_id)
         if record.is_live:
@@ -145,7 +145,7 @@ class Archive:
         """
         if hand_id is None:
             # While he plays a hand, "my last hand" is the one before it, which has a history.
-            last = await self.store.last_hand_for(user_id, guild_id=guild_id, finished=True)
+            last = await self.store.hands.last_for(user_id, guild_id=guild_id, finished=True)
             if last is None:
                 raise TableError("no_history")
             hand_id = last.hand_id
@@ -189,7 +189,7 @@ class Archive:
             raise ValueError("export either the last hands or a session")
         if session_channel is None:
             assert last is not None
-            records = await self.store.settled_hands_for(user_id, guild_id=guild_id, limit=last)
+            records = await self.store.hands.settled_for(user_id, guild_id=guild_id, limit=last)
             more = False
             if not records:
                 raise TableError("no_history")
@@ -198,7 +198,7 @@ class Archive:
             more = len(records) > MAX_SESSION_HANDS
             records = records[:MAX_SESSION_HANDS]
             if not records:
-                had_table = await self.store.table_ledger(session_channel) is not None
+                had_table = await self.store.reports.table_ledger(session_channel) is not None
                 raise TableError("no_session_history" if had_table else "no_table")
         records.reverse()
         names = await self._names(guild_id, records, user_id, viewer_name)
@@ -239,7 +239,7 @@ class Archive:
         records: list[HandRecord] = []
         while len(records) <= MAX_SESSION_HANDS:
             wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(records))
-            page = await self.store.settled_hands_for(
+            page = await self.store.hands.settled_for(
                 user_id,
                 guild_id=guild_id,
                 limit=wanted,
@@ -256,6 +256,6 @@ class Archive:
     ) -> Callable[[int], str]:
         """How the hands name each player: as the bot last saw him, the viewer as he is now."""
         players = {p.user_id for record in records for p in record.players}
-        names = await self.store.names(guild_id, players)
+        names = await self.store.players.names(guild_id, players)
         names[user_id] = viewer_name
         return lambda player: names.get(player) or fallback_name(player)

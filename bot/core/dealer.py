@@ -1,6 +1,6 @@
 """The dealer: a hand from the deal to its settlement, at any table.
 
-Every change happens under the table's lock. Every decision is saved (``Store.save_action``)
+Every change happens under the table's lock. Every decision is saved (``store.hands.save_action``)
 before it is shown; if saving fails the hand in memory goes back to what the database holds, so
 what players see always matches it. What players must see goes into the table's outbox, which
 the edge delivers; the dealer never awaits a delivery, so a slow or failing Discord cannot hold
@@ -123,7 +123,7 @@ class Dealer:
                 variant=rotation.variant,
             )
             after = rotation.dealt(len(players))
-            hand_id = await self._store.start_hand(
+            hand_id = await self._store.hands.start(
                 table.channel_id,
                 [(seat.user_id, seat.stack) for seat in players],
                 encode(hand),
@@ -276,7 +276,7 @@ class Dealer:
             if live.hand.is_over:
                 live.end = await self._settle(live)
             else:
-                await self._store.save_action(live.hand_id, encode(live.hand))
+                await self._store.hands.save_action(live.hand_id, encode(live.hand))
         except BaseException:
             live.hand = decode(before)
             self.turns.restart(table)
@@ -286,7 +286,7 @@ class Dealer:
     async def _settle(self, live: LiveHand) -> HandEnd:
         """Pay out the finished hand and count it in its players' stats (one transaction)."""
         hand = live.hand
-        return await self._store.settle_hand(
+        return await self._store.hands.settle(
             live.hand_id, encode(hand), list(hand.stacks), facts=hand_facts(hand)
         )
 
@@ -359,17 +359,19 @@ class Dealer:
         table.live = None
         self.turns.stop(table)
         timed_out = {live.users[seat] for seat in hand.timed_out}
-        fresh = {seat.user_id: seat for seat in await self._store.seats(table.channel_id)}
+        fresh = {seat.user_id: seat for seat in await self._store.seating.seats(table.channel_id)}
         for user_id in list(fresh):
             seat = fresh[user_id]
             if seat.stack == 0:
                 # Busted: he leaves, whether he asked to sit out or timed out (RULES 6.2 is
                 # for players with chips to come back to).
-                await self._store.leave(table.channel_id, user_id)
+                await self._store.seating.leave(table.channel_id, user_id)
                 del fresh[user_id]
             elif user_id in timed_out and not seat.sitting_out:
                 # RULES 6.2: out of time -> sitting out from the next hand.
-                fresh[user_id] = await self._store.set_sitting_out(table.channel_id, user_id, True)
+                fresh[user_id] = await self._store.seating.set_sitting_out(
+                    table.channel_id, user_id, True
+                )
         table.seats = fresh
         # Scheduled first so the results can say when the next hand starts.
         self.schedule(table)
@@ -427,4 +429,3 @@ def _resolve(legal: LegalActions, action: str, amount: int | None) -> tuple[str,
             )
         return "raise_to", total
     raise TableError("illegal_action", reason=action)
-

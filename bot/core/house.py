@@ -122,7 +122,7 @@ class _MessageIds:
         while self._unsaved:
             posted, self._unsaved = self._unsaved, {}
             try:
-                await self._store.set_table_messages(posted)
+                await self._store.seating.set_messages(posted)
             except Exception:
                 # Only a restart's clean-up of old buttons needs them; the tables play on.
                 log.warning("could not save the messages of %d tables", len(posted), exc_info=True)

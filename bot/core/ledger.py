@@ -1,9 +1,9 @@
 """A table's session ledger as players read it: everyone who sat since the table opened, what
 each bought in for, cashed out and still has on the table, his net and his hands.
 
-The figures are the store's (:meth:`Store.table_ledger`, summed from the table's ledger rows);
-this names the players as the bot last saw them, puts the biggest winner first and words the
-picture (:func:`ledger_sheet`) in a language.
+The figures are the store's (``store.reports.table_ledger``, summed from the table's ledger
+rows); this names the players as the bot last saw them, puts the biggest winner first and
+words the picture (:func:`ledger_sheet`) in a language.
 """
 
 from __future__ import annotations

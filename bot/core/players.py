@@ -29,23 +29,23 @@ class Players:
                 table.names[user_id] = name
         key = (guild_id, user_id)
         if self._saved_names.get(key) != name:
-            await self._store.save_name(guild_id, user_id, name)
+            await self._store.players.save_name(guild_id, user_id, name)
             self._saved_names[key] = name
 
     async def load_names(self, table: Table, user_ids: Iterable[int]) -> None:
         """The names the store has for players of ``table`` (a restart's)."""
-        saved = await self._store.names(table.guild_id, user_ids)
+        saved = await self._store.players.names(table.guild_id, user_ids)
         table.names.update(saved)
         self._saved_names.update(((table.guild_id, user), name) for user, name in saved.items())
 
     async def four_colour(self, user_id: int) -> bool:
         """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
         if user_id not in self._decks:
-            self._decks[user_id] = await self._store.four_colour(user_id)
+            self._decks[user_id] = await self._store.players.four_colour(user_id)
         return self._decks[user_id]
 
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
-        await self._store.set_four_colour(user_id, four_colour)
+        await self._store.players.set_four_colour(user_id, four_colour)
         self._decks[user_id] = four_colour
 
     def deck(self, user_id: int) -> bool:

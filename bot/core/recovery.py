@@ -50,8 +50,8 @@ class Recovery:
     async def restore(self) -> list[int]:
         """Load every open table this process owns and continue every hand in progress there;
         returns the hand ids."""
-        live_hands = await self._store.live_hands()
-        for record in await self._store.tables():
+        live_hands = await self._store.hands.live()
+        for record in await self._store.seating.tables():
             if self._owns is not None and not self._owns(record.guild_id):
                 continue
             try:
@@ -66,7 +66,7 @@ class Recovery:
             table = self._registry.add(
                 record.channel_id, record.guild_id, record.opener_id, config, rotation
             )
-            table.seats = {s.user_id: s for s in await self._store.seats(record.channel_id)}
+            table.seats = {s.user_id: s for s in await self._store.seating.seats(record.channel_id)}
             table.banks = {
                 s.user_id: s.time_bank for s in table.seats.values() if s.time_bank is not None
             }
@@ -119,8 +119,8 @@ class Recovery:
         )
         try:
             if hand is not None:
-                await self._store.void_hand(hand.hand_id, reason=f"table unreadable ({ident})")
-            await self._store.close_table(channel_id)
+                await self._store.hands.void(hand.hand_id, reason=f"table unreadable ({ident})")
+            await self._store.seating.close(channel_id)
         except Exception:
             log.exception(
                 "the table in channel %s could not be closed (error %s)", channel_id, ident
@@ -137,8 +137,8 @@ class Recovery:
         table.live = None
         table.log.clear()
         try:
-            await self._store.void_hand(hand_id, reason=f"restore failed ({ident}): {error}")
-            table.seats = {s.user_id: s for s in await self._store.seats(table.channel_id)}
+            await self._store.hands.void(hand_id, reason=f"restore failed ({ident}): {error}")
+            table.seats = {s.user_id: s for s in await self._store.seating.seats(table.channel_id)}
         except Exception:
             log.exception("hand %s could not be voided either (error %s)", hand_id, ident)
             return

@@ -1,10 +1,11 @@
 """Players' stats: what a settled hand adds to them, and how they are worded.
 
-The store keeps the figures (``Store.settle_hand`` counts each hand in the transaction that
-settles it; ``Store.player_stats`` and ``Store.winnings`` read them). :func:`hand_facts` finds,
-for each seat of a finished hand, what a tracker counts: whether he was dealt in, put chips in
-voluntarily on the first street (VPIP), reached the showdown and what he collected. The rest
-names periods and seasons and words the chart (:func:`stats_chart`) in a language.
+The store keeps the figures (``store.hands.settle`` counts each hand in the transaction that
+settles it; ``store.reports.player_stats`` and ``store.reports.winnings`` read them).
+:func:`hand_facts` finds, for each seat of a finished hand, what a tracker counts: whether he
+was dealt in, put chips in voluntarily on the first street (VPIP), reached the showdown and
+what he collected. The rest names periods and seasons and words the chart
+(:func:`stats_chart`) in a language.
 """
 
 from __future__ import annotations

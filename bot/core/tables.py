@@ -52,7 +52,7 @@ class Tables:
             raise TableError("table_exists")
         if not config.min_buy_in <= config.max_buy_in or config.min_buy_in < config.stakes.big_bet:
             raise TableError("bad_buy_in_limits")
-        await self._store.open_table(
+        await self._store.seating.open(
             channel_id,
             guild_id,
             opener_id,
@@ -72,7 +72,7 @@ class Tables:
         async with table.lock:
             if table.live is not None:
                 raise TableError("close_mid_hand")
-            cashed = await self._store.close_table(channel_id)
+            cashed = await self._store.seating.close(channel_id)
             # Read before the closing line is said: the ledger follows it with nothing between.
             ledger = await self._closed_ledger(table)
             table.outbox.say("table_closed")
@@ -90,9 +90,9 @@ class Tables:
             if table.closed:
                 return
             if table.live is not None and table.live.end is None:
-                await self._store.void_hand(table.live.hand_id, reason="the channel is gone")
+                await self._store.hands.void(table.live.hand_id, reason="the channel is gone")
             table.live = None
-            await self._store.close_table(channel_id)
+            await self._store.seating.close(channel_id)
             # No ledger is posted: there is no channel left to post it in.
             table.outbox.drain()
             self._forget(table)
@@ -105,10 +105,12 @@ class Tables:
     async def ledger(self, channel_id: int) -> SessionLedger:
         """Who sat at the channel's table since it opened, and how each did; once the table
         has closed, the last one's. Names are those the bot last saw on the server."""
-        record = await self._store.table_ledger(channel_id)
+        record = await self._store.reports.table_ledger(channel_id)
         if record is None:
             raise TableError("no_table")
-        names = await self._store.names(record.guild_id, (e.user_id for e in record.entries))
+        names = await self._store.players.names(
+            record.guild_id, (e.user_id for e in record.entries)
+        )
         return SessionLedger.of(
             record, lambda user_id: names.get(user_id) or fallback_name(user_id)
         )
@@ -145,7 +147,7 @@ class Tables:
         if len(table.seats) >= table.config.seats:
             raise TableError("table_full", seats=table.config.seats)
         if buy_in is None:
-            balance = await self._store.balance(table.guild_id, user_id)
+            balance = await self._store.wallets.balance(table.guild_id, user_id)
             buy_in = max(table.config.min_buy_in, min(table.config.max_buy_in, balance))
         if not table.config.min_buy_in <= buy_in <= table.config.max_buy_in:
             raise TableError(
@@ -154,7 +156,7 @@ class Tables:
         # His own pictures' deck, known before his first cards are dealt.
         await self._players.four_colour(user_id)
         async with table.lock:
-            seat = await self._store.sit(channel_id, user_id, buy_in)
+            seat = await self._store.seating.sit(channel_id, user_id, buy_in)
             table.seats[user_id] = seat
             table.outbox.redraw()
             self._dealer.schedule(table)
@@ -168,10 +170,12 @@ class Tables:
             if table.live is not None and table.live.seat_of(user_id) is not None:
                 if seat.leaving:
                     raise TableError("already_leaving")
-                table.seats[user_id] = await self._store.set_leaving(channel_id, user_id, True)
+                table.seats[user_id] = await self._store.seating.set_leaving(
+                    channel_id, user_id, True
+                )
                 table.outbox.redraw()
                 return None
-            chips = await self._store.leave(channel_id, user_id)
+            chips = await self._store.seating.leave(channel_id, user_id)
             del table.seats[user_id]
             table.outbox.redraw()
         return chips
@@ -182,7 +186,7 @@ class Tables:
             seat = _seat(table, user_id)
             if seat.sitting_out == sitting_out:
                 raise TableError("already_sitting_out" if sitting_out else "not_sitting_out")
-            table.seats[user_id] = await self._store.set_sitting_out(
+            table.seats[user_id] = await self._store.seating.set_sitting_out(
                 channel_id, user_id, sitting_out
             )
             table.outbox.redraw()

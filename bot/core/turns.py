@@ -123,7 +123,7 @@ class TurnClock:
         """Remember time banks, in the store too (a restart keeps them)."""
         table.banks.update(banks)
         try:
-            await self._store.set_time_banks(table.channel_id, banks)
+            await self._store.seating.set_time_banks(table.channel_id, banks)
         except Exception:
             # Seconds, not chips: the table plays on with what it knows.
             log.warning("channel %s: time banks not saved", table.channel_id, exc_info=True)

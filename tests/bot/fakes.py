@@ -33,11 +33,11 @@ async def seat_directly(
         "lang": "en",
         "game": game,
     }
-    await store.open_table(
+    await store.seating.open(
         CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000, settings=settings
     )
     for user_id, stack in enumerate(stacks, start=1):
-        await store.sit(CHANNEL, user_id, stack)
+        await store.seating.sit(CHANNEL, user_id, stack)
     return stakes
 
 

@@ -37,12 +37,12 @@ async def played(store: Store, hands: int, seed: int = 1) -> Session:
     session = Session(store, seed)
     await session.open()
     for user_id in (ANN, BOB, CY):
-        await store.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
+        await store.wallets.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
         await session.sit(user_id, 1000)
     for _ in range(hands):
         await session.play_hand()
         for user_id in (ANN, BOB, CY):  # whoever busted buys in again
-            if user_id not in {seat.user_id for seat in await store.seats(CHANNEL)}:
+            if user_id not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}:
                 await session.sit(user_id, 100)
     return session
 
@@ -69,7 +69,7 @@ async def check_export(store: Store, found: Export, hand_ids: list[int]) -> None
     assert found.reveal.endswith("\n" + TEXTS.t(EN, "verify_howto") + "\n")  # how to check, once
     net = 0
     for hand_id, text, block in zip(hand_ids, parsed, blocks, strict=True):
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         hand = decode(record.state)
         seat = next(p.seat_index for p in record.players if p.user_id == ANN)
         assert text.names[seat] == "Ann"
@@ -165,30 +165,30 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
     await session.start()  # a hand in progress has no history yet
     live = session.hand_ids.pop()
     newest_first = list(reversed(session.hand_ids))
-    hands = await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
+    hands = await store.hands.settled_for(ANN, guild_id=GUILD, limit=10)
     assert [h.hand_id for h in hands] == newest_first and live not in newest_first
-    assert [h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=2)] == (
+    assert [h.hand_id for h in await store.hands.settled_for(ANN, guild_id=GUILD, limit=2)] == (
         newest_first[:2]
     )
-    assert await store.settled_hands_for(ANN, guild_id=GUILD + 1, limit=10) == []
-    at_table = await store.settled_hands_for(ANN, guild_id=GUILD, limit=10, channel_id=CHANNEL)
+    assert await store.hands.settled_for(ANN, guild_id=GUILD + 1, limit=10) == []
+    at_table = await store.hands.settled_for(ANN, guild_id=GUILD, limit=10, channel_id=CHANNEL)
     assert [h.hand_id for h in at_table] == newest_first
     assert (
-        await store.settled_hands_for(ANN, guild_id=GUILD + 1, limit=10, channel_id=CHANNEL) == []
+        await store.hands.settled_for(ANN, guild_id=GUILD + 1, limit=10, channel_id=CHANNEL) == []
     )
     assert (
-        await store.settled_hands_for(ANN, guild_id=GUILD, limit=10, channel_id=OTHER_CHANNEL) == []
+        await store.hands.settled_for(ANN, guild_id=GUILD, limit=10, channel_id=OTHER_CHANNEL) == []
     )
     # The next page: the hands below the last one given.
     for channel in (None, CHANNEL):
-        below = await store.settled_hands_for(
+        below = await store.hands.settled_for(
             ANN, guild_id=GUILD, limit=10, channel_id=channel, before=newest_first[0]
         )
         assert [h.hand_id for h in below] == newest_first[1:]
     # Voided: the hand never ended at the table, so it has no history.
-    await store.void_hand(live, reason="test")
+    await store.hands.void(live, reason="test")
     assert live not in [
-        h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
+        h.hand_id for h in await store.hands.settled_for(ANN, guild_id=GUILD, limit=10)
     ]
     with pytest.raises(TableError) as voided:
         await Archive(store, TEXTS).history(
@@ -197,5 +197,5 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
     assert voided.value.key == "history_voided"
     assert TEXTS.t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
     with pytest.raises(ValueError, match="limit"):
-        await store.settled_hands_for(ANN, guild_id=GUILD, limit=0)
+        await store.hands.settled_for(ANN, guild_id=GUILD, limit=0)
     await session.manager.recovery.shutdown()

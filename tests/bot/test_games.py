@@ -173,6 +173,6 @@ async def test_a_single_game_table_deals_its_game_and_is_saved_with_it(store: St
     table = manager.tables.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is STUD_HI_LO
     assert next_game(table, TEXTS, "en") is None
-    saved = await store.get_table(CHANNEL)
+    saved = await store.seating.table(CHANNEL)
     assert saved is not None and saved.settings["game"] == HI_LO
     await manager.recovery.shutdown()

@@ -87,7 +87,7 @@ class Session:
         net: dict[int, int] = defaultdict(int)
         hands: Counter[int] = Counter()
         for hand_id in self.hand_ids:
-            record = await self.store.get_hand(hand_id)
+            record = await self.store.hands.get(hand_id)
             assert record.outcome == "settled"
             replayed = decode(record.state)
             assert replayed.is_over
@@ -100,7 +100,7 @@ class Session:
 
 async def check_against_replay(session: Session, ledger: TableLedger) -> None:
     net, hands = await session.replay()
-    seats = {seat.user_id: seat.stack for seat in await session.store.seats(CHANNEL)}
+    seats = {seat.user_id: seat.stack for seat in await session.store.seating.seats(CHANNEL)}
     assert [e.user_id for e in ledger.entries] == list(session.bought)  # the order they sat
     for entry in ledger.entries:
         user = entry.user_id
@@ -127,34 +127,34 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
         await session.sit(user_id, buy_in)
     for number in range(12):
         await session.play_hand()
-        ledger = await store.table_ledger(CHANNEL)
+        ledger = await store.reports.table_ledger(CHANNEL)
         assert ledger is not None and ledger.closed_at is None
         await check_against_replay(session, ledger)
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         if number == 3 and 2 in seated:
             await session.leave(2)  # Bob leaves; Dee takes a seat
         if number == 4:
             await session.sit(4, 300)
         if number == 6 and 2 not in seated:
             await session.sit(2, 200)  # Bob comes back with a new buy-in
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         for user_id in (1, 3, 4):  # a busted player buys in again
             if user_id in session.bought and user_id not in seated and number < 10:
                 await session.sit(user_id, 100)
-        if len({seat.user_id for seat in await store.seats(CHANNEL)}) < 2:
+        if len({seat.user_id for seat in await store.seating.seats(CHANNEL)}) < 2:
             await session.sit(5, 500)
     assert 4 in session.bought and len(session.hand_ids) == 12
-    before_close = {seat.user_id: seat.stack for seat in await store.seats(CHANNEL)}
+    before_close = {seat.user_id: seat.stack for seat in await store.seating.seats(CHANNEL)}
     await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
-    closed = await store.table_ledger(CHANNEL)
+    closed = await store.reports.table_ledger(CHANNEL)
     assert closed is not None and closed.closed_at is not None
     await check_against_replay(session, closed)
     # Closed: nothing is left on the table, and every net is in the wallets.
     assert all(e.on_table == 0 and not e.seated for e in closed.entries)
     for entry in closed.entries:
         assert entry.net == entry.cashed_out - entry.bought_in
-        assert (await store.wallet(GUILD, entry.user_id)).balance == 1000 + entry.net
+        assert (await store.wallets.get(GUILD, entry.user_id)).balance == 1000 + entry.net
     await store.audit()
 
 
@@ -168,7 +168,7 @@ async def test_a_hand_in_progress_keeps_its_chips_on_the_table_and_out_of_the_ne
     await session.start()
     table = session.manager.tables.get(CHANNEL)
     await session.manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
-    ledger = await store.table_ledger(CHANNEL)
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.hands == 0
     # The antes and the bring-in are in the pot, but the hand hasn't ended: nobody has won or
     # lost yet, and each player's starting stack is still his, on the table.
@@ -188,8 +188,8 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
         CHANNEL, session.manager.tables.get(CHANNEL).actor_id() or 0, "bring_in"
     )
     await session.manager.tables.abandon(CHANNEL)
-    assert (await store.get_hand(voided)).outcome == "voided"
-    ledger = await store.table_ledger(CHANNEL)
+    assert (await store.hands.get(voided)).outcome == "voided"
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
     net, _ = await session.replay()
     assert [(e.net, e.hands) for e in ledger.entries] == [(net[1], 1), (net[2], 1)]
@@ -239,7 +239,7 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
     async def broken(channel_id: int) -> TableLedger | None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(store, "table_ledger", broken)
+    monkeypatch.setattr(store.reports, "table_ledger", broken)
     with caplog.at_level(logging.WARNING):
         cashed = await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     assert sum(cashed.values()) == 1000 and list(session.manager.registry) == []
@@ -250,7 +250,7 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
 
 async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> None:
     manager = new_house(store, ManualClock())
-    assert await store.table_ledger(CHANNEL) is None
+    assert await store.reports.table_ledger(CHANNEL) is None
     with pytest.raises(TableError) as refused:
         await manager.tables.ledger(CHANNEL)
     assert refused.value.key == "no_table"
@@ -272,7 +272,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     # A report: its statements run on the report thread's connection, traced in that thread.
     reader = await backend._in_report_thread(backend._open_reader)
     await backend._in_report_thread(lambda: reader.set_trace_callback(queries.append))
-    await store.table_ledger(CHANNEL)
+    await store.reports.table_ledger(CHANNEL)
     await backend._in_report_thread(lambda: reader.set_trace_callback(None))
     with closing(sqlite3.connect(tmp_path / "plan.db")) as raw:
         plans = {

@@ -59,17 +59,17 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
 async def test_a_name_is_written_only_when_it_changes(store: Store) -> None:
     manager = new_house(store, ManualClock())
     writes: list[str] = []
-    save = store.save_name
+    save = store.players.save_name
 
     async def counting(guild_id: int, user_id: int, name: str) -> None:
         writes.append(name)
         await save(guild_id, user_id, name)
 
-    store.save_name = counting  # type: ignore[method-assign]
+    store.players.save_name = counting  # type: ignore[method-assign]
     for name in ("Ann", "Ann", "Ann B.", "Ann B."):
         await manager.players.seen(GUILD, 7, name)
     assert writes == ["Ann", "Ann B."]
-    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+    assert await store.players.names(GUILD, [7]) == {7: "Ann B."}
 
 
 async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
@@ -86,7 +86,7 @@ async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) ->
     Screen(manager)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
     other_guild, other_channel = GUILD + 1, CHANNEL + 1
-    await store.grant(other_guild, 7, 1000, reason="test", by=1)
+    await store.wallets.grant(other_guild, 7, 1000, reason="test", by=1)
     for guild, channel in ((GUILD, CHANNEL), (other_guild, other_channel)):
         await manager.tables.open(guild, channel, 1, config)
         await manager.tables.sit(channel, 7, "Ann", 500)

@@ -127,7 +127,7 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     second, screen = process(store, clock, 1)
     hand_0 = await mid_hand(first, clock, GUILD_0, CHANNEL_0)
     hand_1 = await mid_hand(second, clock, GUILD_1, CHANNEL_1)
-    before = await store.get_hand(hand_1)
+    before = await store.hands.get(hand_1)
     lines = len(screen.lines)
 
     # The first process dies and comes back; the second plays on meanwhile.
@@ -137,7 +137,7 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     assert {table.channel_id for table in restarted.registry} == {CHANNEL_0}
     await clock.advance(0, restarted)
     assert any("restarted" in line for line in restarted_screen.lines)
-    after = await store.get_hand(hand_1)
+    after = await store.hands.get(hand_1)
     assert (after.version, after.state) == (before.version, before.state)
     # The other process's table never paused or heard of the restart, and still plays.
     assert not any("restarted" in line for line in screen.lines[lines:])
@@ -166,14 +166,14 @@ async def test_another_process_s_unreadable_table_is_left_for_it_to_close(
 
     restarted, _ = process(store, clock, 0)
     await restarted.recovery.restore()
-    assert await store.get_table(CHANNEL_1) is not None
-    assert len(await store.live_hands()) == 2
+    assert await store.seating.table(CHANNEL_1) is not None
+    assert len(await store.hands.live()) == 2
     await restarted.recovery.shutdown()
     # Its own process closes it, every chip back in the wallets.
     owner, _ = process(store, clock, 1)
     await owner.recovery.restore()
-    assert await store.get_table(CHANNEL_1) is None
-    assert (await store.wallet(GUILD_1, 1)).balance == 1000
+    assert await store.seating.table(CHANNEL_1) is None
+    assert (await store.wallets.get(GUILD_1, 1)).balance == 1000
     await store.audit()
     await owner.recovery.shutdown()
     await store.close()

@@ -117,19 +117,19 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
             350,
         )
         # Seat stacks and stacks inside the live hand both count as seated.
-        seated = {u: (await store.wallet(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
+        seated = {u: (await store.wallets.get(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
         assert seated == {ALICE: 300, BOB: 200, CAROL: 150}
-        board = await store.leaderboard(GUILD, user_id=BOB)
+        board = await store.reports.leaderboard(GUILD, user_id=BOB)
         assert [(row.rank, row.user_id, row.chips) for row in board.top] == [
             (1, ALICE, 1050),
             (2, BOB, 1000),
             (2, CAROL, 1000),
         ]
         # The hand that was live before the upgrade carries on and settles.
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.hand_id, live.state) == (1, b'{"n": 4}')
-        await store.settle_hand(1, b"n5", [350, 0])
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        await store.hands.settle(1, b"n5", [350, 0])
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
@@ -138,7 +138,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
     store = await Store.open(database)
     try:
         assert await version(database) == LATEST
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
@@ -287,7 +287,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
     try:
         assert await version(database) == LATEST
         await store.audit()
-        old = await store.get_hand(1)
+        old = await store.hands.get(1)
         assert old.state == json.dumps(settled.to_dict(), separators=(",", ":")).encode()
         assert decode(old.state).events == settled.events
         archive = Archive(store, TEXTS)
@@ -308,7 +308,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
             actor = table.actor_id()
             assert actor is not None
             await manager.dealer.act(CHANNEL, actor, table.buttons()[-1].action)
-        replayed = decode((await store.get_hand(2)).state)
+        replayed = decode((await store.hands.get(2)).state)
         assert replayed.is_over and replayed.decisions[:3] == live.decisions
         (row,) = await query(database, "SELECT state FROM hands WHERE id = 2")
         assert bytes(row["state"]) == encode(replayed)  # saved compact from then on

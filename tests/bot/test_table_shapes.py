@@ -54,7 +54,7 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
         await store.audit()
         # RULES 5.5: whatever happened, every player's chips (wallet, seat, hand) add up to
         # what the wallets held before anyone sat.
-        wallets = [await store.wallet(GUILD, user) for user in range(1, len(stacks) + 1)]
+        wallets = [await store.wallets.get(GUILD, user) for user in range(1, len(stacks) + 1)]
         assert sum(wallet.total for wallet in wallets) == STARTING * len(stacks)
     finally:
         await store.close()
@@ -64,7 +64,7 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     found = []
     for hand_id in itertools.count(1):
         try:
-            found.append(await store.get_hand(hand_id))
+            found.append(await store.hands.get(hand_id))
         except HandNotFound:
             return found
     raise AssertionError("unreachable")

@@ -72,7 +72,7 @@ async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: Man
     assert results.count(("bring_in", 3)) == 1
     (refusal,) = [r for r in results if isinstance(r, TableError)]
     assert refusal.key == "not_your_turn"
-    record = await store.get_hand(table.live.hand_id)
+    record = await store.hands.get(table.live.hand_id)
     assert record.version == 1 and table.live.seq > seq
     await manager.recovery.shutdown()
 
@@ -88,7 +88,7 @@ async def test_a_failed_save_rolls_the_hand_back(
     async def fail(hand_id: int, state: object) -> int:
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "save_action", fail)
+    monkeypatch.setattr(store.hands, "save_action", fail)
     with pytest.raises(OSError):
         await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     assert table.live.hand.to_dict() == before
@@ -201,20 +201,20 @@ async def test_messages_posted_meanwhile_are_saved_together_newest_last(
     manager, _ = await seated(store, clock)
     table = manager.tables.get(CHANNEL)
     saved: list[dict[int, int]] = []
-    real = store.set_table_messages
+    real = store.seating.set_messages
 
     async def spy(messages: dict[int, int]) -> None:
         saved.append(dict(messages))
         await real(messages)
 
-    monkeypatch.setattr(store, "set_table_messages", spy)
+    monkeypatch.setattr(store.seating, "set_messages", spy)
     view = table_view(table, TEXTS, clock.now())
     assert view is not None
     for message_id in (101, 102, 103):  # three streets posted before the first save ran
         table.outbox.posted(view, message_id)
     await manager.recovery.shutdown()
     assert saved == [{CHANNEL: 103}]
-    stored = await store.get_table(CHANNEL)
+    stored = await store.seating.table(CHANNEL)
     assert stored is not None and stored.message_id == 103
 
 
@@ -254,7 +254,7 @@ async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
     manager, screen = await restored_with_stacks(store, clock, [124, 1])
     await clock.advance(0, manager)
     assert len(screen.results) == 1 and screen.results[0].public.is_over
-    first = await store.get_hand(screen.results[0].hand_id)
+    first = await store.hands.get(screen.results[0].hand_id)
     assert first.outcome == "settled"
     table = manager.tables.get(CHANNEL)
     if min(player.final_stack or 0 for player in first.players) > 0:
@@ -284,7 +284,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     hand = StudHand(stacks=[124, 1], stakes=stakes, deck=shuffled_deck(), dealer=1)
     assert hand.is_over
     salt = new_secret()
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL,
         [(1, 124), (2, 1)],
         encode(hand),
@@ -295,7 +295,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     screen = Screen(manager)
     assert await manager.recovery.restore() == [hand_id]
     await clock.advance(0, manager)
-    assert (await store.get_hand(hand_id)).outcome == "settled"
+    assert (await store.hands.get(hand_id)).outcome == "settled"
     assert screen.results and screen.results[0].hand_id == hand_id
     await store.audit()
     await manager.recovery.shutdown()
@@ -305,7 +305,7 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await seat_directly(store, [124, 1])
-    real_settle = store.settle_hand
+    real_settle = store.hands.settle
     failures = iter([OSError("disk full"), OSError("disk full")])
 
     async def flaky(*args: object, **kwargs: object) -> object:
@@ -314,12 +314,12 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
             raise error
         return await real_settle(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "settle_hand", flaky)
+    monkeypatch.setattr(store.hands, "settle", flaky)
     manager = new_house(store, clock)
     screen = Screen(manager)
     await manager.recovery.restore()
     await clock.advance(0, manager)
-    assert screen.results == [] and len(await store.live_hands()) == 1
+    assert screen.results == [] and len(await store.hands.live()) == 1
     await clock.advance(sum(SETTLE_RETRY_SECONDS[:2]), manager)
     assert len(screen.results) >= 1
     await store.audit()
@@ -359,7 +359,7 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
     assert await fresh.recovery.restore() == [healthy.hand_id]
     await delivered()
     assert any(f"#{broken.hand_id}" in line and "cancelled" in line for line in screen.lines)
-    voided = await store.get_hand(broken.hand_id)
+    voided = await store.hands.get(broken.hand_id)
     assert voided.outcome == "voided"
     assert {p.final_stack for p in voided.players} == {500}
     assert fresh.tables.get(CHANNEL + 1).live is not None
@@ -380,10 +380,10 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
     Screen(fresh)
     await fresh.recovery.restore()
     assert CHANNEL not in fresh.registry and fresh.tables.get(CHANNEL + 1).live is not None
-    assert await store.get_table(CHANNEL) is None
+    assert await store.seating.table(CHANNEL) is None
     # Each player's chips: all back in the wallet but the 500 still at the other table.
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (500, 500)
     await store.audit()
     await fresh.recovery.shutdown()
@@ -400,9 +400,9 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     hand_id = table.live.hand_id
     await manager.tables.abandon(CHANNEL)
     assert CHANNEL not in manager.registry and table.closed
-    assert (await store.get_hand(hand_id)).outcome == "voided"
+    assert (await store.hands.get(hand_id)).outcome == "voided"
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (1000, 0)
     await store.audit()
     await manager.recovery.shutdown()
@@ -434,7 +434,9 @@ async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
         else:
             action = "call" if legal.call else "bring_in" if legal.bring_in else "check"
         await manager.dealer.act(CHANNEL, actor, action)
-    assert list(table.seats) == [1] and [s.user_id for s in await store.seats(CHANNEL)] == [1]
+    assert list(table.seats) == [1] and [s.user_id for s in await store.seating.seats(CHANNEL)] == [
+        1
+    ]
     assert [player.position for player in manager.tables.info(CHANNEL, "en").players] == [0]
     ledger = {
         line.entry.user_id: line.entry for line in (await manager.tables.ledger(CHANNEL)).lines

@@ -32,7 +32,7 @@ def actor(table: Table) -> int:
 
 
 async def saved_banks(store: Store) -> dict[int, float | None]:
-    return {seat.user_id: seat.time_bank for seat in await store.seats(CHANNEL)}
+    return {seat.user_id: seat.time_bank for seat in await store.seating.seats(CHANNEL)}
 
 
 async def test_the_bank_runs_once_the_turn_is_over_then_rules_6_act(store: Store) -> None:

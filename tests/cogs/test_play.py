@@ -33,7 +33,7 @@ from tests.cogs.conftest import (
 
 
 async def total_chips(world: World, user_id: int) -> int:
-    wallet = await world.bot.store.wallet(world.guild.id, user_id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, user_id)
     return wallet.total
 
 
@@ -55,7 +55,7 @@ async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world:
     assert sum(hand.stacks) == sum(hand.starting_stacks)
     await world.bot.store.audit()
     # /hand verify checks the reveal against the digest posted before the first card.
-    record = await world.bot.store.get_hand(1)
+    record = await world.bot.store.hands.get(1)
     assert record.commitment == digest.group(1)
     result = await world.players[0].slash(world.channel, "hand verify", hand_id=1)
     assert result.response is not None and "matches" in result.response.content

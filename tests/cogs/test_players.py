@@ -104,9 +104,9 @@ async def test_settings_deck_colours_the_players_own_pictures_only(
     chosen = await ann.slash(world.channel, "settings deck", colours="four-colour")
     assert chosen.ephemeral and chosen.response is not None
     assert "four colours" in chosen.response.content
-    assert await world.bot.store.four_colour(ann.id) and not await world.bot.store.four_colour(
-        bob.id
-    )
+    assert await world.bot.store.players.four_colour(
+        ann.id
+    ) and not await world.bot.store.players.four_colour(bob.id)
     await open_and_seat(world)
     await world.env.settle()
     # The DMs of the deal: ann's in four colours, bob's in two; the table keeps two.
