@@ -43,7 +43,9 @@ from benchmarks import capacity
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
+from bot.edge.drawing import DrawingProcess
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from words import Texts
 
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")
 STEADY_AFTER = 10.0  # seconds: tables opening and first deals are behind by then
@@ -157,9 +159,9 @@ def run_discord(tables: int, clicks: int, think: float, stagger: float, conn: Co
 # ---------------------------------------------------------------------- parent: the bot
 
 
-def drawing_pid(bot: StudBot) -> int:
+def drawing_pid(drawing: DrawingProcess) -> int:
     """The process the pictures are drawn in (started before the players start)."""
-    pid = bot.presenter.drawing.pid
+    pid = drawing.pid
     assert pid is not None
     return pid
 
@@ -201,20 +203,21 @@ async def bot_side(
             game=GameDefaults(countdown_seconds=0),
         )
         store = await open_store(settings)
-        bot = StudBot(settings, store)
+        drawing = DrawingProcess()
+        bot = StudBot(settings, store, Texts(), drawing=drawing)
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
-        await bot.presenter.drawing.start()
+        await drawing.start()
         before = await asyncio.to_thread(conn.recv)  # the players start
         assert before == "playing"
         start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))
-        start_drawing = cpu_seconds(drawing_pid(bot))
+        start_drawing = cpu_seconds(drawing_pid(drawing))
         samples, elapsed = await asyncio.to_thread(conn.recv)
         usage = Usage(
             cpu_seconds(os.getpid()) - start[0],
-            cpu_seconds(drawing_pid(bot)) - start_drawing,
+            cpu_seconds(drawing_pid(drawing)) - start_drawing,
             cpu_seconds(discord_pid) - start[1],
-            peak_mb(drawing_pid(bot)),
+            peak_mb(drawing_pid(drawing)),
         )
         await bot.close()
         await runner

@@ -4,7 +4,7 @@
 One guild gets ``hands`` settled hands over the last year, dealt to 2-8 of 20,000 players of
 very different appetites (a few play every day, most now and then), in the three games: the
 hands and their seats go into ``hands`` and ``hand_seats``, and what settling them would have
-counted goes into the stats tables, worked out here the way ``Store.settle_hand`` counts (the
+counted goes into the stats tables, worked out here the way ``store.hands.settle`` counts (the
 same buckets, the same ring of recent hands; a check below compares a few players with what the
 store reads back). The rows are written in bulk: one transaction of ``executemany`` on SQLite,
 COPY on PostgreSQL. These hands have no ledger rows: the audit is not what this measures.
@@ -34,7 +34,7 @@ from typing import Any
 import asyncpg
 
 from bot.core.storage import HandFacts, SeatFacts, Store
-from bot.core.storage.store import RECENT_HANDS
+from bot.core.storage.reports import RECENT_HANDS
 
 PLAYERS = 20_000
 DAYS = 365
@@ -312,7 +312,7 @@ async def figures(store: Store, database: str, hands: int, rounds: int, guild: i
                 times = await timed(
                     rounds,
                     partial(
-                        store.winnings,
+                        store.reports.winnings,
                         guild,
                         period=period,
                         game=None if game == "all" else game,
@@ -338,7 +338,9 @@ async def figures(store: Store, database: str, hands: int, rounds: int, guild: i
             for one in (None, "razz"):
                 times = await timed(
                     rounds,
-                    partial(store.player_stats, guild, user, period=period, game=one, now=today),
+                    partial(
+                        store.reports.player_stats, guild, user, period=period, game=one, now=today
+                    ),
                 )
                 worst = max(worst, p95(times))
                 name = f"{period}{'' if one is None else '/razz'}"
@@ -374,7 +376,7 @@ async def _check(store: Store, played: Played, guild: int, today: datetime) -> N
     season = played.periods["all"]
     users = rng.sample(sorted({key[2] for key in season}), 20)
     for user in users:
-        stats = await store.player_stats(guild, user, now=today)
+        stats = await store.reports.player_stats(guild, user, now=today)
         expected = season[(0, "all", user)]
         got = stats.total
         assert [
@@ -385,24 +387,24 @@ async def _check(store: Store, played: Played, guild: int, today: datetime) -> N
             (value for (u, _, _), value in played.ring.items() if u == user), reverse=True
         )[:RECENT_HANDS]
         assert stats.recent == tuple(net for _, _, net in reversed(ring)), user
-    board = await store.winnings(guild, now=today)
+    board = await store.reports.winnings(guild, now=today)
     assert [row.user_id for row in board.top] == played.ranking("all", 0, "all")[:10]
 
 
 async def _settle_times(store: Store, rounds: int, guild: int, today: datetime) -> list[float]:
     channel = 990_000
     players = [(990_000 + seat, 100) for seat in range(8)]
-    await store.open_table(
+    await store.seating.open(
         channel, guild, players[0][0], max_seats=8, min_buy_in=1, max_buy_in=10_000
     )
     for user_id, stack in players:
-        await store.sit(channel, user_id, stack)
+        await store.seating.sit(channel, user_id, stack)
     state = bytes(300)  # about what engine.codec saves of a long 8-seat hand
     times = []
     for number in range(rounds):
-        stacks = [seat.stack for seat in await store.seats(channel)]
+        stacks = [seat.stack for seat in await store.seating.seats(channel)]
         dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
-        hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")
+        hand_id = await store.hands.start(channel, dealt, state, commitment="0" * 64, salt="s")
         # The whole table's chips go to one seat, a different one each hand.
         winner = number % 8
         finals = [0] * 8
@@ -414,7 +416,7 @@ async def _settle_times(store: Store, rounds: int, guild: int, today: datetime) 
             ),
         )
         start = time.perf_counter()
-        await store.settle_hand(hand_id, state, finals, facts=facts, now=today)
+        await store.hands.settle(hand_id, state, finals, facts=facts, now=today)
         times.append((time.perf_counter() - start) * 1000)
         await asyncio.sleep(0)
     return times

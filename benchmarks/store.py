@@ -6,13 +6,13 @@ history of a million hands: what it takes on disk and how fast /history reads it
 
 1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
    whose totals are spread like a real server's (most near the starting 1,000, a long tail of
-   winners, many exact ties), a few hundred of them seated. Timed through ``Store.leaderboard``
-   (top 10 plus the caller's rank, the aiosqlite thread hand-off included) for three callers:
-   the top player, a typical one (median), and the last one, whose rank counts every wallet
-   above him: the worst case.
-2. Hand commits: ``start_hand``, ``save_action`` and ``settle_hand`` at an 8-seat table, each one
-   transaction committed as the store commits it, on the file system of ``--path`` (default: the
-   system temp dir; point it at the production disk to measure that).
+   winners, many exact ties), a few hundred of them seated. Timed through
+   ``store.reports.leaderboard`` (top 10 plus the caller's rank, the aiosqlite thread hand-off
+   included) for three callers: the top player, a typical one (median), and the last one,
+   whose rank counts every wallet above him: the worst case.
+2. Hand commits: ``store.hands.start``, ``save_action`` and ``settle`` at an 8-seat table, each
+   one transaction committed as the store commits it, on the file system of ``--path``
+   (default: the system temp dir; point it at the production disk to measure that).
 3. History (issue 12 point 7, targets: a settled hand's rows <= 1 KB, every query p95 < 10 ms):
    N settled hands (default 1,000,000) in one guild, in a database of their own, written
    straight into it by ``benchmarks.hands`` (a few thousand hands played by the engine, dealt
@@ -183,10 +183,10 @@ async def seat_players(store: Store, users: list[int]) -> None:
     for index, user_id in enumerate(users[:SEATED_PLAYERS]):
         channel = 1_000 + index // 8
         if index % 8 == 0:
-            await store.open_table(
+            await store.seating.open(
                 channel, GUILD, user_id, max_seats=8, min_buy_in=10, max_buy_in=1000
             )
-        await store.sit(channel, user_id, 10)
+        await store.seating.sit(channel, user_id, 10)
 
 
 async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) -> bool:
@@ -199,8 +199,8 @@ async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) 
     }
     worst = 0.0
     for label, caller in callers.items():
-        times = await timed_ms(rounds, partial(store.leaderboard, GUILD, user_id=caller))
-        rank = (await store.leaderboard(GUILD, user_id=caller)).caller
+        times = await timed_ms(rounds, partial(store.reports.leaderboard, GUILD, user_id=caller))
+        rank = (await store.reports.leaderboard(GUILD, user_id=caller)).caller
         assert rank is not None
         print(f"  {label:26} rank {rank.rank:>7,}   {summary(times)}")
         worst = max(worst, p95(times))
@@ -214,30 +214,30 @@ async def leaderboard_figures(store: Store, chips: dict[int, int], rounds: int) 
 async def hand_figures(store: Store, rounds: int) -> None:
     players = [(900_000 + seat, 100) for seat in range(8)]
     channel = 900
-    await store.open_table(
+    await store.seating.open(
         channel, GUILD, players[0][0], max_seats=8, min_buy_in=100, max_buy_in=100
     )
     for user_id, stack in players:
-        await store.sit(channel, user_id, stack)
+        await store.seating.sit(channel, user_id, stack)
     # A finished 8-player hand as the store saves it (the store never reads inside).
     state = max(played_hands(random.Random(1))[8], key=lambda hand: len(hand.state)).state
     starts, saves, settles = [], [], []
     for round_index in range(rounds):
-        stacks = [seat.stack for seat in await store.seats(channel)]
+        stacks = [seat.stack for seat in await store.seating.seats(channel)]
         dealt = [(user_id, stack) for (user_id, _), stack in zip(players, stacks, strict=True)]
         start = time.perf_counter()
-        hand_id = await store.start_hand(channel, dealt, state, commitment="0" * 64, salt="s")
+        hand_id = await store.hands.start(channel, dealt, state, commitment="0" * 64, salt="s")
         starts.append((time.perf_counter() - start) * 1000)
-        saves += await timed_ms(5, partial(store.save_action, hand_id, state))
+        saves += await timed_ms(5, partial(store.hands.save_action, hand_id, state))
         # The whole table's chips go to one seat, a different one each hand.
         finals = [0] * 8
         finals[round_index % 8] = sum(stacks)
         start = time.perf_counter()
-        await store.settle_hand(hand_id, state, finals)
+        await store.hands.settle(hand_id, state, finals)
         settles.append((time.perf_counter() - start) * 1000)
-    print(f"  start_hand (8 seats)        {summary(starts)}")
-    print(f"  save_action (one action)    {summary(saves)}")
-    print(f"  settle_hand (8 seats)       {summary(settles)}")
+    print(f"  hands.start (8 seats)         {summary(starts)}")
+    print(f"  hands.save_action (1 action)  {summary(saves)}")
+    print(f"  hands.settle (8 seats)        {summary(settles)}")
 
 
 async def database_bytes(database: str) -> dict[str, int]:
@@ -326,7 +326,7 @@ async def session_pages(
         while len(read) <= MAX_SESSION_HANDS:
             wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(read))
             call = partial(
-                store.settled_hands_for,
+                store.hands.settled_for,
                 user,
                 guild_id=GUILD,
                 limit=wanted,
@@ -368,9 +368,9 @@ async def query_figures(store: Store, history: History, rounds: int, rng: random
     for who, users in players:
         figures.append(
             (
-                "last hand (Store.last_hand_for)",
+                "last hand (store.hands.last_for)",
                 who,
-                [partial(store.last_hand_for, u, guild_id=GUILD, finished=True) for u in users],
+                [partial(store.hands.last_for, u, guild_id=GUILD, finished=True) for u in users],
             )
         )
     for who, users in players:
@@ -378,7 +378,7 @@ async def query_figures(store: Store, history: History, rounds: int, rng: random
             (
                 "last 100 hands (/history last:100)",
                 who,
-                [partial(store.settled_hands_for, u, guild_id=GUILD, limit=100) for u in users],
+                [partial(store.hands.settled_for, u, guild_id=GUILD, limit=100) for u in users],
             )
         )
     for who, pairs in at_tables:
@@ -392,9 +392,9 @@ async def query_figures(store: Store, history: History, rounds: int, rng: random
         )
     figures.append(
         (
-            "one hand by number (Store.get_hand)",
+            "one hand by number (store.hands.get)",
             "any hand",
-            [partial(store.get_hand, rng.randint(1, history.hands)) for _ in range(rounds)],
+            [partial(store.hands.get, rng.randint(1, history.hands)) for _ in range(rounds)],
         )
     )
     worst = 0.0
@@ -409,7 +409,7 @@ async def query_figures(store: Store, history: History, rounds: int, rng: random
     ok = worst < HISTORY_TARGET_MS
     print(f"  target p95 < {HISTORY_TARGET_MS} ms for each: {'met' if ok else 'MISSED'}")
     # Not a query: what /history last:100 does next is the engine replaying the hands.
-    records = await store.settled_hands_for(top, guild_id=GUILD, limit=100)
+    records = await store.hands.settled_for(top, guild_id=GUILD, limit=100)
     replays = []
     for _ in range(10):
         start = time.perf_counter()

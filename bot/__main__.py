@@ -22,6 +22,7 @@ from bot.core.settings import Settings, SettingsError, load_settings, with_shard
 from bot.core.shards import shard_ranges
 from bot.edge.client import StudBot
 from bot.edge.identify import IdentifyTurns
+from words import Texts
 
 log = logging.getLogger("bot")
 
@@ -87,7 +88,7 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
     store = await open_store(settings)
     turns = None if identify_lock is None else IdentifyTurns(identify_lock)
     try:
-        async with StudBot(settings, store, identify_turns=turns) as bot:
+        async with StudBot(settings, store, Texts(), identify_turns=turns) as bot:
             stop = cli.stop_signal()
             runner = asyncio.create_task(bot.start(settings.token))
             stopping = asyncio.create_task(stop.wait())

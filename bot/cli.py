@@ -2,7 +2,7 @@
 its commands by hand, back up, move the database.
 
 Every way starting can fail that an operator can fix is a :class:`StartupFailure`: one line on
-stderr and an exit code of its own (the table in README.md), never a traceback.
+stderr and an exit code of its own (the table in docs/operating.md), never a traceback.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from bot.core.settings import Settings
 from bot.core.storage import AuditFailed, AuditTotals, DatabaseNotEmpty, SchemaTooNew, Store
 from bot.core.storage.backend import is_postgresql
 from bot.edge.client import GuildRefused, StudBot
+from words import Texts
 
-# Exit codes (README.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
+# Exit codes (docs/operating.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
 EXIT_SETTINGS = 2  # a setting or argument is missing, malformed or names a server we can't use
 EXIT_TOKEN = 3  # Discord rejected DISCORD_TOKEN
 EXIT_DATABASE = 4  # the database (or a backup's PATH, migrate-db's FROM or TO) cannot be
@@ -133,7 +134,7 @@ def parser() -> argparse.ArgumentParser:
         prog="stud-bot",
         description="The Stud Discord bot. Without a command it runs the bot until stopped.",
     )
-    # Read by every command; only run and cluster offer them (sharded settings, README).
+    # Read by every command; only run and cluster offer them (sharded settings, docs/operating.md).
     top.set_defaults(shards=None, shard_count=None, identify_lock=None)
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser(
@@ -227,7 +228,7 @@ class CommandsOnly(StudBot):
 async def sync(settings: Settings, args: argparse.Namespace) -> None:
     store = await open_store(settings)
     try:
-        async with CommandsOnly(settings, store) as bot:
+        async with CommandsOnly(settings, store, Texts()) as bot:
             await bot.login(settings.token)
             if args.everywhere:
                 ids = await bot.sync_commands(None, force=True)

@@ -8,8 +8,9 @@ restores only the tables of its shards' servers, so the workers never touch each
 The launcher starts the workers, restarts one that dies (after a pause that grows while it keeps
 dying: 1 s, 2 s, 5 s ... 60 s, back to 1 s once it has run a minute), and on SIGTERM or SIGINT
 stops them all with SIGTERM, which each handles as the single process does, and exits 0. A worker
-that exits with code 2, 3 or 4 (settings, token, database: README "Exit codes") would only fail
-again: the cluster stops and exits with that code, as systemd's unit does not restart on them.
+that exits with code 2, 3 or 4 (settings, token, database: docs/operating.md, "Exit codes")
+would only fail again: the cluster stops and exits with that code, as systemd's unit does not
+restart on them.
 The workers take turns to IDENTIFY through a file (:mod:`bot.edge.identify`), as Discord allows
 one new session per 5 seconds for the whole bot.
 """

@@ -11,10 +11,9 @@ from discord.ext import commands
 
 from bot.core.errors import TableError
 from bot.core.games import HI_LO, RAZZ_GAME, STUD
-from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import full_time, relative_time, reply
-from bot.edge.presenter import leaderboard_embed
+from bot.edge.embeds import leaderboard_embed
+from bot.edge.funnel import full_time, language_of, relative_time, reply
 
 NET: Final = "net"
 WALLET: Final = "wallet"
@@ -59,7 +58,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        wallet = await self.bot.store.grant(
+        wallet = await self.bot.store.wallets.grant(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -68,8 +67,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         )
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "chips_granted",
                 name=member.display_name,
                 amount=amount,
@@ -93,7 +92,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         member: discord.Member,
         amount: Range[int, 1, 1_000_000_000],
     ) -> None:
-        taken = await self.bot.store.take(
+        taken = await self.bot.store.wallets.take(
             guild_id_of(interaction),
             member.id,
             amount,
@@ -102,8 +101,8 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
         )
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "chips_taken" if taken.taken == amount else "chips_taken_all",
                 name=member.display_name,
                 taken=taken.taken,
@@ -123,11 +122,13 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
     async def reset(self, interaction: discord.Interaction, confirm: bool) -> None:
         if not confirm:
             raise TableError("season_reset_unconfirmed")
-        reset = await self.bot.store.reset_season(guild_id_of(interaction), by=interaction.user.id)
+        reset = await self.bot.store.wallets.reset_season(
+            guild_id_of(interaction), by=interaction.user.id
+        )
         await reply(
             interaction,
-            t(
-                language(interaction.locale),
+            self.bot.texts.t(
+                language_of(interaction),
                 "season_started",
                 season=reset.season,
                 wallets=reset.wallets,
@@ -145,17 +146,22 @@ class Chips(commands.Cog):
     @app_commands.command(name="balance", description="Your chips")
     @app_commands.guild_only()
     async def balance(self, interaction: discord.Interaction) -> None:
-        wallet = await self.bot.store.wallet(guild_id_of(interaction), interaction.user.id)
+        wallet = await self.bot.store.wallets.get(guild_id_of(interaction), interaction.user.id)
         await reply(
             interaction,
-            t(language(interaction.locale), "balance", wallet=wallet.balance, seated=wallet.seated),
+            self.bot.texts.t(
+                language_of(interaction), "balance", wallet=wallet.balance, seated=wallet.seated
+            ),
         )
 
     @app_commands.command(name="daily", description="Collect your daily chips")
     @app_commands.guild_only()
     async def daily(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
-        claim = await self.bot.store.claim_daily(guild_id_of(interaction), interaction.user.id)
+        lang = language_of(interaction)
+        claim = await self.bot.store.wallets.claim_daily(
+            guild_id_of(interaction), interaction.user.id
+        )
+        t = self.bot.texts.t
         text = " ".join(
             (
                 t(
@@ -193,19 +199,21 @@ class Chips(commands.Cog):
         period: str | None = None,
         game: str | None = None,
     ) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         guild_id = guild_id_of(interaction)
         user_id = interaction.user.id
         if by == WALLET:
             if period is not None or game is not None:
                 raise TableError("leaderboard_wallet_now")
-            board = await self.bot.store.leaderboard(guild_id, limit=BOARD_SIZE, user_id=user_id)
+            board = await self.bot.store.reports.leaderboard(
+                guild_id, limit=BOARD_SIZE, user_id=user_id
+            )
         else:
-            board = await self.bot.store.winnings(
+            board = await self.bot.store.reports.winnings(
                 guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
-        names = await self.bot.store.names(guild_id, (row.user_id for row in board.top))
-        await reply(interaction, embed=leaderboard_embed(board, names, lang))
+        names = await self.bot.store.players.names(guild_id, (row.user_id for row in board.top))
+        await reply(interaction, embed=leaderboard_embed(board, names, self.bot.texts, lang))
 
     @app_commands.command(
         name="stats",
@@ -225,9 +233,9 @@ class Chips(commands.Cog):
         period: str = "all",
         game: str | None = None,
     ) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         who = member or interaction.user
-        stats = await self.bot.store.player_stats(
+        stats = await self.bot.store.reports.player_stats(
             guild_id_of(interaction), who.id, period=period, game=game
         )
         embed, picture = await self.bot.presenter.stats_message(stats, who.display_name, lang)

@@ -14,10 +14,10 @@ from discord.ext import commands
 
 from bot.core.archive import Archive
 from bot.core.errors import TableError
-from bot.core.i18n import language, t
-from bot.core.tables import game_name
+from bot.core.games import game_name
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
+from bot.edge.funnel import language_of, reply
+from words import Texts
 
 
 def guild_of(interaction: discord.Interaction) -> int:
@@ -28,9 +28,10 @@ def guild_of(interaction: discord.Interaction) -> int:
 
 @app_commands.guild_only()
 class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
-    def __init__(self, archive: Archive) -> None:
+    def __init__(self, archive: Archive, texts: Texts) -> None:
         super().__init__()
         self.archive = archive
+        self.texts = texts
 
     @app_commands.command(
         name="verify",
@@ -38,10 +39,11 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
     )
     @app_commands.describe(hand_id="The hand number")
     async def verify(self, interaction: discord.Interaction, hand_id: Range[int, 1, 2**53]) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         result = await self.archive.verify(
             guild_of(interaction), interaction.user.id, hand_id, lang
         )
+        t = self.texts.t
         await reply(
             interaction,
             t(
@@ -85,7 +87,7 @@ class Hands(commands.Cog):
         last: Range[int, 1, 100] | None = None,
         session: bool = False,
     ) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
         if (hand_id is not None) + (last is not None) + session > 1:
             raise TableError("history_one_choice")
         if last is None and not session:
@@ -101,7 +103,7 @@ class Hands(commands.Cog):
             lang=lang,
         )
         first, newest = found.hand_ids[0], found.hand_ids[-1]
-        text = t(
+        text = self.bot.texts.t(
             lang,
             "history_session" if session else "history_export",
             count=len(found.hand_ids),
@@ -109,8 +111,9 @@ class Hands(commands.Cog):
             last=newest,
             net=found.net,
         )
+        t = self.bot.texts.t
         games = ", ".join(
-            t(lang, "history_game_count", game=game_name(game, lang), count=count)
+            t(lang, "history_game_count", game=game_name(self.bot.texts, game, lang), count=count)
             for game, count in found.games
         )
         text += " " + t(lang, "history_games", games=games)
@@ -137,15 +140,16 @@ class Hands(commands.Cog):
             channel_name=self._channel_name,
             lang=lang,
         )
+        t = self.bot.texts.t
         summary = ", ".join(t(lang, "net_result", name=name, net=net) for name, net in found.net)
         name = f"hand-{found.hand_id}"
         await reply(
             interaction,
-            t(
+            self.bot.texts.t(
                 lang,
                 "history_summary",
                 hand_id=found.hand_id,
-                game=game_name(found.game, lang),
+                game=game_name(self.bot.texts, found.game, lang),
                 summary=summary,
             ),
             files=[
@@ -157,6 +161,6 @@ class Hands(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
-    archive = Archive(stud.store)
-    stud.tree.add_command(HandGroup(archive))
+    archive = Archive(stud.store, stud.texts)
+    stud.tree.add_command(HandGroup(archive, stud.texts))
     await bot.add_cog(Hands(stud, archive))

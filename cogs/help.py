@@ -9,9 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
+from bot.edge.funnel import language_of, reply
 from bot.edge.presenter import RANKINGS_PICTURE
 
 
@@ -24,7 +23,8 @@ class Help(commands.Cog):
         description="How to play: a hand, the buttons, the commands and the hand rankings",
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
+        lang = language_of(interaction)
+        t = self.bot.texts.t
         embed = discord.Embed(
             title=t(lang, "help_title"),
             description=t(lang, "help_what"),
@@ -40,7 +40,7 @@ class Help(commands.Cog):
             embed.add_field(name=t(lang, title), value=t(lang, text), inline=False)
         embed.set_image(url=f"attachment://{RANKINGS_PICTURE}")
         # The player's own deck: the picture is his alone, like his cards.
-        four_colour = await self.bot.tables.four_colour(interaction.user.id)
+        four_colour = await self.bot.house.players.four_colour(interaction.user.id)
         picture = await self.bot.presenter.rankings_file(lang, four_colour)
         await reply(interaction, embed=embed, file=picture)
 

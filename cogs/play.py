@@ -9,9 +9,9 @@ from discord import app_commands
 from discord.app_commands import Range
 from discord.ext import commands
 
-from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
+from bot.edge.funnel import language_of, reply
+from bot.edge.permissions import missing_permissions
 from cogs.tables import channel_id_of
 
 
@@ -23,16 +23,17 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, action: str, amount: int | None = None
     ) -> None:
         channel_id = channel_id_of(interaction)
-        lang = language(interaction.locale)
-        self.bot.presenter.check_permissions(self.bot.tables.get(channel_id), interaction)
-        taken, shown = await self.bot.tables.act(
+        lang = language_of(interaction)
+        taken, shown = await self.bot.house.dealer.act(
             channel_id,
             interaction.user.id,
             action,
             amount,
             name=interaction.user.display_name,
             lang=lang,
+            missing=missing_permissions(interaction),
         )
+        t = self.bot.texts.t
         await reply(interaction, t(lang, "acted", action=t(lang, f"act_{taken}", amount=shown)))
 
     @app_commands.command(name="fold", description="Fold your hand")
@@ -79,7 +80,13 @@ class Play(commands.Cog):
     @app_commands.command(name="cards", description="See your cards (only you see the reply)")
     @app_commands.guild_only()
     async def cards(self, interaction: discord.Interaction) -> None:
-        await self.bot.presenter.show_cards(interaction, channel_id_of(interaction))
+        cards = await self.bot.house.dealer.cards(
+            channel_id_of(interaction),
+            interaction.user.id,
+            name=interaction.user.display_name,
+            lang=language_of(interaction),
+        )
+        await self.bot.presenter.send_cards(interaction, cards)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.i18n import language, t
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
+from bot.edge.funnel import language_of, reply
+from bot.edge.router import is_action_click
 from cogs.tables import DECK_CHOICES, FOUR_COLOUR
 
 log = logging.getLogger(__name__)
@@ -30,10 +30,10 @@ class SettingsGroup(app_commands.Group, name="settings", description="Your own s
     async def deck(self, interaction: discord.Interaction, colours: str | None = None) -> None:
         user_id = interaction.user.id
         if colours is not None:
-            await self.bot.tables.set_four_colour(user_id, colours == FOUR_COLOUR)
-        four_colour = await self.bot.tables.four_colour(user_id)
+            await self.bot.house.players.set_four_colour(user_id, colours == FOUR_COLOUR)
+        four_colour = await self.bot.house.players.four_colour(user_id)
         key = "settings_deck_four" if four_colour else "settings_deck_two"
-        await reply(interaction, t(language(interaction.locale), key))
+        await reply(interaction, self.bot.texts.t(language_of(interaction), key))
 
 
 class Players(commands.Cog):
@@ -43,11 +43,13 @@ class Players(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every command and click on a server: remember the player's name there (histories,
-        restarts and the leaderboard use it; the bot has no member cache to ask later)."""
-        if interaction.guild_id is None:
+        restarts and the leaderboard use it; the bot has no member cache to ask later). A click
+        on a table's action button is the exception: the dealer takes the name with it, so the
+        click enters the core once."""
+        if interaction.guild_id is None or is_action_click(interaction):
             return
         try:
-            await self.bot.tables.seen(
+            await self.bot.house.players.seen(
                 interaction.guild_id, interaction.user.id, interaction.user.display_name
             )
         except Exception:

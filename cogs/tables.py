@@ -11,13 +11,15 @@ from discord import app_commands
 from discord.app_commands import Choice, Range, locale_str
 from discord.ext import commands
 
-from bot.core import i18n
+from bot.core.config import TableConfig
+from bot.core.errors import BotLacksPermissions
 from bot.core.games import HI_LO, MAX_EVERY, MIXED, RAZZ_GAME, STUD
-from bot.core.i18n import CATALOGUES, language, language_name, t, with_default
-from bot.core.tables import TableConfig, opened_params
+from bot.core.views import opened_params
 from bot.edge.client import StudBot
-from bot.edge.funnel import reply
-from bot.edge.presenter import BotLacksPermissions, missing_permissions, seat_lines
+from bot.edge.embeds import seat_lines
+from bot.edge.funnel import language_of, reply
+from bot.edge.permissions import missing_permissions
+from words import Texts
 
 
 def channel_id_of(interaction: discord.Interaction) -> int:
@@ -31,10 +33,6 @@ def can_manage(interaction: discord.Interaction) -> bool:
 
 
 SERVER_LANGUAGE: Final = "server"
-LANGUAGE_CHOICES: Final = [
-    Choice(name="The server's language", value=SERVER_LANGUAGE),
-    *(Choice(name=language_name(code), value=code) for code in CATALOGUES),
-]
 FOUR_COLOUR: Final = "four-colour"
 DECK_CHOICES: Final = [
     Choice(name="Two colours (red and black)", value="two-colour"),
@@ -48,13 +46,24 @@ GAME_CHOICES: Final = [
 ]
 
 
-def describe_defaults(command: app_commands.Command[Any, ..., Any], **values: object) -> None:
+def language_choices(texts: Texts) -> list[Choice[str]]:
+    """The server's language, or one of those the bot speaks, each named in itself."""
+    # Translatable names, as discord.py makes them of the choices its decorator is given.
+    return [
+        Choice(name=locale_str("The server's language"), value=SERVER_LANGUAGE),
+        *(Choice(name=locale_str(texts.language_name(code)), value=code) for code in texts.codes),
+    ]
+
+
+def describe_defaults(
+    command: app_commands.Command[Any, ..., Any], texts: Texts, **values: object
+) -> None:
     """Make each named option's description say its default (from the settings, known only once
     the bot exists, so after the decorators ran). discord.py has no public way to change a
     parameter, so its copy of the command gets new ones."""
     for name, value in values.items():
         parameter = command._params[name]
-        description = with_default(f"cmddesc_option_{name}", value)
+        description = texts.with_default(f"cmddesc_option_{name}", value)
         command._params[name] = replace(parameter, description=locale_str(description))
 
 
@@ -66,8 +75,12 @@ class TableGroup(
         super().__init__()
         self.bot = bot
         defaults = bot.settings.game
+        # The languages are the bot's texts' (made in main()), known once the bot exists.
+        choices = cast(list[Choice[str | int | float]], language_choices(bot.texts))
+        self.open._params["language"] = replace(self.open._params["language"], choices=choices)
         describe_defaults(
             self.open,
+            bot.texts,
             ante=defaults.ante,
             bring_in=defaults.bring_in,
             small_bet=defaults.small_bet,
@@ -98,7 +111,7 @@ class TableGroup(
         game="The game (default: Seven Card Stud)",
         hands_per_game="Mixed table: hands of each game (default: one orbit, as many as players)",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, deck=DECK_CHOICES, game=GAME_CHOICES)
+    @app_commands.choices(deck=DECK_CHOICES, game=GAME_CHOICES)
     async def open(
         self,
         interaction: discord.Interaction,
@@ -116,14 +129,15 @@ class TableGroup(
         game: str = STUD,
         hands_per_game: Range[int, 1, MAX_EVERY] | None = None,
     ) -> None:
-        # The option is named as players see it; the function of that name is i18n's.
+        # The option is named as players see it.
         channel_id = channel_id_of(interaction)
-        lang = i18n.language(interaction.locale)
+        texts = self.bot.texts
+        lang = language_of(interaction)
         missing = missing_permissions(interaction)
         if missing:
             raise BotLacksPermissions(missing)
         if language is None or language == SERVER_LANGUAGE:
-            language = i18n.language(interaction.guild_locale or interaction.locale)
+            language = texts.language(interaction.guild_locale or interaction.locale)
         config = TableConfig.from_options(
             self.bot.settings.game,
             language,
@@ -140,13 +154,11 @@ class TableGroup(
             game=game,
             hands_per_game=hands_per_game,
         )
-        await self.bot.tables.open(
+        await self.bot.house.tables.open(
             cast(int, interaction.guild_id), channel_id, interaction.user.id, config
         )
-        await reply(
-            interaction,
-            t(lang, "table_opened", **opened_params(config, lang)),
-        )
+        params = opened_params(texts, config, lang)
+        await reply(interaction, texts.t(lang, "table_opened", **params))
 
     @app_commands.command(
         name="close",
@@ -154,31 +166,30 @@ class TableGroup(
     )
     async def close(self, interaction: discord.Interaction) -> None:
         channel_id = channel_id_of(interaction)
-        await self.bot.tables.close(
+        await self.bot.house.tables.close(
             channel_id, interaction.user.id, can_manage=can_manage(interaction)
         )
-        await reply(interaction, t(language(interaction.locale), "table_closed"))
+        await reply(interaction, self.bot.texts.t(language_of(interaction), "table_closed"))
 
     @app_commands.command(name="info", description="Show the table's stakes and players")
     async def info(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
-        table = self.bot.tables.get(channel_id_of(interaction))
-        lines = seat_lines(table, lang)
-        next_game = table.next_game(lang)
-        if next_game is not None:
-            lines.insert(0, next_game)
+        texts = self.bot.texts
+        lang = language_of(interaction)
+        info = self.bot.house.tables.info(channel_id_of(interaction), lang)
+        lines = seat_lines(info.players, texts, lang)
+        if info.next_game is not None:
+            lines.insert(0, info.next_game)
         players = "\n".join(lines)
-        await reply(
-            interaction, t(lang, "table_info", **opened_params(table.config, lang), players=players)
-        )
+        params = opened_params(texts, info.config, lang)
+        await reply(interaction, texts.t(lang, "table_info", **params, players=players))
 
     @app_commands.command(
         name="ledger",
         description="Who sat at this table: buy-ins, cash-outs, chips on the table, net and hands",
     )
     async def ledger(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
-        ledger = await self.bot.tables.ledger(channel_id_of(interaction))
+        lang = language_of(interaction)
+        ledger = await self.bot.house.tables.ledger(channel_id_of(interaction))
         embed, picture = await self.bot.presenter.ledger_message(ledger, lang)
         await reply(interaction, embed=embed, file=picture)
 
@@ -195,41 +206,43 @@ class Seating(commands.Cog):
     async def sit(
         self, interaction: discord.Interaction, buy_in: Range[int, 1, 1_000_000_000] | None = None
     ) -> None:
-        lang = language(interaction.locale)
-        seat = await self.bot.tables.sit(
+        lang = language_of(interaction)
+        seat = await self.bot.house.tables.sit(
             channel_id_of(interaction),
             interaction.user.id,
             interaction.user.display_name,
             buy_in,
             lang,
         )
-        text = t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack)
+        text = self.bot.texts.t(lang, "sat_down", seat=seat.position + 1, stack=seat.stack)
         if buy_in is None:
-            table = self.bot.tables.get(channel_id_of(interaction))
-            text += " " + t(lang, "default_buy_in", max=table.config.max_buy_in)
+            text += " " + self.bot.texts.t(lang, "default_buy_in", max=seat.max_buy_in)
         await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (after the current hand)")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
-        lang = language(interaction.locale)
-        chips = await self.bot.tables.leave(channel_id_of(interaction), interaction.user.id)
+        lang = language_of(interaction)
+        chips = await self.bot.house.tables.leave(channel_id_of(interaction), interaction.user.id)
+        t = self.bot.texts.t
         text = t(lang, "leave_after_hand") if chips is None else t(lang, "left_now", stack=chips)
         await reply(interaction, text)
 
     @app_commands.command(name="sitout", description="Sit out from the next hand")
     @app_commands.guild_only()
     async def sitout(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.set_sitting_out(channel_id_of(interaction), interaction.user.id, True)
-        await reply(interaction, t(language(interaction.locale), "sat_out"))
+        await self.bot.house.tables.set_sitting_out(
+            channel_id_of(interaction), interaction.user.id, True
+        )
+        await reply(interaction, self.bot.texts.t(language_of(interaction), "sat_out"))
 
     @app_commands.command(name="sitin", description="Come back in from the next hand")
     @app_commands.guild_only()
     async def sitin(self, interaction: discord.Interaction) -> None:
-        await self.bot.tables.set_sitting_out(
+        await self.bot.house.tables.set_sitting_out(
             channel_id_of(interaction), interaction.user.id, False
         )
-        await reply(interaction, t(language(interaction.locale), "sat_in"))
+        await reply(interaction, self.bot.texts.t(language_of(interaction), "sat_in"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -100,3 +100,8 @@ def visible_cards(hand: StudHand, viewer_seat: int | None = None) -> set[Card]:
         elif isinstance(event, HandShown):
             visible.update(event.cards)
     return visible
+
+
+def public_reveal(hand: StudHand, secret: str, viewer_seat: int | None = None) -> str:
+    """The deck reveal: cards the table (and the viewer) saw in clear, the rest as hashes."""
+    return DeckCommitment(hand.deck, secret).reveal(visible_cards(hand, viewer_seat))

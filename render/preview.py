@@ -16,6 +16,7 @@ from engine.events import Action, Bet, BringIn, Call, Check, Complete, Event, Fo
 from engine.public import PrivateHand, PublicTable
 from engine.stakes import DEFAULT_STAKES
 from render import SeatLabel, TableLabels, private_hand_png, showdown_png, table_png
+from words.texts import Texts
 
 NAMES = ("Dana", "Олег", "Zoë", "Mateus", "Анастасия", "Émilie", "Kofi", "李雷")
 
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--four-colour", action="store_true")
     args = parser.parse_args(argv)
     out: Path = args.outdir
+    words = Texts().pictures(args.language)
     out.mkdir(parents=True, exist_ok=True)
 
     rng = random.Random(args.seed)
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
                 ),
                 last_action=_last_action(hand, names),
                 four_colour=args.four_colour,
-                language=args.language,
+                words=words,
             )
             write(f"table_street{hand.street}.png", table_png(PublicTable.from_hand(hand), labels))
         _decide(hand, rng)
@@ -109,13 +111,13 @@ def main(argv: list[str] | None = None) -> None:
         seats=tuple(SeatLabel(name) for name in names),
         last_action=_last_action(hand, names),
         four_colour=args.four_colour,
-        language=args.language,
+        words=words,
     )
     write("showdown.png", showdown_png(PublicTable.from_hand(hand), final))
     for seat in hand.dealing_order:
         private = PrivateHand.for_seat(hand, seat)
         picture = private_hand_png(
-            private, name=names[seat], four_colour=args.four_colour, language=args.language
+            private, name=names[seat], four_colour=args.four_colour, words=words
         )
         write(f"private_seat{seat + 1}.png", picture)
     for path in written:

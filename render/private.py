@@ -11,9 +11,9 @@ from PIL import Image, ImageDraw
 
 from engine.public import PrivateHand
 from render import cards, theme
-from render.describe import describe_private
-from render.labels import words
 from render.text import clean, draw_text
+from words.hands import describe_private
+from words.pictures import Words
 
 MARGIN = 16
 GAP = 8
@@ -24,8 +24,7 @@ FOOTER_HEIGHT = 46
 SLOTS = 7  # the width is always seven cards', so the picture keeps its scale in Discord
 
 
-def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, language: str) -> Image.Image:
-    text = words(language)
+def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, text: Words) -> Image.Image:
     size = cards.PRIVATE_CARD
     width = 2 * MARGIN + SLOTS * size.width + (SLOTS - 1) * GAP
     card_top = TITLE_HEIGHT + LIFT
@@ -87,7 +86,7 @@ def draw_private(hand: PrivateHand, *, name: str, four_colour: bool, language: s
     if hand.folded:
         footer = text.folded_hand
     else:
-        description = describe_private(hand, text.code)
+        description = describe_private(hand, text.hands)
         footer = f"{text.best_hand}: {description}" if description else ""
     draw_text(
         canvas,

@@ -13,9 +13,9 @@ from PIL import Image
 
 from engine.cards import parse_cards
 from render import cards, theme
-from render.describe import describe
-from render.labels import Words
 from render.text import draw_text
+from words.hands import describe
+from words.pictures import Words
 
 # Strongest first, one per category (the order of Words.categories).
 EXAMPLES: Final = tuple(
@@ -90,7 +90,7 @@ def draw_rankings(text: Words, *, four_colour: bool) -> Image.Image:
         draw_text(
             canvas,
             (text_left, middle + 14),
-            describe(example, text.code) or "",
+            describe(example, text.hands) or "",
             15,
             theme.MUTED,
             anchor="lm",

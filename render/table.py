@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
 from engine.stakes import Stakes
 from render import cards, png, theme
-from render.describe import describe_shown, describe_shown_low
-from render.labels import SeatLabel, TableLabels, Words, words
+from render.labels import SeatLabel, TableLabels
 from render.text import clean, draw_text, font
+from words.hands import describe_shown, describe_shown_low
+from words.pictures import Words
 
 WIDTH = 680
 HEIGHT = 620
@@ -174,7 +175,7 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
         raise ValueError(f"a table has 2 to 8 seats, not {len(view.seats)}")
     if len(labels.seats) > len(view.seats):
         raise ValueError(f"{len(labels.seats)} seat labels for a table of {len(view.seats)} seats")
-    text = words(labels.language)
+    text = labels.words
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
         _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
@@ -301,8 +302,9 @@ def _draw_shown(
     both) lifted, the others dimmed."""
     # A high-low hand's low goes on a tag of its own: one line can't hold both halves.
     split = view.high_game and view.low_game
+    low_game = view.low_game and not split
     description = describe_shown(
-        shown, text.code, high_game=view.high_game, low_game=view.low_game and not split, short=True
+        shown, text.hands, high_game=view.high_game, low_game=low_game, short=True
     )
     draw_text(
         canvas,
@@ -323,7 +325,7 @@ def _draw_shown(
         x += size.index_width
     if split:
         won_low = any(seat.seat in result.low_winners for result in view.results)
-        _draw_low_tag(canvas, describe_shown_low(shown, text.code, short=True), left, top, won_low)
+        _draw_low_tag(canvas, describe_shown_low(shown, text.hands, short=True), left, top, won_low)
 
 
 def _draw_low_tag(canvas: Image.Image, low: str, left: int, top: int, won: bool) -> None:
@@ -489,7 +491,7 @@ def table_boxes(view: PublicTable, labels: TableLabels) -> tuple[png.Box, ...]:
     and the middle, as tall as its lines (tests check that nothing is drawn outside them). Only
     these are mapped to the palette, and the rows outside them are the felt's own."""
     corner, game, column, *seats = drawn_boxes(len(view.seats))
-    middle = _middle(view, labels, words(labels.language))
+    middle = _middle(view, labels, labels.words)
     top = max(0, middle.top - _MIDDLE_MARGIN)
     bottom = min(HEIGHT, middle.top + middle.height + _MIDDLE_MARGIN)
     return (corner, game, (column[0], top, column[2], bottom), *seats)
@@ -498,7 +500,7 @@ def table_boxes(view: PublicTable, labels: TableLabels) -> tuple[png.Box, ...]:
 def table_pieces(view: PublicTable, labels: TableLabels) -> tuple[png.Piece, ...]:
     """The two top corners, already mapped to the palette: a picture's boxes minus these are
     all that is left to map (the corners change with the street or the game only)."""
-    return _corners(view, labels, words(labels.language))
+    return _corners(view, labels, labels.words)
 
 
 def _corners(view: PublicTable, labels: TableLabels, text: Words) -> tuple[png.Piece, png.Piece]:

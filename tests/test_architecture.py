@@ -1,8 +1,11 @@
 """The layers hold: the contracts in pyproject.toml ([tool.importlinter]) are checked here, so
-CI fails when, say, the core imports discord or a cog reaches into the engine."""
+CI fails when, say, the core imports discord or a cog reaches into the engine. And the bot's
+modules stay a size a reader takes in: no file over 600 lines, no class with more than 20
+public methods."""
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -10,6 +13,10 @@ import pytest
 from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 600
+MAX_PUBLIC_METHODS = 20
+# Where the sizes are checked: the bot and its cogs.
+SIZED = (ROOT / "bot", ROOT / "cogs")
 
 
 def test_the_import_contracts_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -17,25 +24,105 @@ def test_the_import_contracts_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
 
 
-def test_a_core_module_importing_discord_would_break_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The same kind of contract, on a throwaway package whose core imports discord."""
-    package = tmp_path / "shop"
-    (package / "core").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "core" / "__init__.py").write_text("import discord\n")
+def lint_throwaway(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str], contract: str
+) -> int:
+    """lint_imports on a throwaway package ``shop`` (``files``: path -> text) with one
+    contract (TOML lines after the contract's header)."""
+    for name, text in files.items():
+        path = tmp_path / "shop" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     config = tmp_path / "contracts.toml"
     config.write_text(
         "[tool.importlinter]\n"
         'root_packages = ["shop"]\n'
         "include_external_packages = true\n"
-        "[[tool.importlinter.contracts]]\n"
+        'contract_types = ["allowed_imports: tests.contracts.AllowedImports"]\n'
+        "[[tool.importlinter.contracts]]\n" + contract
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(ROOT), *sys.path])
+    return int(lint_imports(config_filename=str(config), no_cache=True))
+
+
+def test_a_core_module_importing_discord_would_break_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same kind of contract, on a throwaway package whose core imports discord."""
+    files = {"__init__.py": "", "core/__init__.py": "import discord\n"}
+    contract = (
         'name = "no discord in the core"\n'
         'type = "forbidden"\n'
         'source_modules = ["shop.core"]\n'
         'forbidden_modules = ["discord"]\n'
     )
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    assert lint_imports(config_filename=str(config), no_cache=True) == 1
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 1
+
+
+def test_an_edge_importing_a_core_module_not_on_its_list_would_break_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The allow-list contract (tests/contracts.py) that keeps the edge on the core's views."""
+    files = {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/views.py": "",
+        "core/state.py": "",
+        "edge/__init__.py": "from shop.core import views\n",
+    }
+    contract = (
+        'name = "the edge sees views"\n'
+        'type = "allowed_imports"\n'
+        'source_modules = ["shop.edge"]\n'
+        'package = "shop.core"\n'
+        'allowed_modules = ["shop.core.views"]\n'
+    )
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 0
+    files = {"edge/click.py": "from shop.core.state import x\n"}
+    assert lint_throwaway(tmp_path, monkeypatch, files, contract) == 1
+
+
+def oversized(path: Path) -> list[str]:
+    """What in ``path`` is over the limits: the file's lines, a class's public methods."""
+    source = path.read_text(encoding="utf-8")
+    found = []
+    lines = len(source.splitlines())
+    if lines > MAX_LINES:
+        found.append(f"{path}: {lines} lines (at most {MAX_LINES})")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            public = [
+                item.name
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                and not item.name.startswith("_")
+            ]
+            if len(public) > MAX_PUBLIC_METHODS:
+                found.append(
+                    f"{path}: class {node.name} has {len(public)} public methods"
+                    f" (at most {MAX_PUBLIC_METHODS})"
+                )
+    return found
+
+
+def test_no_module_or_class_outgrows_a_reader() -> None:
+    paths = sorted(path for folder in SIZED for path in folder.rglob("*.py"))
+    assert paths
+    assert [problem for path in paths for problem in oversized(path)] == []
+
+
+def test_a_long_file_and_a_wide_class_would_be_caught(tmp_path: Path) -> None:
+    long = tmp_path / "long.py"
+    long.write_text("x = 1\n" * (MAX_LINES + 1))
+    wide = tmp_path / "wide.py"
+    methods = "".join(f"    def m{n}(self) -> None: ...\n" for n in range(MAX_PUBLIC_METHODS + 1))
+    wide.write_text(f"class Wide:\n    def _private(self) -> None: ...\n{methods}")
+    fits = tmp_path / "fits.py"
+    fits.write_text("class Fits:\n" + methods.replace("def m0(", "def _m0("))
+    assert oversized(long) == [f"{long}: {MAX_LINES + 1} lines (at most {MAX_LINES})"]
+    assert oversized(wide) == [
+        f"{wide}: class Wide has {MAX_PUBLIC_METHODS + 1} public methods"
+        f" (at most {MAX_PUBLIC_METHODS})"
+    ]
+    assert oversized(fits) == []

@@ -1,5 +1,7 @@
-"""The Discord-free core: tables, their clock and outbox, storage, the archive of finished hands.
+"""The Discord-free core: tables, the dealer, the turn clock, recovery, storage, the archive.
 
-Nothing under ``bot.core`` imports ``discord`` (tests/test_architecture.py holds that): the
-core decides, saves and records what each table must show; ``bot.edge`` shows it on Discord.
+Nothing under ``bot.core`` imports ``discord`` (tests/test_architecture.py holds that). The edge
+enters through :class:`bot.core.house.House` (one call a command) and sees what a table shows as
+frozen views (``bot.core.views``) taken from its outbox (``bot.core.outbox``), reporting back
+through the same outbox what became of each.
 """

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.i18n import cards_text, rank_plural, t
 from engine import STUD_HIGH, HandCategory, Variant
 from engine import events as ev
 from engine.public import ShownCards
 from engine.stakes import Stakes
-from render.describe import describe, describe_board, describe_shown
+from words import Texts, cards_text
+from words.hands import describe, describe_board, describe_shown
 
 
 def announce(
     event: ev.Event,
+    texts: Texts,
     lang: str,
     name_of: Callable[[int], str],
     stakes: Stakes,
@@ -29,6 +30,8 @@ def announce(
     game, whose halves (high, low or both) name shown hands and split pots.
     """
     high_game, low_game = variant.high, variant.low is not None
+    t = texts.t
+    hands = texts.pictures(lang).hands
 
     def all_in(flag: bool) -> str:
         return t(lang, "all_in_suffix") if flag else ""
@@ -44,9 +47,9 @@ def announce(
             return t(lang, key, name=name_of(seat), card=card.pretty)
         case ev.FirstToAct(seat=seat, category=category, ranks=ranks, low=low):
             if ranks:
-                holding = describe_board(HandCategory(category), ranks, lang, low=low)
+                holding = describe_board(HandCategory(category), ranks, hands, low=low)
             else:  # saved before boards were data: only Stud High dealt then
-                holding = describe(event.up_cards, lang) or event.holding
+                holding = describe(event.up_cards, hands) or event.holding
             key = "ann_first_to_act_low" if low else "ann_first_to_act"
             return t(lang, key, name=name_of(seat), holding=holding)
         case ev.OpenPair(seat=seat, rank=rank):
@@ -54,7 +57,7 @@ def announce(
                 lang,
                 "ann_open_pair",
                 name=name_of(seat),
-                rank=rank_plural(lang, rank),
+                rank=texts.rank_plural(lang, rank),
                 small=stakes.small_bet,
                 big=stakes.big_bet,
             )
@@ -82,7 +85,7 @@ def announce(
             return t(lang, "ann_community", card=card.pretty)
         case ev.HandShown(seat=seat, cards=cards):
             shown = ShownCards.from_event(event)
-            description = describe_shown(shown, lang, high_game=high_game, low_game=low_game)
+            description = describe_shown(shown, hands, high_game=high_game, low_game=low_game)
             return t(
                 lang,
                 "ann_shown",
@@ -91,9 +94,9 @@ def announce(
                 description=description,
             )
         case ev.PotAwarded(high_winners=high_winners) if high_winners and high_game and low_game:
-            return _split_pot(event, lang, name_of)
+            return _split_pot(event, texts, lang, name_of)
         case ev.PotAwarded(index=index, amount=amount, winners=winners, description=description):
-            pot = _pot_name(index, lang)
+            pot = _pot_name(index, texts, lang)
             return t(
                 lang,
                 "ann_pot",
@@ -108,13 +111,16 @@ def announce(
     return None
 
 
-def _pot_name(index: int, lang: str) -> str:
-    return t(lang, "main_pot") if index == 0 else t(lang, "side_pot", index=index)
+def _pot_name(index: int, texts: Texts, lang: str) -> str:
+    return texts.t(lang, "main_pot") if index == 0 else texts.t(lang, "side_pot", index=index)
 
 
-def _split_pot(event: ev.PotAwarded, lang: str, name_of: Callable[[int], str]) -> str:
+def _split_pot(
+    event: ev.PotAwarded, texts: Texts, lang: str, name_of: Callable[[int], str]
+) -> str:
     """A Stud Hi-Lo pot at showdown: a scoop, the two halves, or the high alone (no low)."""
-    pot = _pot_name(event.index, lang)
+    t = texts.t
+    pot = _pot_name(event.index, texts, lang)
 
     def names(seats: tuple[int, ...]) -> str:
         return ", ".join(name_of(seat) for seat in seats)

@@ -14,13 +14,13 @@ from typing import Final
 
 from bot.core.errors import TableError
 from bot.core.games import game_of
-from bot.core.i18n import t
 from bot.core.storage import HandNotFound, HandRecord, Store
-from bot.core.tables import fallback_name, public_reveal
+from bot.core.table import fallback_name
 from engine.codec import decode
-from engine.fairness import verify
+from engine.fairness import public_reveal, verify
 from engine.hand import StudHand
 from engine.history import join_histories, write_history
+from words import Texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +65,23 @@ def _viewer_seat(record: HandRecord, user_id: int) -> int | None:
     return next((p.seat_index for p in record.players if p.user_id == user_id), None)
 
 
-def _reveal_text(record: HandRecord, hand: StudHand, viewer: int | None, lang: str) -> str:
+def _reveal_text(
+    record: HandRecord, hand: StudHand, viewer: int | None, texts: Texts, lang: str
+) -> str:
     """The fairness reveal for one viewer: what he saw in clear, every other card hashed."""
     reveal = public_reveal(hand, record.salt, viewer)
-    head = t(lang, "verify_file", commitment=record.commitment, reveal=reveal)
-    return f"{head}{t(lang, 'verify_howto')}\n"
+    head = texts.t(lang, "verify_file", commitment=record.commitment, reveal=reveal)
+    return f"{head}{texts.t(lang, 'verify_howto')}\n"
 
 
-def _reveal_entry(record: HandRecord, hand: StudHand, viewer: int | None, lang: str) -> str:
+def _reveal_entry(
+    record: HandRecord, hand: StudHand, viewer: int | None, texts: Texts, lang: str
+) -> str:
     """One hand's part of an export's reveal file: its number, commitment and reveal."""
     reveal = public_reveal(hand, record.salt, viewer)
-    head = t(lang, "export_reveal_hand", hand_id=record.hand_id)
-    return f"{head}\n{t(lang, 'verify_file', commitment=record.commitment, reveal=reveal)}"
+    head = texts.t(lang, "export_reveal_hand", hand_id=record.hand_id)
+    file = texts.t(lang, "verify_file", commitment=record.commitment, reveal=reveal)
+    return f"{head}\n{file}"
 
 
 def _copy(
@@ -98,11 +103,12 @@ def _copy(
 
 
 class Archive:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, texts: Texts) -> None:
         self.store = store
+        self.texts = texts
 
     async def _finished(self, guild_id: int, hand_id: int) -> HandRecord:
-        record = await self.store.get_hand(hand_id)
+        record = await self.store.hands.get(hand_id)
         if record.guild_id != guild_id:
             raise HandNotFound(hand_id)
         if record.is_live:
@@ -118,7 +124,7 @@ class Archive:
             hand_id,
             record.commitment,
             verify(record.commitment, reveal),
-            _reveal_text(record, hand, viewer, lang),
+            _reveal_text(record, hand, viewer, self.texts, lang),
         )
 
     async def history(
@@ -139,7 +145,7 @@ class Archive:
         """
         if hand_id is None:
             # While he plays a hand, "my last hand" is the one before it, which has a history.
-            last = await self.store.last_hand_for(user_id, guild_id=guild_id, finished=True)
+            last = await self.store.hands.last_for(user_id, guild_id=guild_id, finished=True)
             if last is None:
                 raise TableError("no_history")
             hand_id = last.hand_id
@@ -160,7 +166,7 @@ class Archive:
             record.hand_id,
             game_of(hand.variant),
             text,
-            _reveal_text(record, hand, viewer, lang),
+            _reveal_text(record, hand, viewer, self.texts, lang),
             net,
         )
 
@@ -183,7 +189,7 @@ class Archive:
             raise ValueError("export either the last hands or a session")
         if session_channel is None:
             assert last is not None
-            records = await self.store.settled_hands_for(user_id, guild_id=guild_id, limit=last)
+            records = await self.store.hands.settled_for(user_id, guild_id=guild_id, limit=last)
             more = False
             if not records:
                 raise TableError("no_history")
@@ -192,7 +198,7 @@ class Archive:
             more = len(records) > MAX_SESSION_HANDS
             records = records[:MAX_SESSION_HANDS]
             if not records:
-                had_table = await self.store.table_ledger(session_channel) is not None
+                had_table = await self.store.reports.table_ledger(session_channel) is not None
                 raise TableError("no_session_history" if had_table else "no_table")
         records.reverse()
         names = await self._names(guild_id, records, user_id, viewer_name)
@@ -205,7 +211,7 @@ class Archive:
             games[game_of(hand.variant)] += 1
             viewer = _viewer_seat(record, user_id)
             texts.append(_copy(record, hand, viewer, names, channel_name))
-            reveals.append(_reveal_entry(record, hand, viewer, lang))
+            reveals.append(_reveal_entry(record, hand, viewer, self.texts, lang))
             net += sum(
                 (p.final_stack or 0) - p.starting_stack
                 for p in record.players
@@ -214,7 +220,7 @@ class Archive:
             if count % HANDS_PER_SLICE == 0:
                 # Hundreds of hands take a while to write: let the tables play meanwhile.
                 await asyncio.sleep(0)
-        reveal = "\n".join(reveals) + "\n" + t(lang, "verify_howto") + "\n"
+        reveal = "\n".join(reveals) + "\n" + self.texts.t(lang, "verify_howto") + "\n"
         return Export(
             tuple(r.hand_id for r in records),
             join_histories(texts),
@@ -233,7 +239,7 @@ class Archive:
         records: list[HandRecord] = []
         while len(records) <= MAX_SESSION_HANDS:
             wanted = min(SESSION_PAGE, MAX_SESSION_HANDS + 1 - len(records))
-            page = await self.store.settled_hands_for(
+            page = await self.store.hands.settled_for(
                 user_id,
                 guild_id=guild_id,
                 limit=wanted,
@@ -250,6 +256,6 @@ class Archive:
     ) -> Callable[[int], str]:
         """How the hands name each player: as the bot last saw him, the viewer as he is now."""
         players = {p.user_id for record in records for p in record.players}
-        names = await self.store.names(guild_id, players)
+        names = await self.store.players.names(guild_id, players)
         names[user_id] = viewer_name
         return lambda player: names.get(player) or fallback_name(player)

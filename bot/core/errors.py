@@ -1,17 +1,38 @@
-"""Requests a table refuses. ``str()`` is the key; ``message(lang)`` the player's reply."""
+"""Requests a table refuses. ``str()`` is the key; ``message(texts, lang)`` the player's reply."""
 
 from __future__ import annotations
 
-from bot.core.i18n import t
+import secrets
+from collections.abc import Sequence
+
+from words import Texts
 
 
 class TableError(Exception):
-    """A player's request that the table refuses; nothing changed. ``key`` is an i18n key."""
+    """A player's request that the table refuses; nothing changed. ``key`` is a message key."""
 
     def __init__(self, key: str, /, **params: object) -> None:
         super().__init__(key)
         self.key = key
         self.params = params
 
-    def message(self, lang: str) -> str:
-        return t(lang, self.key, **self.params)
+    def message(self, texts: Texts, lang: str) -> str:
+        return texts.t(lang, self.key, **self.params)
+
+
+class BotLacksPermissions(TableError):
+    """The bot can't show a table in the channel; names are Discord's permission flag names
+    ("send_messages"), each worded by its ``perm_`` message."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__("missing_bot_permissions")
+        self.names = tuple(names)
+
+    def message(self, texts: Texts, lang: str) -> str:
+        listed = ", ".join(texts.t(lang, f"perm_{name}") for name in self.names)
+        return texts.t(lang, self.key, permissions=listed)
+
+
+def error_id() -> str:
+    """A short id that ties what a player or channel is told to the log line with details."""
+    return secrets.token_hex(4)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Variant
+from words import Texts
 
 STUD: Final = "stud"
 RAZZ_GAME: Final = "razz"
@@ -29,6 +30,11 @@ _KEYS: Final = {variant.name: key for key, variant in VARIANTS.items()}
 def game_of(variant: Variant) -> str:
     """The game key (``"razz"``) of a hand's variant."""
     return _KEYS[variant.name]
+
+
+def game_name(texts: Texts, game: str, lang: str) -> str:
+    """A game's name ("stud", "razz", "hilo", "mixed") in ``lang``."""
+    return texts.t(lang, f"game_{game}")
 
 
 @dataclass(frozen=True, slots=True)

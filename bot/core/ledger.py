@@ -1,9 +1,9 @@
 """A table's session ledger as players read it: everyone who sat since the table opened, what
 each bought in for, cashed out and still has on the table, his net and his hands.
 
-The figures are the store's (:meth:`Store.table_ledger`, summed from the table's ledger rows);
-this names the players as the bot last saw them, puts the biggest winner first and words the
-picture (:func:`ledger_sheet`) in a language.
+The figures are the store's (``store.reports.table_ledger``, summed from the table's ledger
+rows); this names the players as the bot last saw them, puts the biggest winner first and
+words the picture (:func:`ledger_sheet`) in a language.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from bot.core.i18n import catalogue, day, t
 from bot.core.storage import LedgerEntry, TableLedger
 from render import LedgerRow, LedgerSheet
+from words import Texts
 
 # Players past this many are counted, not listed: the embed and the picture stay readable.
 MAX_ROWS: Final = 25
@@ -74,9 +74,12 @@ class SessionLedger:
         )
 
 
-def ledger_sheet(ledger: SessionLedger, lang: str, channel_name: str) -> LedgerSheet:
+def ledger_sheet(
+    ledger: SessionLedger, texts: Texts, lang: str, channel_name: str
+) -> LedgerSheet:
     """The ledger picture's words and numbers in ``lang``."""
-    words = catalogue(lang)
+    t, day = texts.t, texts.day
+    words = texts.catalogue(lang)
     number, signed = words.number, words.signed
     if ledger.closed_at is None:
         subtitle = t(lang, "pic_ledger_open", date=day(lang, ledger.opened_at), hands=ledger.hands)

@@ -1,24 +1,26 @@
 """What a table must show, recorded by the core under the table's lock, delivered by the edge.
 
-The core never waits on Discord: it appends effects here and wakes the edge, which delivers them
-in order and retries until Discord takes each one. Lines, results and private cards are each
-delivered once; the table picture is not a snapshot but a request to draw the table as it is
-when the edge gets to it, so consecutive requests fold into one and the latest state wins.
+The core never waits on Discord: it appends effects here and wakes the edge, which takes them in
+order and reports back what became of each through this same object, the one small interface
+between them: :meth:`Outbox.delivered`, :meth:`Outbox.posted` (with the message's id) or
+:meth:`Outbox.failed` (with why). Lines, results and private cards are each delivered once; the
+table picture is not a snapshot but a request to show the table as it is when the edge takes
+it: consecutive requests fold into one, and the view is built at :meth:`Outbox.take`, so the
+latest state wins.
 """
 
 from __future__ import annotations
 
+import enum
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Final, Protocol
 
-from engine.public import PrivateHand
-
-if TYPE_CHECKING:
-    from bot.core.ledger import SessionLedger
-    from bot.core.storage import HandEnd
-    from bot.core.tables import LiveHand
+from bot.core.errors import TableError
+from bot.core.ledger import SessionLedger
+from bot.core.views import PrivateView, ResultsView, TableView
+from words import Texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,37 +32,10 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
-class Picture:
-    """Redraw the table message from the table's current state."""
-
-
-@dataclass(frozen=True, slots=True)
-class Results:
-    """A finished hand's showdown picture, pots and deck reveal."""
-
-    hand: LiveHand
-    end: HandEnd
-    next_hand_at: float | None
-    # The hand's own last line: the table's log is the next hand's once that one is dealt,
-    # which may be before the results are shown (no countdown, or Discord slow to take them).
-    last_action: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class ClearButtons:
     """Take the buttons off an older table message (one from before a restart, say)."""
 
     message_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Private:
-    """A player's own cards, read when they were dealt (the hand may have moved on since)."""
-
-    user_id: int
-    hand_id: int
-    cards: PrivateHand
-    game: str  # the hand's game ("razz"): a mixed table's player is told which one he plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,36 +45,115 @@ class Ledger:
     ledger: SessionLedger
 
 
-Effect = Line | Picture | Results | ClearButtons | Private | Ledger
+Effect = Line | TableView | ResultsView | ClearButtons | PrivateView | Ledger
+
+
+class Why(enum.Enum):
+    """Why the edge could not deliver an effect."""
+
+    DISCORD_DOWN = "discord_down"  # 429, 5xx, no answer: the same effect is tried again later
+    FORBIDDEN = "forbidden"  # the bot may not show the table: it pauses, the effect waits
+    CHANNEL_GONE = "channel_gone"  # deleted: the table closes, every chip goes back
+    DMS_CLOSED = "dms_closed"  # a player takes no DMs: the channel says so once a hand
+    BROKEN = "broken"  # a request Discord will never take (our bug): logged, skipped
+
+
+class Reports(Protocol):
+    """What the core does with the edge's reports (``bot.core.house.House``)."""
+
+    def delivered(self, outbox: Outbox, effect: Effect) -> None: ...
+
+    def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None: ...
+
+    def failed(
+        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
+    ) -> None: ...
+
+
+class _Redraw:
+    """Show the table as it is (built into a :class:`TableView` when taken)."""
+
+
+_REDRAW: Final = _Redraw()
 
 
 class Outbox:
-    """A table's effects in the order they happened."""
+    """A table's effects in the order they happened, and the way back for their fate."""
 
-    def __init__(self) -> None:
-        self._items: deque[Effect] = deque()
-        self.wake: Callable[[], None] = lambda: None  # set by whoever delivers
+    def __init__(
+        self,
+        channel_id: int,
+        guild_id: int,
+        *,
+        texts: Texts,
+        lang: str,
+        view: Callable[[], TableView | None],
+        reports: Reports,
+        wake: Callable[[Outbox], None],
+    ) -> None:
+        self.channel_id = channel_id
+        self.guild_id = guild_id
+        self.lang = lang  # the channel's lines are in the table's language
+        self.closed = False  # the table closed: what is left is its last words
+        self.paused: TableError | None = None  # why the table can't be shown, while it can't
+        self._texts = texts
+        self._view = view
+        self._reports = reports
+        self._wake = wake
+        self._items: deque[Effect | _Redraw] = deque()
+
+    # ------------------------------------------------------------------ the core's side
+
+    def say(self, key: str, *, ping: int | None = None, **params: object) -> None:
+        """A line in the table's language; ``ping`` is the user it mentions."""
+        self.put(Line(self._texts.t(self.lang, key, **params), ping))
+
+    def redraw(self) -> None:
+        # A picture being delivered was taken out: a change made meanwhile still gets drawn.
+        if not (self._items and self._items[-1] is _REDRAW):
+            self._items.append(_REDRAW)
+            self.wake()
 
     def put(self, effect: Effect) -> None:
-        # A picture being delivered was taken out: a change made meanwhile still gets drawn.
-        if isinstance(effect, Picture) and self._items and isinstance(self._items[-1], Picture):
-            return
         self._items.append(effect)
         self.wake()
 
-    def take(self) -> Effect | None:
-        """The oldest effect, for delivery; ``put_back`` it if delivery failed."""
-        return self._items.popleft() if self._items else None
+    def wake(self) -> None:
+        """Have the edge deliver what is here (once the table can be shown)."""
+        self._wake(self)
 
-    def put_back(self, effect: Effect) -> None:
-        """Deliver ``effect`` first, before anything recorded since it was taken."""
-        self._items.appendleft(effect)
+    def drain(self) -> None:
+        """Forget everything pending (a table whose channel is gone)."""
+        self._items.clear()
+
+    # ------------------------------------------------------------------ the edge's side
+
+    def take(self) -> Effect | None:
+        """The oldest effect, for delivery, or None: nothing left, or the table can't be shown
+        (paused). A picture request comes out as the table's view as it is now."""
+        while self.paused is None and self._items:
+            item = self._items.popleft()
+            if not isinstance(item, _Redraw):
+                return item
+            view = self._view()
+            if view is not None:  # None: the table closed, there is nothing to draw
+                return view
+        return None
+
+    def delivered(self, effect: Effect) -> None:
+        """Discord took ``effect``."""
+        self._reports.delivered(self, effect)
+
+    def posted(self, effect: Effect, message_id: int) -> None:
+        """Discord took ``effect`` as the new message ``message_id``."""
+        self._reports.posted(self, effect, message_id)
+
+    def failed(self, effect: Effect, why: Why, permissions: Sequence[str] = ()) -> None:
+        """Discord did not take ``effect``; ``permissions`` names what the bot lacks."""
+        if why in (Why.DISCORD_DOWN, Why.FORBIDDEN):
+            # First again, before anything recorded since; a picture is drawn anew.
+            self._items.appendleft(_REDRAW if isinstance(effect, TableView) else effect)
+        self._reports.failed(self, effect, why, permissions)
 
     def __len__(self) -> int:
         return len(self._items)
-
-    def drain(self) -> list[Effect]:
-        """Everything pending, oldest first, taken out (a table whose channel is gone)."""
-        items = list(self._items)
-        self._items.clear()
-        return items

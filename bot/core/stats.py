@@ -1,10 +1,11 @@
 """Players' stats: what a settled hand adds to them, and how they are worded.
 
-The store keeps the figures (``Store.settle_hand`` counts each hand in the transaction that
-settles it; ``Store.player_stats`` and ``Store.winnings`` read them). :func:`hand_facts` finds,
-for each seat of a finished hand, what a tracker counts: whether he was dealt in, put chips in
-voluntarily on the first street (VPIP), reached the showdown and what he collected. The rest
-names periods and seasons and words the chart (:func:`stats_chart`) in a language.
+The store keeps the figures (``store.hands.settle`` counts each hand in the transaction that
+settles it; ``store.reports.player_stats`` and ``store.reports.winnings`` read them).
+:func:`hand_facts` finds, for each seat of a finished hand, what a tracker counts: whether he
+was dealt in, put chips in voluntarily on the first street (VPIP), reached the showdown and
+what he collected. The rest names periods and seasons and words the chart
+(:func:`stats_chart`) in a language.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time
 
 from bot.core.games import game_of
-from bot.core.i18n import day, t, words_for
 from bot.core.storage import HandFacts, Leaderboard, Period, PlayerStats, SeatFacts
 from engine import events as ev
 from engine.hand import StudHand
 from render import NetChart
+from words import Texts
 
 # A choice to put chips in. The bring-in is forced and the antes are too: neither counts.
 _VOLUNTARY = (ev.Call, ev.Complete, ev.Bet, ev.Raise)
@@ -57,21 +58,23 @@ def percent(part: int, whole: int) -> int:
     return round(100 * part / whole) if whole else 0
 
 
-def period_text(lang: str, period: Period, since: date | None) -> str:
+def period_text(texts: Texts, lang: str, period: Period, since: date | None) -> str:
     """ "This week, from Jan 6, 2025", "The whole season"."""
     if since is None or period == "all":
-        return t(lang, "period_all")
-    return t(lang, f"period_{period}", date=day(lang, datetime.combine(since, time(), UTC)))
+        return texts.t(lang, "period_all")
+    start = texts.day(lang, datetime.combine(since, time(), UTC))
+    return texts.t(lang, f"period_{period}", date=start)
 
 
-def season_text(lang: str, season: int, started: datetime | None) -> str:
+def season_text(texts: Texts, lang: str, season: int, started: datetime | None) -> str:
     """ "Season 2, since Mar 3, 2025"; the first season has no start to name."""
     if started is None:
-        return t(lang, "season", season=season)
-    return t(lang, "season_since", season=season, date=day(lang, started))
+        return texts.t(lang, "season", season=season)
+    return texts.t(lang, "season_since", season=season, date=texts.day(lang, started))
 
 
 def heading(
+    texts: Texts,
     lang: str,
     season: int,
     started: datetime | None,
@@ -80,30 +83,35 @@ def heading(
     game: str | None,
 ) -> str:
     """Which figures these are: the game (if one), the period (if any) and the season."""
-    parts = [season_text(lang, season, started)]
+    parts = [season_text(texts, lang, season, started)]
     if period is not None:
-        parts.insert(0, period_text(lang, period, since))
+        parts.insert(0, period_text(texts, lang, period, since))
     if game is not None:
-        parts.insert(0, t(lang, f"game_{game}"))
+        parts.insert(0, texts.t(lang, f"game_{game}"))
     return " · ".join(parts)
 
 
-def stats_heading(lang: str, stats: PlayerStats) -> str:
-    return heading(lang, stats.season, stats.season_started, stats.period, stats.since, stats.game)
+def stats_heading(texts: Texts, lang: str, stats: PlayerStats) -> str:
+    return heading(
+        texts, lang, stats.season, stats.season_started, stats.period, stats.since, stats.game
+    )
 
 
-def board_heading(lang: str, board: Leaderboard) -> str:
-    return heading(lang, board.season, board.season_started, board.period, board.since, board.game)
+def board_heading(texts: Texts, lang: str, board: Leaderboard) -> str:
+    return heading(
+        texts, lang, board.season, board.season_started, board.period, board.since, board.game
+    )
 
 
-def stats_chart(stats: PlayerStats, name: str, lang: str) -> NetChart:
+def stats_chart(stats: PlayerStats, name: str, texts: Texts, lang: str) -> NetChart:
     """The chart of ``stats.recent`` with its words in ``lang``."""
+    t = texts.t
     count = len(stats.recent)
     return NetChart(
         title=t(lang, "pic_stats_title", name=name),
-        subtitle=stats_heading(lang, stats),
+        subtitle=stats_heading(texts, lang, stats),
         nets=stats.recent,
         axis=t(lang, "pic_stats_axis", count=count, net=sum(stats.recent)) if count else "",
         empty=t(lang, "pic_stats_empty"),
-        thousands=words_for(lang).thousands,
+        thousands=texts.pictures(lang).thousands,
     )

@@ -23,24 +23,23 @@ import gc
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.core import i18n
 from bot.core.clock import Clock
+from bot.core.house import House
 from bot.core.settings import Settings
 from bot.core.shards import shard_ranges
 from bot.core.storage import Store
-from bot.core.tables import TableManager
-from bot.edge.buttons import route_click
-from bot.edge.drawing import Drawing
+from bot.edge.drawing import Drawing, DrawingProcess
 from bot.edge.funnel import StudTree
 from bot.edge.identify import IdentifyTurns
 from bot.edge.presenter import DiscordPresenter
+from bot.edge.router import route_click
 from bot.edge.translator import CommandTranslator
+from words import Texts
 
 log = logging.getLogger(__name__)
 
@@ -91,28 +90,20 @@ def payload_digest(payload: list[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def mentions(ids: Mapping[str, int]) -> Callable[[str, str], str]:
-    """:data:`bot.core.i18n.command_mention` for synced commands: ``</table open:ID>``, which
-    each reader's client shows in his language; other names as typed (``/name``)."""
-
-    def mention(name: str, lang: str) -> str:
-        command_id = ids.get(name.split()[0])
-        return i18n.slash_command(name, lang) if command_id is None else f"</{name}:{command_id}>"
-
-    return mention
-
-
 class StudBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
         store: Store,
+        texts: Texts,
         *,
         clock: Clock | None = None,
-        identify_turns: IdentifyTurns | None = None,
         drawing: Drawing | None = None,
+        identify_turns: IdentifyTurns | None = None,
         **options: object,
     ) -> None:
+        """``store`` and ``texts`` are made by the caller (``main()``), as is ``drawing``
+        (default: a drawing process of its own, started with the first picture)."""
         # Slash commands and buttons only: no privileged intents (no message content, members).
         intents = discord.Intents.none()
         intents.guilds = True
@@ -135,11 +126,15 @@ class StudBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.store = store
+        self.texts = texts
         shards = settings.shards
-        self.tables = TableManager(store, clock=clock, owns=None if shards is None else shards.owns)
+        self.house = House(
+            store, texts, clock=clock, owns=None if shards is None else shards.owns
+        )
         self.identify_turns = identify_turns
-        # None: a drawing process of its own (tests hand in an in-process stand-in).
-        self.presenter = DiscordPresenter(self, self.tables, drawing)
+        self.presenter = DiscordPresenter(
+            self, self.house, texts, DrawingProcess() if drawing is None else drawing
+        )
         # False once shutting down: new interactions are told to come back in a minute.
         self.accepting = True
         self._start_up_frozen = False
@@ -150,13 +145,14 @@ class StudBot(commands.AutoShardedBot):
         # With DEV_GUILD_ID the commands go to that server only (instantly); without it,
         # globally. Never both from a start, so no server sees each command twice.
         ids = await self.sync_commands(self.settings.dev_guild_id)
-        i18n.command_mention = mentions(ids)
-        restored = await self.tables.restore()
+        # Messages name commands by Discord's mentions now, in each reader's language.
+        self.texts.commands_synced(ids)
+        restored = await self.house.recovery.restore()
         if restored:
             log.info("restored hands in progress: %s", ", ".join(map(str, restored)))
 
     async def load_commands(self) -> None:
-        await self.tree.set_translator(CommandTranslator())
+        await self.tree.set_translator(CommandTranslator(self.texts))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
 
@@ -245,8 +241,8 @@ class StudBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop taking interactions, let the changes in flight be saved and shown, disconnect."""
         self.accepting = False
-        await self.tables.shutdown()
+        await self.house.recovery.shutdown()
         await self.presenter.close()
         # The mentions carry this session's command ids.
-        i18n.command_mention = i18n.slash_command
+        self.texts.commands_synced({})
         await super().close()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import io
 import itertools
 import logging
 import os
@@ -27,6 +28,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol
+
+from words import Words
 
 log = logging.getLogger(__name__)
 
@@ -46,21 +49,45 @@ class DrawingCrashed(Exception):
 
 
 class Drawing(Protocol):
-    """What the presenter draws its pictures with: :class:`DrawingProcess`, or (in tests that do
-    not need a process of its own) :class:`InProcessDrawing`."""
-
-    @property
-    def pid(self) -> int | None:
-        """The process the pictures are drawn in, once started; None without one."""
-        ...
+    """Where pictures are drawn: :class:`DrawingProcess`, or a stand-in for tests."""
 
     async def draw(
         self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
     ) -> bytes: ...
 
-    async def start(self) -> None: ...
+    async def close(self) -> None: ...
 
-    async def close(self, timeout: float = 5.0) -> None: ...
+
+class _Pickler(pickle.Pickler):
+    """Pickles a picture's request with each language's words (a picture's labels carry them)
+    as a reference, collected in ``shared``: the child is sent each language's words once, not
+    1.5 KB of them with every picture (half the pickling, both ways)."""
+
+    def __init__(self, file: io.BytesIO, shared: dict[int, Words]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: object) -> int | None:
+        if type(obj) is not Words:
+            return None
+        self.shared[id(obj)] = obj
+        return id(obj)
+
+
+class _Unpickler(pickle.Unpickler):
+    """The child's side of :class:`_Pickler`: a reference is the words sent before it."""
+
+    def __init__(self, request: bytes, words: dict[int, Words]) -> None:
+        super().__init__(io.BytesIO(request))
+        self.words = words
+
+    def persistent_load(self, pid: object) -> Words:
+        assert isinstance(pid, int)
+        return self.words[pid]
+
+
+# A request: (when due, order, the pickled call, the words it refers to, its answer).
+_Request = tuple[float, int, bytes, dict[int, Words], asyncio.Future[bytes]]
 
 
 class DrawingProcess:
@@ -75,8 +102,10 @@ class DrawingProcess:
     def __init__(self) -> None:
         self._process: asyncio.subprocess.Process | None = None
         self._order = itertools.count()
-        # (when due, order, request, answer): the next to send is the smallest.
-        self._queued: list[tuple[float, int, bytes, asyncio.Future[bytes]]] = []
+        # The next to send is the smallest.
+        self._queued: list[_Request] = []
+        # Every language's words the child was sent, kept so that their ids stay theirs.
+        self._child_has: dict[int, Words] = {}
         self._sent: deque[asyncio.Future[bytes]] = deque()  # answered in the order sent
         # Reads answers while any are due, then ends: no task waits on the child between
         # pictures (a test's simulated Discord waits for the bot's tasks before time passes).
@@ -92,24 +121,31 @@ class DrawingProcess:
     ) -> bytes:
         """``draw(*args, **kwargs)`` in the child (``draw`` must be a module-level function and
         its arguments picklable); its exception is raised here."""
-        request = pickle.dumps((draw, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        buffer = io.BytesIO()
+        words: dict[int, Words] = {}
+        _Pickler(buffer, words).dump((draw, args, kwargs))
         process = await self._started()
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[bytes] = loop.create_future()
         due = loop.time() + (BEHIND_SECONDS if behind else 0.0)
-        heapq.heappush(self._queued, (due, next(self._order), request, answer))
+        heapq.heappush(self._queued, (due, next(self._order), buffer.getvalue(), words, answer))
         self._send(process)
         return await answer
 
     def _send(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdin is not None
         while self._queued and len(self._sent) < IN_FLIGHT:
-            *_, request, answer = heapq.heappop(self._queued)
+            *_, request, words, answer = heapq.heappop(self._queued)
             if answer.done():
                 continue  # its caller was cancelled
             self._sent.append(answer)
+            # Sent in the order the child reads them: the first to need a language's words
+            # brings them.
+            new = {key: value for key, value in words.items() if key not in self._child_has}
+            self._child_has.update(new)
+            frame = pickle.dumps((new, request), protocol=pickle.HIGHEST_PROTOCOL)
             # A broken pipe shows as the end of the child's answers: the reader fails these.
-            process.stdin.write(len(request).to_bytes(HEADER, "big") + request)
+            process.stdin.write(len(frame).to_bytes(HEADER, "big") + frame)
         if self._sent and (self._reader is None or self._reader.done()):
             self._reader = asyncio.get_running_loop().create_task(
                 self._read(process), name="drawing-answers"
@@ -126,6 +162,7 @@ class DrawingProcess:
                 # The child finds this checkout's packages whether or not it is installed.
                 paths = [PROJECT_ROOT, environment.get("PYTHONPATH", "")]
                 environment["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+                self._child_has.clear()  # a new child knows no words yet
                 self._process = await asyncio.create_subprocess_exec(
                     sys.executable,
                     "-m",
@@ -200,21 +237,6 @@ class InProcessDrawing:
         """Nothing to end."""
 
 
-def warm_up() -> None:
-    """Register every catalogue's picture words (importing the catalogue does) and draw once,
-    so the first table a player sees is not the slow one."""
-    from bot.core import i18n
-    from engine.cards import shuffled_deck
-    from engine.hand import StudHand
-    from engine.public import PublicTable
-    from engine.stakes import DEFAULT_STAKES
-    from render import TableLabels, table_png
-
-    hand = StudHand(stacks=[100, 100], stakes=DEFAULT_STAKES, deck=shuffled_deck(), dealer=0)
-    for lang in i18n.CATALOGUES:
-        table_png(PublicTable.from_hand(hand), TableLabels(language=lang))
-
-
 def _read_frame(source: BinaryIO) -> bytes | None:
     header = source.read(HEADER)
     if len(header) < HEADER:
@@ -224,8 +246,11 @@ def _read_frame(source: BinaryIO) -> bytes | None:
 
 def serve(source: BinaryIO, answers: BinaryIO) -> None:
     """Draw each framed request from ``source`` and write its framed answer, until end of input."""
+    words: dict[int, Words] = {}  # each language's words, as the bot first sent them
     while (frame := _read_frame(source)) is not None:
-        draw, args, kwargs = pickle.loads(frame)
+        new, request = pickle.loads(frame)
+        words.update(new)
+        draw, args, kwargs = _Unpickler(request, words).load()
         try:
             answer = pickle.dumps((True, draw(*args, **kwargs)), pickle.HIGHEST_PROTOCOL)
         except Exception as error:
@@ -244,7 +269,11 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     # Anything a library prints must not corrupt the answers: stdout now goes to stderr.
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    warm_up()
+    from render import warm_up
+    from words import Texts
+
+    texts = Texts()
+    warm_up(texts.pictures(code) for code in texts.codes)
     with contextlib.suppress(BrokenPipeError):
         serve(sys.stdin.buffer, answers)
 

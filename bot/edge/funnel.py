@@ -13,20 +13,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import aiohttp
 import discord
 from discord import app_commands
 
-from bot.core.errors import TableError
-from bot.core.i18n import language, store_error_text, t
+from bot.core.errors import TableError, error_id
+from bot.core.house import House
 from bot.core.storage import DailyNotReady, StoreError
-from bot.core.tables import error_id
 from engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from bot.edge.client import StudBot
+from words import Texts
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +33,18 @@ log = logging.getLogger(__name__)
 FOLLOWUP_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 
 T = TypeVar("T")
+
+
+class Host(Protocol):
+    """What an interaction's client is to the edge (``bot.edge.client.StudBot``)."""
+
+    texts: Texts
+    house: House
+    accepting: bool  # False while shutting down
+
+
+def host(interaction: discord.Interaction) -> Host:
+    return cast(Host, interaction.client)
 
 
 def relative_time(timestamp: float) -> str:
@@ -48,12 +57,19 @@ def full_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:f>"
 
 
-def user_message(error: BaseException, lang: str) -> str | None:
+def language_of(interaction: discord.Interaction) -> str:
+    """The language the player's Discord client is in, as the bot speaks it."""
+    bot = host(interaction)
+    return bot.texts.language(interaction.locale)
+
+
+def user_message(error: BaseException, texts: Texts, lang: str) -> str | None:
     """The reply for an error a player caused, or ``None`` when it is our bug."""
+    t = texts.t
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or error
     if isinstance(error, TableError):
-        return error.message(lang)
+        return error.message(texts, lang)
     if isinstance(error, IllegalAction):
         return t(lang, "illegal_action", reason=str(error))
     if isinstance(error, DailyNotReady) and error.streak_until is not None:
@@ -66,7 +82,7 @@ def user_message(error: BaseException, lang: str) -> str | None:
             until=full_time(error.streak_until.timestamp()),
         )
     if isinstance(error, StoreError):
-        return store_error_text(lang, error.code, error.params) or str(error)
+        return texts.store_error_text(lang, error.code, error.params) or str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(lang, "guild_only")
     if isinstance(error, app_commands.MissingPermissions):
@@ -110,21 +126,22 @@ async def reply(interaction: discord.Interaction, content: str = "", **kwargs: A
     """The command's one answer, private to its player, as a followup to the acknowledgement
     (retried while Discord fails: the action behind it is already done). What the channel
     should see goes through the table's outbox instead."""
-    bot: StudBot = interaction.client  # type: ignore[assignment]
+    bot = host(interaction)
     await with_retries(
         lambda: interaction.followup.send(content, ephemeral=True, **kwargs),
-        bot.tables.clock.sleep,
+        bot.house.clock.sleep,
     )
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    lang = language(interaction.locale)
-    text = user_message(error, lang)
+    bot = host(interaction)
+    lang = language_of(interaction)
+    text = user_message(error, bot.texts, lang)
     if text is None:
         ident = error_id()
         original = error.__cause__ or error
         log.error("unexpected error %s in interaction %s", ident, interaction.id, exc_info=original)
-        text = t(lang, "unexpected", error_id=ident)
+        text = bot.texts.t(lang, "unexpected", error_id=ident)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -159,7 +176,7 @@ class StudTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
             return True
-        bot: StudBot = interaction.client  # type: ignore[assignment]
+        bot = host(interaction)
         if not bot.accepting:
             await answer_error(interaction, TableError("shutting_down"))
             return False

@@ -5,11 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.core.i18n import catalogue, language
+from words import Texts
 
 
 class CommandTranslator(app_commands.Translator):
     """Names and descriptions from the catalogue; English is the source."""
+
+    def __init__(self, texts: Texts) -> None:
+        self.texts = texts
 
     async def translate(
         self,
@@ -17,4 +20,4 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        return catalogue(language(locale)).commands.get(string.message)
+        return self.texts.catalogue(self.texts.language(locale)).commands.get(string.message)

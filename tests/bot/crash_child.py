@@ -65,13 +65,15 @@ def report(line: str) -> None:
 async def run(database: str, seed: int) -> None:
     store = await Store.open(database)
     report("opened")
-    await store.open_table(CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000)
+    await store.seating.open(
+        CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=1000
+    )
     report("table")
     for user_id, buy_in in zip(PLAYERS, BUY_INS, strict=True):
-        await store.sit(CHANNEL, user_id, buy_in)
+        await store.seating.sit(CHANNEL, user_id, buy_in)
         report(f"sit {user_id}")
     hand = new_hand(seed)
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL,
         list(zip(PLAYERS, BUY_INS, strict=True)),
         encode(hand),
@@ -81,9 +83,9 @@ async def run(database: str, seed: int) -> None:
     report(f"hand {hand_id}")
     while not hand.is_over:
         hand.apply(*next_action(hand, seed))
-        version = await store.save_action(hand_id, encode(hand))
+        version = await store.hands.save_action(hand_id, encode(hand))
         report(f"action {version}")
-    await store.settle_hand(hand_id, encode(hand), hand.stacks)
+    await store.hands.settle(hand_id, encode(hand), hand.stacks)
     report("settled")
     await store.close()
     report("closed")

@@ -1,5 +1,6 @@
 """Test doubles for the core: a clock that moves only when told, a screen that takes what the
-tables put in their outboxes, and a store that audits itself after every call."""
+tables put in their outboxes and reports back as the Discord edge does, and a store that audits
+itself after every call."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.games import STUD
-from bot.core.outbox import ClearButtons, Effect, Line, Picture, Private, Results
-from bot.core.storage import Store
-from bot.core.tables import Table, TableManager
+from bot.core.house import House
+from bot.core.outbox import ClearButtons, Effect, Line, Outbox
+from bot.core.storage import Store, facades
+from bot.core.views import PrivateView, ResultsView, TableView
 from engine.stakes import Stakes
+from tests.texts import TEXTS
 
 CHANNEL, GUILD = 100, 1
 TURN = 60.0
@@ -31,11 +34,11 @@ async def seat_directly(store: Store, stacks: list[int], ante: int = 1, game: st
         "lang": "en",
         "game": game,
     }
-    await store.open_table(
+    await store.seating.open(
         CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000, settings=settings
     )
     for user_id, stack in enumerate(stacks, start=1):
-        await store.sit(CHANNEL, user_id, stack)
+        await store.seating.sit(CHANNEL, user_id, stack)
     return stakes
 
 
@@ -76,79 +79,87 @@ class ManualClock:
             await asyncio.wait([changed, *busy], return_when=asyncio.FIRST_COMPLETED)
             changed.cancel()
 
-    async def advance(self, seconds: float, manager: TableManager) -> None:
+    async def advance(self, seconds: float, house: House) -> None:
         """Move time forward, waking each sleeper in turn and letting the tables settle."""
         target = self._now + seconds
-        await self.until_idle(lambda: manager._tasks)
+        await self.until_idle(lambda: house.tasks)
         while self._sleepers and self._sleepers[0][0] <= target:
             when, _, future = heapq.heappop(self._sleepers)
             self._now = max(self._now, when)
             if not future.done():
                 future.set_result(None)
             await asyncio.sleep(0)
-            await self.until_idle(lambda: manager._tasks)
+            await self.until_idle(lambda: house.tasks)
         self._now = target
         # What the last wake-up put in an outbox reaches a Screen on the next loop turns.
         for _ in range(3):
             await asyncio.sleep(0)
 
 
+def new_house(store: Store, clock: ManualClock) -> House:
+    """The core as ``main()`` makes it, on ``clock``."""
+    return House(store, TEXTS, clock=clock)
+
+
 @dataclass
 class Screen:
     """Delivers every table's outbox at once (or, with ``working=False``, never), reporting
-    shown buttons back to the manager as the Discord edge does."""
+    each effect delivered back to the house, as the Discord edge does."""
 
-    manager: TableManager
+    house: House
     working: bool = True
     lines: list[str] = field(default_factory=list)
     pings: list[int] = field(default_factory=list)
     pictures: int = 0
     private: list[tuple[int, int]] = field(default_factory=list)  # (hand id, user id)
-    results: list[Results] = field(default_factory=list)
+    results: list[ResultsView] = field(default_factory=list)
     cleared: list[int] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.manager.on_outbox = self._wake
+        self.house.on_outbox = self._wake
 
-    def _wake(self, table: Table) -> None:
-        asyncio.get_running_loop().call_soon(self.deliver, table)
+    def _wake(self, outbox: Outbox) -> None:
+        asyncio.get_running_loop().call_soon(self.deliver, outbox)
 
-    def deliver(self, table: Table) -> None:
-        while self.working and (effect := table.outbox.take()) is not None:
+    def deliver(self, outbox: Outbox) -> None:
+        while self.working and (effect := outbox.take()) is not None:
             self.effects.append(effect)
             match effect:
                 case Line(text=text, mention=mention):
                     self.lines.append(text)
                     if mention is not None:
                         self.pings.append(mention)
-                case Picture():
+                case TableView():
                     self.pictures += 1
-                    live = table.live
-                    if live is not None:
-                        self.manager.shown(table, live.hand_id, live.seq)
-                case Results():
+                case ResultsView():
                     self.results.append(effect)
-                case Private(user_id=user_id, hand_id=hand_id):
+                case PrivateView(user_id=user_id, hand_id=hand_id):
                     self.private.append((hand_id, user_id))
                 case ClearButtons(message_id=message_id):
                     self.cleared.append(message_id)
+            outbox.delivered(effect)
 
-    def start(self, table: Table) -> None:
+    def start(self, outbox: Outbox) -> None:
         """Discord works again: deliver what waited."""
         self.working = True
-        self.deliver(table)
+        self.deliver(outbox)
 
 
 class Audited:
-    """A store whose every coroutine method is followed by ``audit()``."""
+    """A store whose every coroutine method, its facades' (``store.players``, ...) included,
+    is followed by ``audit()``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, facade: object = None, root: Audited | None = None) -> None:
         self.store = store
+        self.methods = store if facade is None else facade
+        self.root = self if root is None else root  # the one that counts the audits
         self.audits = 0
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self.store, name)
+        attribute = getattr(self.methods, name)
+        if type(attribute).__module__ == facades.__name__:
+            return Audited(self.store, attribute, self.root)
         if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
             return attribute
 
@@ -157,6 +168,6 @@ class Audited:
                 return await attribute(*args, **kwargs)
             finally:
                 await self.store.audit()
-                self.audits += 1
+                self.root.audits += 1
 
         return audited

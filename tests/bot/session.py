@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
+from bot.core.config import TableConfig
 from bot.core.storage import Store
-from bot.core.tables import TableConfig, TableManager
 from engine.codec import decode
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee", 5: "Eve"}
 COUNTDOWN = 30.0
@@ -24,7 +24,7 @@ class Session:
     def __init__(self, store: Store, seed: int) -> None:
         self.store = store
         self.clock = ManualClock()
-        self.manager = TableManager(store, clock=self.clock)
+        self.manager = new_house(store, self.clock)
         self.screen = Screen(self.manager)
         self.rng = random.Random(seed)
         self.bought: Counter[int] = Counter()
@@ -34,35 +34,35 @@ class Session:
     async def open(self) -> None:
         # Between two hands the countdown waits for the test: players sit and leave meanwhile.
         config = TableConfig(DEFAULT_STAKES, 6, 100, 1000, TURN, countdown_seconds=COUNTDOWN)
-        await self.manager.open(GUILD, CHANNEL, 1, config)
+        await self.manager.tables.open(GUILD, CHANNEL, 1, config)
 
     async def sit(self, user_id: int, buy_in: int) -> None:
-        await self.manager.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
+        await self.manager.tables.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
         self.bought[user_id] += buy_in
 
     async def leave(self, user_id: int) -> None:
-        chips = await self.manager.leave(CHANNEL, user_id)
+        chips = await self.manager.tables.leave(CHANNEL, user_id)
         assert chips is not None, "leave between hands"
         self.taken[user_id] += chips
 
     async def start(self) -> StudHand:
         """The countdown runs out: the next hand is dealt."""
         await self.clock.advance(COUNTDOWN, self.manager)
-        live = self.manager.get(CHANNEL).live
+        live = self.manager.tables.get(CHANNEL).live
         assert live is not None
         self.hand_ids.append(live.hand_id)
         return live.hand
 
     async def play_hand(self) -> None:
         await self.start()
-        table = self.manager.get(CHANNEL)
+        table = self.manager.tables.get(CHANNEL)
         assert table.live is not None
         hand_id = table.live.hand_id
         while table.live is not None and table.live.hand_id == hand_id:
             actor = table.actor_id()
             assert actor is not None
             spec = self.rng.choice(table.buttons())
-            await self.manager.act(CHANNEL, actor, spec.action, spec.amount)
+            await self.manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
 
     async def replay(self) -> tuple[dict[int, int], Counter[int]]:
         """Each player's chips won or lost and hands dealt, worked out again from the stored
@@ -70,7 +70,7 @@ class Session:
         net: dict[int, int] = defaultdict(int)
         hands: Counter[int] = Counter()
         for hand_id in self.hand_ids:
-            record = await self.store.get_hand(hand_id)
+            record = await self.store.hands.get(hand_id)
             assert record.outcome == "settled"
             replayed = decode(record.state)
             assert replayed.is_over

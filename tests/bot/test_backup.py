@@ -24,14 +24,14 @@ ROUNDS = 150
 
 async def write_for_a_while(store: Store, started: asyncio.Event) -> None:
     """What a busy bot does to its wallets and seats, one transaction after another."""
-    await store.open_table(100, GUILD, 1, max_seats=8, min_buy_in=10, max_buy_in=500)
+    await store.seating.open(100, GUILD, 1, max_seats=8, min_buy_in=10, max_buy_in=500)
     for step in range(ROUNDS):
         user = 10 + step % 8
-        await store.grant(GUILD, user, 5, reason="backup test", by=1)
+        await store.wallets.grant(GUILD, user, 5, reason="backup test", by=1)
         if step % 16 < 8:
-            await store.sit(100, user, 50)
+            await store.seating.sit(100, user, 50)
         else:
-            await store.leave(100, user)
+            await store.seating.leave(100, user)
         if step == 10:
             started.set()
         # Between transactions the bot's loop serves others (SQLite runs on the loop itself).

@@ -110,17 +110,17 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
     store = await Store.open(db)
     try:
         await store.audit()
-        table = await store.get_table(CHANNEL)
-        hand = await store.last_hand_for(PLAYERS[0], guild_id=GUILD)
+        table = await store.seating.table(CHANNEL)
+        hand = await store.hands.last_for(PLAYERS[0], guild_id=GUILD)
         if hand is None:
             assert not any(line.startswith("hand") for line in reported), "a reported hand is lost"
-            seated = [] if table is None else await store.seats(CHANNEL)
+            seated = [] if table is None else await store.seating.seats(CHANNEL)
             reported_sits = sum(1 for line in reported if line.startswith("sit "))
             assert len(seated) >= reported_sits, "a reported buy-in is lost"
             if "table" in reported:
                 assert table is not None, "a reported table is lost"
             for seat in seated:
-                wallet = await store.wallet(GUILD, seat.user_id)
+                wallet = await store.wallets.get(GUILD, seat.user_id)
                 assert wallet.balance + seat.stack == STARTING_BALANCE
             return Outcome("setup", len(seated), None)
 
@@ -134,17 +134,17 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             assert restored.events == expected.events
             assert restored.stacks == expected.stacks
             if finish_by_voiding:
-                await store.void_hand(hand.hand_id, reason="could not be restored")
-                for seat, buy_in in zip(await store.seats(CHANNEL), BUY_INS, strict=True):
+                await store.hands.void(hand.hand_id, reason="could not be restored")
+                for seat, buy_in in zip(await store.seating.seats(CHANNEL), BUY_INS, strict=True):
                     assert seat.stack == buy_in, "a voided hand must return every chip"
             else:
                 # ... and plays on from there to the same end as the uninterrupted hand.
                 while not restored.is_over:
                     restored.apply(*next_action(restored, SEED))
-                    await store.save_action(hand.hand_id, encode(restored))
+                    await store.hands.save_action(hand.hand_id, encode(restored))
                     await store.audit()
                 assert restored.stacks == reference.stacks
-                await store.settle_hand(hand.hand_id, encode(restored), restored.stacks)
+                await store.hands.settle(hand.hand_id, encode(restored), restored.stacks)
             outcome = Outcome("live", hand.version, None)
         else:
             assert hand.outcome == "settled"
@@ -152,20 +152,20 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
             outcome = Outcome("settled", hand.version, None)
 
         # Whatever happened, the hand ended exactly once and pays nothing more.
-        final = [seat.stack for seat in await store.seats(CHANNEL)]
+        final = [seat.stack for seat in await store.seating.seats(CHANNEL)]
         if hand.is_live and finish_by_voiding:
             assert final == list(BUY_INS)
         else:
             assert final == reference.stacks
         with pytest.raises(HandNotLive):
-            await store.settle_hand(hand.hand_id, encode(reference), reference.stacks)
+            await store.hands.settle(hand.hand_id, encode(reference), reference.stacks)
         with pytest.raises(HandNotLive):
-            await store.void_hand(hand.hand_id, reason="again")
-        assert [seat.stack for seat in await store.seats(CHANNEL)] == final
+            await store.hands.void(hand.hand_id, reason="again")
+        assert [seat.stack for seat in await store.seating.seats(CHANNEL)] == final
         ended_rows = await ledger_count(db, "hand_result") + await ledger_count(db, "hand_void")
         assert ended_rows == len(PLAYERS)
         for user_id, buy_in, stack in zip(PLAYERS, BUY_INS, final, strict=True):
-            wallet = await store.wallet(GUILD, user_id)
+            wallet = await store.wallets.get(GUILD, user_id)
             assert (wallet.balance, wallet.seated) == (STARTING_BALANCE - buy_in, stack)
         await store.audit()
         return outcome

@@ -20,6 +20,7 @@ from bot.edge.drawing import (
     DrawingCrashed,
     DrawingProcess,
     InProcessDrawing,
+    _Pickler,
     serve,
 )
 from engine.cards import shuffled_deck
@@ -27,6 +28,8 @@ from engine.hand import StudHand
 from engine.public import PublicTable
 from engine.stakes import DEFAULT_STAKES
 from render import SeatLabel, TableLabels, table_png
+from tests.texts import words
+from words import Words
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -36,8 +39,12 @@ def _view(seed_stack: int) -> PublicTable:
     return PublicTable.from_hand(hand)
 
 
-def _frame(value: object) -> bytes:
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+def _frame(request: object) -> bytes:
+    """A request as DrawingProcess frames it: the words it refers to, then the request."""
+    buffer = io.BytesIO()
+    words: dict[int, Words] = {}
+    _Pickler(buffer, words).dump(request)
+    data = pickle.dumps((words, buffer.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
     return len(data).to_bytes(HEADER, "big") + data
 
 
@@ -184,3 +191,37 @@ async def test_a_dm_waits_for_table_pictures_only_so_long(monkeypatch: pytest.Mo
     finally:
         await drawing.close()
     assert done == ["dm1", "dm2", "dm3", "table"]
+
+
+async def test_each_language_s_words_go_to_the_child_once_and_again_to_a_new_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A picture's labels carry its language's words (1.5 KB): the child is sent them with the
+    first picture that needs them, then only a reference; a new child is sent them again."""
+    view, russian = _view(50), TableLabels(words=words("ru"))
+    expected = table_png(view, russian)
+    drawing = DrawingProcess()
+    sizes: list[int] = []
+    try:
+        await drawing.start()
+        process = drawing._process
+        assert process is not None and process.stdin is not None
+        write = process.stdin.write
+
+        def counted(data: bytes) -> None:
+            sizes.append(len(data))
+            write(data)
+
+        monkeypatch.setattr(process.stdin, "write", counted)
+        assert [await drawing.draw(table_png, view, russian) for _ in range(3)] == [expected] * 3
+        first, *rest = sizes
+        assert len(rest) == 2 and all(first - size > 1000 for size in rest), sizes
+        killed = drawing.pid
+        assert killed is not None
+        os.kill(killed, signal.SIGKILL)
+        with pytest.raises(DrawingCrashed):
+            await drawing.draw(table_png, view, russian)
+        again = await drawing.draw(table_png, view, russian)
+    finally:
+        await drawing.close()
+    assert again == expected

@@ -12,13 +12,14 @@ import pytest
 from bot.core import archive as archive_module
 from bot.core.archive import Archive, Export
 from bot.core.errors import TableError
-from bot.core.i18n import EN, t
 from bot.core.storage import Store
 from engine.codec import decode
 from engine.fairness import verify, visible_cards
 from tests.bot.fakes import CHANNEL, GUILD
 from tests.bot.session import Session
 from tests.engine.pokerstars_parser import parse_histories
+from tests.texts import TEXTS
+from words import EN
 
 ANN, BOB, CY = 1, 2, 3
 OTHER_CHANNEL = CHANNEL + 1
@@ -36,18 +37,18 @@ async def played(store: Store, hands: int, seed: int = 1) -> Session:
     session = Session(store, seed)
     await session.open()
     for user_id in (ANN, BOB, CY):
-        await store.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
+        await store.wallets.grant(GUILD, user_id, 1000, reason="chips for the test", by=0)
         await session.sit(user_id, 1000)
     for _ in range(hands):
         await session.play_hand()
         for user_id in (ANN, BOB, CY):  # whoever busted buys in again
-            if user_id not in {seat.user_id for seat in await store.seats(CHANNEL)}:
+            if user_id not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}:
                 await session.sit(user_id, 100)
     return session
 
 
 async def export(store: Store, **kwargs: object) -> Export:
-    return await Archive(store).export(
+    return await Archive(store, TEXTS).export(
         GUILD,
         ANN,
         viewer_name="Ann",
@@ -65,10 +66,10 @@ async def check_export(store: Store, found: Export, hand_ids: list[int]) -> None
     assert [int(hand.hand_id) for hand in parsed] == hand_ids
     blocks = found.reveal.split("Hand #")[1:]
     assert [int(block.split("\n", 1)[0]) for block in blocks] == hand_ids
-    assert found.reveal.endswith("\n" + t(EN, "verify_howto") + "\n")  # how to check, once
+    assert found.reveal.endswith("\n" + TEXTS.t(EN, "verify_howto") + "\n")  # how to check, once
     net = 0
     for hand_id, text, block in zip(hand_ids, parsed, blocks, strict=True):
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         hand = decode(record.state)
         seat = next(p.seat_index for p in record.players if p.user_id == ANN)
         assert text.names[seat] == "Ann"
@@ -102,7 +103,7 @@ async def test_the_last_hands_are_one_file_oldest_first_with_the_reveals_apart(
 
 async def test_the_session_is_the_channels_latest_table(store: Store) -> None:
     first = await played(store, hands=2)
-    await first.manager.close(CHANNEL, ANN, can_manage=False)
+    await first.manager.tables.close(CHANNEL, ANN, can_manage=False)
     # After the close, the session is still the table that closed.
     await check_export(store, await export(store, session_channel=CHANNEL), first.hand_ids)
     second = await played(store, hands=3, seed=2)
@@ -154,7 +155,7 @@ async def test_nothing_to_export_is_told_clearly(store: Store) -> None:
     with pytest.raises(TableError) as not_his:
         await export(store, session_channel=CHANNEL)
     assert not_his.value.key == "no_session_history"
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
 
 
 async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_hands(
@@ -164,37 +165,37 @@ async def test_settled_hands_for_keeps_to_the_guild_the_table_and_the_settled_ha
     await session.start()  # a hand in progress has no history yet
     live = session.hand_ids.pop()
     newest_first = list(reversed(session.hand_ids))
-    hands = await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
+    hands = await store.hands.settled_for(ANN, guild_id=GUILD, limit=10)
     assert [h.hand_id for h in hands] == newest_first and live not in newest_first
-    assert [h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=2)] == (
+    assert [h.hand_id for h in await store.hands.settled_for(ANN, guild_id=GUILD, limit=2)] == (
         newest_first[:2]
     )
-    assert await store.settled_hands_for(ANN, guild_id=GUILD + 1, limit=10) == []
-    at_table = await store.settled_hands_for(ANN, guild_id=GUILD, limit=10, channel_id=CHANNEL)
+    assert await store.hands.settled_for(ANN, guild_id=GUILD + 1, limit=10) == []
+    at_table = await store.hands.settled_for(ANN, guild_id=GUILD, limit=10, channel_id=CHANNEL)
     assert [h.hand_id for h in at_table] == newest_first
     assert (
-        await store.settled_hands_for(ANN, guild_id=GUILD + 1, limit=10, channel_id=CHANNEL) == []
+        await store.hands.settled_for(ANN, guild_id=GUILD + 1, limit=10, channel_id=CHANNEL) == []
     )
     assert (
-        await store.settled_hands_for(ANN, guild_id=GUILD, limit=10, channel_id=OTHER_CHANNEL) == []
+        await store.hands.settled_for(ANN, guild_id=GUILD, limit=10, channel_id=OTHER_CHANNEL) == []
     )
     # The next page: the hands below the last one given.
     for channel in (None, CHANNEL):
-        below = await store.settled_hands_for(
+        below = await store.hands.settled_for(
             ANN, guild_id=GUILD, limit=10, channel_id=channel, before=newest_first[0]
         )
         assert [h.hand_id for h in below] == newest_first[1:]
     # Voided: the hand never ended at the table, so it has no history.
-    await store.void_hand(live, reason="test")
+    await store.hands.void(live, reason="test")
     assert live not in [
-        h.hand_id for h in await store.settled_hands_for(ANN, guild_id=GUILD, limit=10)
+        h.hand_id for h in await store.hands.settled_for(ANN, guild_id=GUILD, limit=10)
     ]
     with pytest.raises(TableError) as voided:
-        await Archive(store).history(
+        await Archive(store, TEXTS).history(
             GUILD, ANN, live, viewer_name="Ann", channel_name=lambda _: "stud", lang=EN
         )
     assert voided.value.key == "history_voided"
-    assert t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
+    assert TEXTS.t(EN, "history_voided", hand_id=live).startswith(f"Hand #{live} was voided")
     with pytest.raises(ValueError, match="limit"):
-        await store.settled_hands_for(ANN, guild_id=GUILD, limit=0)
-    await session.manager.shutdown()
+        await store.hands.settled_for(ANN, guild_id=GUILD, limit=0)
+    await session.manager.recovery.shutdown()

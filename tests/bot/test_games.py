@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.config import TableConfig
 from bot.core.errors import TableError
 from bot.core.games import HI_LO, MIXED, RAZZ_GAME, ROTATION, STUD, Rotation
+from bot.core.house import House
 from bot.core.settings import GameDefaults
+from bot.core.showing import next_game
 from bot.core.storage import Store
-from bot.core.tables import TableConfig, TableManager
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.texts import TEXTS
 
 
 def test_one_game_never_changes() -> None:
@@ -75,14 +78,16 @@ def test_hands_per_game_is_only_for_a_mixed_table() -> None:
     assert mixed.rotation() == Rotation(ROTATION, 4)
 
 
-async def fold_hand(manager: TableManager) -> None:
+async def fold_hand(manager: House) -> None:
     """The bring-in is posted and everyone else folds: the hand ends."""
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     while table.live is not None:
         actor = table.actor_id()
         assert actor is not None
         legal = table.live.hand.legal()
-        await manager.act(CHANNEL, actor, "bring_in" if legal.bring_in is not None else "fold")
+        await manager.dealer.act(
+            CHANNEL, actor, "bring_in" if legal.bring_in is not None else "fold"
+        )
 
 
 def mixed(every: int | None = None) -> TableConfig:
@@ -93,15 +98,15 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
     """Issue 11 point 6: one orbit of each game (two players: two hands), the channel told
     when the game changes and what comes next."""
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     screen = Screen(manager)
-    await manager.open(GUILD, CHANNEL, 1, mixed())
+    await manager.tables.open(GUILD, CHANNEL, 1, mixed())
     for user_id in (1, 2):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
     variants = []
     for _ in range(7):
         await clock.advance(0, manager)
-        live = manager.get(CHANNEL).live
+        live = manager.tables.get(CHANNEL).live
         assert live is not None
         variants.append(live.hand.variant)
         await fold_hand(manager)
@@ -113,38 +118,38 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
         "Stud Hi-Lo now, for 2 hands; then Seven Card Stud.",
         "Seven Card Stud now, for 2 hands; then Razz.",
     ]
-    table = manager.get(CHANNEL)
-    assert table.next_game("en") == "Razz after 1 more hand"
-    await manager.shutdown()
+    table = manager.tables.get(CHANNEL)
+    assert next_game(table, TEXTS, "en") == "Razz after 1 more hand"
+    await manager.recovery.shutdown()
 
 
 async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> None:
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
-    await manager.open(GUILD, CHANNEL, 1, mixed(every=3))
+    await manager.tables.open(GUILD, CHANNEL, 1, mixed(every=3))
     for user_id in (1, 2):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
     for _ in range(4):  # three of stud, one of Razz; the fifth hand is dealt and in play
         await clock.advance(0, manager)
         await fold_hand(manager)
     await clock.advance(0, manager)
-    before = manager.get(CHANNEL)
+    before = manager.tables.get(CHANNEL)
     assert before.live is not None and before.live.hand.variant is RAZZ
-    assert before.next_game("en") == "Stud Hi-Lo after 1 more hand"
-    await manager.shutdown()
+    assert next_game(before, TEXTS, "en") == "Stud Hi-Lo after 1 more hand"
+    await manager.recovery.shutdown()
 
-    restarted = TableManager(store, clock=clock)
+    restarted = new_house(store, clock)
     screen = Screen(restarted)
-    await restarted.restore()
-    table = restarted.get(CHANNEL)
+    await restarted.recovery.restore()
+    table = restarted.tables.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is RAZZ
-    assert table.next_game("en") == "Stud Hi-Lo after 1 more hand"
+    assert next_game(table, TEXTS, "en") == "Stud Hi-Lo after 1 more hand"
     variants = []
     await fold_hand(restarted)
     for _ in range(4):
         await clock.advance(0, restarted)
-        live = restarted.get(CHANNEL).live
+        live = restarted.tables.get(CHANNEL).live
         assert live is not None
         variants.append(live.hand.variant)
         await fold_hand(restarted)
@@ -153,21 +158,21 @@ async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> N
     assert [line for line in screen.lines if " now, for " in line] == [
         "Stud Hi-Lo now, for 3 hands; then Seven Card Stud."
     ]
-    await restarted.shutdown()
+    await restarted.recovery.shutdown()
 
 
 async def test_a_single_game_table_deals_its_game_and_is_saved_with_it(store: Store) -> None:
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, game=HI_LO)
-    await manager.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
     for user_id in (1, 2):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is STUD_HI_LO
-    assert table.next_game("en") is None
-    saved = await store.get_table(CHANNEL)
+    assert next_game(table, TEXTS, "en") is None
+    saved = await store.seating.table(CHANNEL)
     assert saved is not None and saved.settings["game"] == HI_LO
-    await manager.shutdown()
+    await manager.recovery.shutdown()

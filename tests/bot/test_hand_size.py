@@ -55,22 +55,22 @@ async def stored_bytes(database: Location) -> int:
 async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) -> None:
     store = await Store.open(database, starting_balance=10_000)
     try:
-        await store.open_table(
+        await store.seating.open(
             CHANNEL, GUILD, PLAYERS[0], max_seats=8, min_buy_in=100, max_buy_in=10_000
         )
         for user in PLAYERS:
-            await store.sit(CHANNEL, user, 10_000)
+            await store.seating.sit(CHANNEL, user, 10_000)
         rng = random.Random(12)
         sizes: list[int] = []
         decisions: list[int] = []
         for aggression in [0.2] * 10 + [0.5] * 10 + [1.0]:
-            stacks = [seat.stack for seat in await store.seats(CHANNEL)]
+            stacks = [seat.stack for seat in await store.seating.seats(CHANNEL)]
             deck = list(FULL_DECK)
             rng.shuffle(deck)
             hand = StudHand(stacks, STAKES, deck, len(sizes) % 8)
             secret = new_secret()
             before = await stored_bytes(database)
-            hand_id = await store.start_hand(
+            hand_id = await store.hands.start(
                 CHANNEL,
                 list(zip(PLAYERS, stacks, strict=True)),
                 encode(hand),
@@ -80,8 +80,8 @@ async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) ->
             while not hand.is_over:
                 hand.apply(*choose(hand, rng, aggression))
                 if not hand.is_over:
-                    await store.save_action(hand_id, encode(hand))
-            await store.settle_hand(hand_id, encode(hand), hand.stacks)
+                    await store.hands.save_action(hand_id, encode(hand))
+            await store.hands.settle(hand_id, encode(hand), hand.stacks)
             sizes.append(await stored_bytes(database) - before)
             decisions.append(len(hand.decisions))
         await store.audit()

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import TableError
-from bot.core.i18n import EN, RU
 from bot.core.ledger import MAX_ROWS, SessionLedger, ledger_sheet
 from bot.core.outbox import Ledger, Line
 from bot.core.storage import LedgerEntry, Store, TableLedger
 from bot.core.storage.sqlite import SqliteBackend
-from bot.core.tables import TableManager
-from bot.edge.presenter import ledger_embed
-from tests.bot.fakes import CHANNEL, GUILD, ManualClock
+from bot.edge.embeds import ledger_embed
+from tests.bot.fakes import CHANNEL, GUILD, ManualClock, new_house
 from tests.bot.session import Session
+from tests.texts import TEXTS
+from words import EN, RU
 
 NBSP = "\xa0"
 NNBSP = "\u202f"  # CLDR puts a narrow one before the Russian year mark
@@ -29,7 +29,7 @@ NNBSP = "\u202f"  # CLDR puts a narrow one before the Russian year mark
 
 async def check_against_replay(session: Session, ledger: TableLedger) -> None:
     net, hands = await session.replay()
-    seats = {seat.user_id: seat.stack for seat in await session.store.seats(CHANNEL)}
+    seats = {seat.user_id: seat.stack for seat in await session.store.seating.seats(CHANNEL)}
     assert [e.user_id for e in ledger.entries] == list(session.bought)  # the order they sat
     for entry in ledger.entries:
         user = entry.user_id
@@ -56,34 +56,34 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
         await session.sit(user_id, buy_in)
     for number in range(12):
         await session.play_hand()
-        ledger = await store.table_ledger(CHANNEL)
+        ledger = await store.reports.table_ledger(CHANNEL)
         assert ledger is not None and ledger.closed_at is None
         await check_against_replay(session, ledger)
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         if number == 3 and 2 in seated:
             await session.leave(2)  # Bob leaves; Dee takes a seat
         if number == 4:
             await session.sit(4, 300)
         if number == 6 and 2 not in seated:
             await session.sit(2, 200)  # Bob comes back with a new buy-in
-        seated = {seat.user_id for seat in await store.seats(CHANNEL)}
+        seated = {seat.user_id for seat in await store.seating.seats(CHANNEL)}
         for user_id in (1, 3, 4):  # a busted player buys in again
             if user_id in session.bought and user_id not in seated and number < 10:
                 await session.sit(user_id, 100)
-        if len({seat.user_id for seat in await store.seats(CHANNEL)}) < 2:
+        if len({seat.user_id for seat in await store.seating.seats(CHANNEL)}) < 2:
             await session.sit(5, 500)
     assert 4 in session.bought and len(session.hand_ids) == 12
-    before_close = {seat.user_id: seat.stack for seat in await store.seats(CHANNEL)}
-    await session.manager.close(CHANNEL, 1, can_manage=False)
+    before_close = {seat.user_id: seat.stack for seat in await store.seating.seats(CHANNEL)}
+    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
-    closed = await store.table_ledger(CHANNEL)
+    closed = await store.reports.table_ledger(CHANNEL)
     assert closed is not None and closed.closed_at is not None
     await check_against_replay(session, closed)
     # Closed: nothing is left on the table, and every net is in the wallets.
     assert all(e.on_table == 0 and not e.seated for e in closed.entries)
     for entry in closed.entries:
         assert entry.net == entry.cashed_out - entry.bought_in
-        assert (await store.wallet(GUILD, entry.user_id)).balance == 1000 + entry.net
+        assert (await store.wallets.get(GUILD, entry.user_id)).balance == 1000 + entry.net
     await store.audit()
 
 
@@ -95,14 +95,14 @@ async def test_a_hand_in_progress_keeps_its_chips_on_the_table_and_out_of_the_ne
     await session.sit(1, 500)
     await session.sit(2, 300)
     await session.start()
-    table = session.manager.get(CHANNEL)
-    await session.manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
-    ledger = await store.table_ledger(CHANNEL)
+    table = session.manager.tables.get(CHANNEL)
+    await session.manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.hands == 0
     # The antes and the bring-in are in the pot, but the hand hasn't ended: nobody has won or
     # lost yet, and each player's starting stack is still his, on the table.
     assert [(e.on_table, e.net, e.hands) for e in ledger.entries] == [(500, 0, 0), (300, 0, 0)]
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
 
 
 async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store: Store) -> None:
@@ -113,10 +113,12 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
     await session.play_hand()
     await session.start()
     voided = session.hand_ids.pop()  # the replay counts the settled hands only
-    await session.manager.act(CHANNEL, session.manager.get(CHANNEL).actor_id() or 0, "bring_in")
-    await session.manager.abandon(CHANNEL)
-    assert (await store.get_hand(voided)).outcome == "voided"
-    ledger = await store.table_ledger(CHANNEL)
+    await session.manager.dealer.act(
+        CHANNEL, session.manager.tables.get(CHANNEL).actor_id() or 0, "bring_in"
+    )
+    await session.manager.tables.abandon(CHANNEL)
+    assert (await store.hands.get(voided)).outcome == "voided"
+    ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
     net, _ = await session.replay()
     assert [(e.net, e.hands) for e in ledger.entries] == [(net[1], 1), (net[2], 1)]
@@ -133,7 +135,7 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     await session.sit(1, 500)
     await session.sit(2, 250)
     await session.play_hand()
-    await session.manager.close(CHANNEL, 1, can_manage=False)
+    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
     await session.clock.advance(0, session.manager)
     effects = session.screen.effects
     closing = next(
@@ -148,9 +150,9 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     assert nets == sorted(nets, reverse=True) and sum(nets) == 0 and ledger.totals().net == 0
     assert ledger.totals().cashed_out == 750 and ledger.totals().on_table == 0
     # The ledger stays readable after the close, until another table opens there.
-    assert await session.manager.ledger(CHANNEL) == ledger
+    assert await session.manager.tables.ledger(CHANNEL) == ledger
     await session.open()
-    fresh = await session.manager.ledger(CHANNEL)
+    fresh = await session.manager.tables.ledger(CHANNEL)
     assert fresh.closed_at is None and fresh.lines == () and fresh.hands == 0
 
 
@@ -166,20 +168,20 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
     async def broken(channel_id: int) -> TableLedger | None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(store, "table_ledger", broken)
+    monkeypatch.setattr(store.reports, "table_ledger", broken)
     with caplog.at_level(logging.WARNING):
-        cashed = await session.manager.close(CHANNEL, 1, can_manage=False)
-    assert sum(cashed.values()) == 1000 and session.manager.tables == {}
+        cashed = await session.manager.tables.close(CHANNEL, 1, can_manage=False)
+    assert sum(cashed.values()) == 1000 and list(session.manager.registry) == []
     assert not [e for e in session.screen.effects if isinstance(e, Ledger)]
     assert any("ledger can't be read" in record.getMessage() for record in caplog.records)
     await store.audit()
 
 
 async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> None:
-    manager = TableManager(store, clock=ManualClock())
-    assert await store.table_ledger(CHANNEL) is None
+    manager = new_house(store, ManualClock())
+    assert await store.reports.table_ledger(CHANNEL) is None
     with pytest.raises(TableError) as refused:
-        await manager.ledger(CHANNEL)
+        await manager.tables.ledger(CHANNEL)
     assert refused.value.key == "no_table"
 
 
@@ -199,7 +201,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     # A report: its statements run on the report thread's connection, traced in that thread.
     reader = await backend._in_report_thread(backend._open_reader)
     await backend._in_report_thread(lambda: reader.set_trace_callback(queries.append))
-    await store.table_ledger(CHANNEL)
+    await store.reports.table_ledger(CHANNEL)
     await backend._in_report_thread(lambda: reader.set_trace_callback(None))
     with closing(sqlite3.connect(tmp_path / "plan.db")) as raw:
         plans = {
@@ -218,7 +220,7 @@ async def test_the_ledger_queries_read_one_tables_rows_by_index(tmp_path: Path) 
     assert not any(
         f"SCAN {table}" in plan for plan in plans.values() for table in ("ledger", "hands")
     ), plans
-    await session.manager.shutdown()
+    await session.manager.recovery.shutdown()
     await store.close()
 
 
@@ -248,7 +250,7 @@ SAMPLE = (
 
 def test_the_picture_words_and_numbers_follow_the_language() -> None:
     ledger = _ledger(*SAMPLE)
-    english = ledger_sheet(ledger, EN, "#stud")
+    english = ledger_sheet(ledger, TEXTS, EN, "#stud")
     assert english.title == "Table ledger · #stud"
     assert english.subtitle == "Opened Dec 1, 2026 · 57 hands played"
     assert english.headers == ("Player", "Bought in", "Cashed out", "On table", "Net", "Hands")
@@ -267,7 +269,7 @@ def test_the_picture_words_and_numbers_follow_the_language() -> None:
         "+0",
         "57",
     )
-    russian = ledger_sheet(_ledger(*SAMPLE, closed=True), RU, "#стад")
+    russian = ledger_sheet(_ledger(*SAMPLE, closed=True), TEXTS, RU, "#стад")
     assert russian.title == "Итоги стола · #стад"
     assert russian.subtitle == (
         f"Открыт 1 дек. 2026{NNBSP}г., закрыт 2 дек. 2026{NNBSP}г. · сыграно 57 раздач"
@@ -278,7 +280,7 @@ def test_the_picture_words_and_numbers_follow_the_language() -> None:
 
 def test_the_embed_lists_every_player_and_the_total_in_the_readers_language() -> None:
     ledger = _ledger(*SAMPLE)
-    english = ledger_embed(ledger, EN).description or ""
+    english = ledger_embed(ledger, TEXTS, EN).description or ""
     assert english.startswith("Open since <t:1796148300:f>: 57 hands played.")
     assert (
         "**Dana**: bought in 1,000, cashed out 0, on the table 1,840; net **+840** in 57 hands"
@@ -286,7 +288,7 @@ def test_the_embed_lists_every_player_and_the_total_in_the_readers_language() ->
     )
     assert "**Олег** (left): bought in 2,000, cashed out 1,310; net **-690** in 41 hands" in english
     assert english.endswith("Total: bought in 3,500, cashed out 1,310, on the table 2,190; net +0.")
-    russian = ledger_embed(_ledger(*SAMPLE, closed=True), RU)
+    russian = ledger_embed(_ledger(*SAMPLE, closed=True), TEXTS, RU)
     assert russian.title == "Итоги стола"
     text = russian.description or ""
     assert text.startswith("Открыт с <t:1796148300:f> по <t:1796173200:f>: сыграно 57 раздач.")
@@ -300,8 +302,8 @@ def test_a_crowded_ledger_counts_the_players_it_leaves_out() -> None:
     ]
     ledger = _ledger(*entries)
     assert len(ledger.shown) == MAX_ROWS and ledger.hidden == 3
-    assert ledger_sheet(ledger, EN, "#stud").more == "and 3 more players"
-    description = ledger_embed(ledger, EN).description or ""
+    assert ledger_sheet(ledger, TEXTS, EN, "#stud").more == "and 3 more players"
+    description = ledger_embed(ledger, TEXTS, EN).description or ""
     assert "…and 3 more players." in description and len(description) <= 4096
     # Totals count everyone, listed or not.
     assert ledger.totals().cashed_out == sum(100 + n for n in range(MAX_ROWS + 3))
@@ -309,4 +311,4 @@ def test_a_crowded_ledger_counts_the_players_it_leaves_out() -> None:
     long = [
         (("Ж" * 100) + str(n), LedgerEntry(n, 10**9, 10**9, 10**9, 99999, True)) for n in range(30)
     ]
-    assert len(ledger_embed(_ledger(*long), RU).description or "") <= 4096
+    assert len(ledger_embed(_ledger(*long), TEXTS, RU).description or "") <= 4096

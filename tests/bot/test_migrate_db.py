@@ -31,15 +31,15 @@ async def a_played_database(location: Location) -> None:
     player waiting and one leaving, names, a deck choice, a process fact and a new season."""
     store = await Store.open(location)
     try:
-        await store.reset_season(GUILD + 1, by=ADMIN)
-        await store.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
-        await store.claim_daily(GUILD, BOB)
-        await store.open_table(
+        await store.wallets.reset_season(GUILD + 1, by=ADMIN)
+        await store.wallets.grant(GUILD, ALICE, 500, reason="prize", by=ADMIN)
+        await store.wallets.claim_daily(GUILD, BOB)
+        await store.seating.open(
             OLD_CHANNEL, GUILD, ALICE, max_seats=4, min_buy_in=100, max_buy_in=1000
         )
         for user in (ALICE, BOB):
-            await store.sit(OLD_CHANNEL, user, 300)
-        settled = await store.start_hand(
+            await store.seating.sit(OLD_CHANNEL, user, 300)
+        settled = await store.hands.start(
             OLD_CHANNEL, [(ALICE, 300), (BOB, 300)], b"n0", commitment=COMMITMENT, salt="s"
         )
         facts = HandFacts(
@@ -49,9 +49,9 @@ async def a_played_database(location: Location) -> None:
                 SeatFacts(dealt=True, vpip=True, showdown=True, collected=0),
             ),
         )
-        await store.settle_hand(settled, b"n9", [450, 150], facts=facts)
-        await store.close_table(OLD_CHANNEL)
-        await store.open_table(
+        await store.hands.settle(settled, b"n9", [450, 150], facts=facts)
+        await store.seating.close(OLD_CHANNEL)
+        await store.seating.open(
             CHANNEL,
             GUILD,
             BOB,
@@ -60,17 +60,17 @@ async def a_played_database(location: Location) -> None:
             max_buy_in=1000,
             settings={"stakes": [1, 3, 10, 20], "lang": "ru"},
         )
-        await store.set_table_messages({CHANNEL: 555})
+        await store.seating.set_messages({CHANNEL: 555})
         for user, stack in ((ALICE, 400), (BOB, 200), (CAROL, 100)):
-            await store.sit(CHANNEL, user, stack)
-        live = await store.start_hand(
+            await store.seating.sit(CHANNEL, user, stack)
+        live = await store.hands.start(
             CHANNEL, [(ALICE, 400), (BOB, 200)], b"n0", commitment=COMMITMENT, salt="t"
         )
-        await store.save_action(live, b"n1")
-        await store.set_leaving(CHANNEL, BOB, True)
-        await store.save_name(GUILD, ALICE, "Алиса")
-        await store.save_name(GUILD + 1, ALICE, "Ally")
-        await store.set_four_colour(BOB, True)
+        await store.hands.save_action(live, b"n1")
+        await store.seating.set_leaving(CHANNEL, BOB, True)
+        await store.players.save_name(GUILD, ALICE, "Алиса")
+        await store.players.save_name(GUILD + 1, ALICE, "Ally")
+        await store.players.set_four_colour(BOB, True)
         await store.set_meta("commands:1:global", "digest")
         await store.audit()
     finally:
@@ -81,17 +81,19 @@ async def what_the_store_reads(location: Location) -> dict[str, Any]:
     store = await Store.open(location)
     try:
         return {
-            "wallets": [await store.wallet(GUILD, user) for user in (ALICE, BOB, CAROL)],
-            "tables": await store.tables(),
-            "seats": await store.seats(CHANNEL),
-            "live": await store.live_hands(),
-            "last": [await store.last_hand_for(user, finished=True) for user in (ALICE, BOB)],
-            "board": await store.leaderboard(GUILD, user_id=CAROL),
-            "winnings": await store.winnings(GUILD, user_id=BOB),
-            "stats": await store.player_stats(GUILD, ALICE),
-            "seasons": [await store.season(guild) for guild in (GUILD, GUILD + 1)],
-            "names": [await store.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)],
-            "decks": [await store.four_colour(user) for user in (ALICE, BOB)],
+            "wallets": [await store.wallets.get(GUILD, user) for user in (ALICE, BOB, CAROL)],
+            "tables": await store.seating.tables(),
+            "seats": await store.seating.seats(CHANNEL),
+            "live": await store.hands.live(),
+            "last": [await store.hands.last_for(user, finished=True) for user in (ALICE, BOB)],
+            "board": await store.reports.leaderboard(GUILD, user_id=CAROL),
+            "winnings": await store.reports.winnings(GUILD, user_id=BOB),
+            "stats": await store.reports.player_stats(GUILD, ALICE),
+            "seasons": [await store.wallets.season(guild) for guild in (GUILD, GUILD + 1)],
+            "names": [
+                await store.players.names(guild, [ALICE, BOB]) for guild in (GUILD, GUILD + 1)
+            ],
+            "decks": [await store.players.four_colour(user) for user in (ALICE, BOB)],
             "meta": await store.get_meta("commands:1:global"),
             "audit": await store.audit(),
         }
@@ -105,16 +107,16 @@ async def the_copy_plays_on(location: Location) -> None:
     (largest,) = await query(location, "SELECT max(id) AS ledger FROM ledger")
     store = await Store.open(location)
     try:
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.version, live.state) == (1, b"n1")
-        assert await store.save_action(live.hand_id, b"n2") == 2
-        end = await store.settle_hand(live.hand_id, b"n3", [600, 0])
+        assert await store.hands.save_action(live.hand_id, b"n2") == 2
+        end = await store.hands.settle(live.hand_id, b"n3", [600, 0])
         assert end.cashed_out == {BOB: 0}  # he had asked to leave
-        following = await store.start_hand(
+        following = await store.hands.start(
             CHANNEL, [(ALICE, 600), (CAROL, 100)], b"x", commitment=COMMITMENT, salt="u"
         )
         assert following == live.hand_id + 1
-        await store.open_table(OLD_CHANNEL, GUILD, CAROL, max_seats=2, min_buy_in=1, max_buy_in=9)
+        await store.seating.open(OLD_CHANNEL, GUILD, CAROL, max_seats=2, min_buy_in=1, max_buy_in=9)
         await store.audit()
     finally:
         await store.close()

@@ -13,24 +13,26 @@ OTHER_GUILD = GUILD + 1
 
 
 async def test_names_are_kept_per_server_and_the_latest_wins(store: Store) -> None:
-    await store.save_name(GUILD, 7, "Ann")
-    await store.save_name(OTHER_GUILD, 7, "Annie")
-    await store.save_name(GUILD, 8, "Bob")
-    await store.save_name(GUILD, 7, "Ann B.")
-    assert await store.names(GUILD, [7, 8, 9]) == {7: "Ann B.", 8: "Bob"}
-    assert await store.names(OTHER_GUILD, [7, 8]) == {7: "Annie"}
-    assert await store.names(GUILD, []) == {}
+    await store.players.save_name(GUILD, 7, "Ann")
+    await store.players.save_name(OTHER_GUILD, 7, "Annie")
+    await store.players.save_name(GUILD, 8, "Bob")
+    await store.players.save_name(GUILD, 7, "Ann B.")
+    assert await store.players.names(GUILD, [7, 8, 9]) == {7: "Ann B.", 8: "Bob"}
+    assert await store.players.names(OTHER_GUILD, [7, 8]) == {7: "Annie"}
+    assert await store.players.names(GUILD, []) == {}
     with pytest.raises(ValueError):
-        await store.save_name(GUILD, 7, "")
-    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+        await store.players.save_name(GUILD, 7, "")
+    assert await store.players.names(GUILD, [7]) == {7: "Ann B."}
 
 
 async def test_the_deck_is_two_colour_until_a_player_chooses(store: Store) -> None:
-    assert await store.four_colour(7) is False
-    await store.set_four_colour(7, True)
-    assert await store.four_colour(7) is True and await store.four_colour(8) is False
-    await store.set_four_colour(7, False)
-    assert await store.four_colour(7) is False
+    assert await store.players.four_colour(7) is False
+    await store.players.set_four_colour(7, True)
+    assert (
+        await store.players.four_colour(7) is True and await store.players.four_colour(8) is False
+    )
+    await store.players.set_four_colour(7, False)
+    assert await store.players.four_colour(7) is False
 
 
 async def test_the_players_migration_is_number_5() -> None:
@@ -48,8 +50,10 @@ async def test_a_database_from_before_the_players_table_gets_it(
     assert await migrate_to(database, 4) == 4
     store = await Store.open(database)
     try:
-        assert await store.names(GUILD, [7]) == {} and not await store.four_colour(7)
-        await store.save_name(GUILD, 7, "Ann")
-        assert await store.names(GUILD, [7]) == {7: "Ann"}
+        assert await store.players.names(GUILD, [7]) == {} and not await store.players.four_colour(
+            7
+        )
+        await store.players.save_name(GUILD, 7, "Ann")
+        assert await store.players.names(GUILD, [7]) == {7: "Ann"}
     finally:
         await store.close()

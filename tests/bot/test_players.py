@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.archive import Archive
+from bot.core.config import TableConfig
 from bot.core.storage import Store
-from bot.core.tables import TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.texts import TEXTS
 
 
 async def test_a_restored_table_names_its_players_as_they_were_last_seen(
@@ -16,26 +17,26 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
 ) -> None:
     """Restart mid-hand: seats, the rebuilt log and results use the saved names."""
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru", four_colour=True)
-    await manager.open(GUILD, CHANNEL, 1, config)
-    await manager.sit(CHANNEL, 1, "Оля", 500)
-    await manager.sit(CHANNEL, 2, "Борис", 500)
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.sit(CHANNEL, 1, "Оля", 500)
+    await manager.tables.sit(CHANNEL, 2, "Борис", 500)
     # A later name (he acted under it) replaces the one he sat with.
-    await manager.seen(GUILD, 2, "Боря")
+    await manager.players.seen(GUILD, 2, "Боря")
     await clock.advance(0, manager)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None and table.name(2) == "Боря"
     actor = table.actor_id()
     assert actor is not None
-    await manager.act(CHANNEL, actor, "bring_in")
-    await manager.shutdown()
+    await manager.dealer.act(CHANNEL, actor, "bring_in")
+    await manager.recovery.shutdown()
 
-    fresh = TableManager(store, clock=clock)
+    fresh = new_house(store, clock)
     screen = Screen(fresh)
-    assert await fresh.restore() == [table.live.hand_id]
-    restored = fresh.get(CHANNEL)
+    assert await fresh.recovery.restore() == [table.live.hand_id]
+    restored = fresh.tables.get(CHANNEL)
     assert restored.config.lang == "ru" and restored.config.four_colour
     assert {restored.name(1), restored.name(2)} == {"Оля", "Боря"}
     assert any("Боря" in line or "Оля" in line for line in restored.log)
@@ -46,57 +47,57 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
         actor = restored.actor_id()
         assert actor is not None
         legal = restored.live.hand.legal()
-        await fresh.act(CHANNEL, actor, "check" if legal.check else "call")
-    history = await Archive(store).history(
+        await fresh.dealer.act(CHANNEL, actor, "check" if legal.check else "call")
+    history = await Archive(store, TEXTS).history(
         GUILD, 1, hand_id, viewer_name="Оля", channel_name=lambda channel: "#stud", lang="ru"
     )
     assert {name for name, _ in history.net} == {"Оля", "Боря"}
     assert "Боря" in history.text and "Player" not in history.text
-    await fresh.shutdown()
+    await fresh.recovery.shutdown()
 
 
 async def test_a_name_is_written_only_when_it_changes(store: Store) -> None:
-    manager = TableManager(store, clock=ManualClock())
+    manager = new_house(store, ManualClock())
     writes: list[str] = []
-    save = store.save_name
+    save = store.players.save_name
 
     async def counting(guild_id: int, user_id: int, name: str) -> None:
         writes.append(name)
         await save(guild_id, user_id, name)
 
-    store.save_name = counting  # type: ignore[method-assign]
+    store.players.save_name = counting  # type: ignore[method-assign]
     for name in ("Ann", "Ann", "Ann B.", "Ann B."):
-        await manager.seen(GUILD, 7, name)
+        await manager.players.seen(GUILD, 7, name)
     assert writes == ["Ann", "Ann B."]
-    assert await store.names(GUILD, [7]) == {7: "Ann B."}
+    assert await store.players.names(GUILD, [7]) == {7: "Ann B."}
 
 
 async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
-    manager = TableManager(store, clock=ManualClock())
-    assert await manager.four_colour(7) is False
-    await manager.set_four_colour(7, True)
-    assert await TableManager(store, clock=ManualClock()).four_colour(7) is True
+    manager = new_house(store, ManualClock())
+    assert await manager.players.four_colour(7) is False
+    await manager.players.set_four_colour(7, True)
+    assert await new_house(store, ManualClock()).players.four_colour(7) is True
 
 
 async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) -> None:
     """The same Discord user in two servers: what he is called in one leaves the other alone,
     and a table closed and opened again in his server still hears of it."""
-    manager = TableManager(store, clock=ManualClock())
+    manager = new_house(store, ManualClock())
     Screen(manager)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
     other_guild, other_channel = GUILD + 1, CHANNEL + 1
-    await store.grant(other_guild, 7, 1000, reason="test", by=1)
+    await store.wallets.grant(other_guild, 7, 1000, reason="test", by=1)
     for guild, channel in ((GUILD, CHANNEL), (other_guild, other_channel)):
-        await manager.open(guild, channel, 1, config)
-        await manager.sit(channel, 7, "Ann", 500)
-    await manager.seen(GUILD, 7, "Ann B.")
-    assert manager.get(CHANNEL).name(7) == "Ann B."
-    assert manager.get(other_channel).name(7) == "Ann"
-    await manager.close(CHANNEL, 1, can_manage=True)
-    await manager.seen(GUILD, 7, "Ann C.")  # no table left in that server
-    await manager.open(GUILD, CHANNEL, 1, config)
-    await manager.sit(CHANNEL, 7, "Ann", 500)
-    await manager.seen(GUILD, 7, "Ann D.")
-    assert manager.get(CHANNEL).name(7) == "Ann D."
-    assert manager.get(other_channel).name(7) == "Ann"
-    await manager.shutdown()
+        await manager.tables.open(guild, channel, 1, config)
+        await manager.tables.sit(channel, 7, "Ann", 500)
+    await manager.players.seen(GUILD, 7, "Ann B.")
+    assert manager.tables.get(CHANNEL).name(7) == "Ann B."
+    assert manager.tables.get(other_channel).name(7) == "Ann"
+    await manager.tables.close(CHANNEL, 1, can_manage=True)
+    await manager.players.seen(GUILD, 7, "Ann C.")  # no table left in that server
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.sit(CHANNEL, 7, "Ann", 500)
+    await manager.players.seen(GUILD, 7, "Ann D.")
+    assert manager.tables.get(CHANNEL).name(7) == "Ann D."
+    assert manager.tables.get(other_channel).name(7) == "Ann"
+    await manager.recovery.shutdown()

@@ -7,13 +7,15 @@ import re
 
 import pytest
 
+from bot.core.config import TableConfig
+from bot.core.house import House
 from bot.core.settings import Settings, SettingsError, load_settings, with_shards
 from bot.core.shards import Shards, parse_shard_ids, shard_of, shard_ranges
 from bot.core.storage import Store
-from bot.core.tables import TableConfig, TableManager
 from engine.stakes import DEFAULT_STAKES
 from tests.bot.fakes import TURN, ManualClock, Screen
 from tests.databases import Location, raw
+from tests.texts import TEXTS
 
 # Servers on shards 0 and 1 of 2: Discord's shard is the id's timestamp bits, modulo the count.
 GUILD_0, GUILD_1 = 6 << 22, 7 << 22
@@ -100,18 +102,18 @@ def config() -> TableConfig:
     return TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, time_bank=0)
 
 
-def process(store: Store, clock: ManualClock, shard: int) -> tuple[TableManager, Screen]:
+def process(store: Store, clock: ManualClock, shard: int) -> tuple[House, Screen]:
     """The tables of one of two processes, each running one shard of two."""
-    manager = TableManager(store, clock=clock, owns=Shards(frozenset({shard}), 2).owns)
+    manager = House(store, TEXTS, clock=clock, owns=Shards(frozenset({shard}), 2).owns)
     return manager, Screen(manager)
 
 
-async def mid_hand(manager: TableManager, clock: ManualClock, guild: int, channel: int) -> int:
-    await manager.open(guild, channel, 1, config())
+async def mid_hand(manager: House, clock: ManualClock, guild: int, channel: int) -> int:
+    await manager.tables.open(guild, channel, 1, config())
     for user_id in (1, 2):
-        await manager.sit(channel, user_id, f"p{user_id}", 500)
+        await manager.tables.sit(channel, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    live = manager.get(channel).live
+    live = manager.tables.get(channel).live
     assert live is not None
     return live.hand_id
 
@@ -125,26 +127,26 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     second, screen = process(store, clock, 1)
     hand_0 = await mid_hand(first, clock, GUILD_0, CHANNEL_0)
     hand_1 = await mid_hand(second, clock, GUILD_1, CHANNEL_1)
-    before = await store.get_hand(hand_1)
+    before = await store.hands.get(hand_1)
     lines = len(screen.lines)
 
     # The first process dies and comes back; the second plays on meanwhile.
-    await first.shutdown()
+    await first.recovery.shutdown()
     restarted, restarted_screen = process(store, clock, 0)
-    assert await restarted.restore() == [hand_0]
-    assert set(restarted.tables) == {CHANNEL_0}
+    assert await restarted.recovery.restore() == [hand_0]
+    assert {table.channel_id for table in restarted.registry} == {CHANNEL_0}
     await clock.advance(0, restarted)
     assert any("restarted" in line for line in restarted_screen.lines)
-    after = await store.get_hand(hand_1)
+    after = await store.hands.get(hand_1)
     assert (after.version, after.state) == (before.version, before.state)
     # The other process's table never paused or heard of the restart, and still plays.
     assert not any("restarted" in line for line in screen.lines[lines:])
-    table = second.get(CHANNEL_1)
+    table = second.tables.get(CHANNEL_1)
     assert table.live is not None and table.live.hand_id == hand_1
-    assert await second.act(CHANNEL_1, table.actor_id() or 0, "bring_in") == ("bring_in", 3)
+    assert await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in") == ("bring_in", 3)
     await store.audit()
-    await restarted.shutdown()
-    await second.shutdown()
+    await restarted.recovery.shutdown()
+    await second.recovery.shutdown()
     await store.close()
 
 
@@ -157,21 +159,21 @@ async def test_another_process_s_unreadable_table_is_left_for_it_to_close(
     second, _ = process(store, clock, 1)
     await mid_hand(first, clock, GUILD_0, CHANNEL_0)
     await mid_hand(second, clock, GUILD_1, CHANNEL_1)
-    await first.shutdown()
-    await second.shutdown()
+    await first.recovery.shutdown()
+    await second.recovery.shutdown()
     async with raw(database) as other:
         await other.execute(f"UPDATE tables SET settings = '{{}}' WHERE channel_id = {CHANNEL_1}")
 
     restarted, _ = process(store, clock, 0)
-    await restarted.restore()
-    assert await store.get_table(CHANNEL_1) is not None
-    assert len(await store.live_hands()) == 2
-    await restarted.shutdown()
+    await restarted.recovery.restore()
+    assert await store.seating.table(CHANNEL_1) is not None
+    assert len(await store.hands.live()) == 2
+    await restarted.recovery.shutdown()
     # Its own process closes it, every chip back in the wallets.
     owner, _ = process(store, clock, 1)
-    await owner.restore()
-    assert await store.get_table(CHANNEL_1) is None
-    assert (await store.wallet(GUILD_1, 1)).balance == 1000
+    await owner.recovery.restore()
+    assert await store.seating.table(CHANNEL_1) is None
+    assert (await store.wallets.get(GUILD_1, 1)).balance == 1000
     await store.audit()
-    await owner.shutdown()
+    await owner.recovery.shutdown()
     await store.close()

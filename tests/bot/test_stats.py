@@ -14,8 +14,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.core.archive import Archive
+from bot.core.config import TableConfig
 from bot.core.games import HI_LO, MIXED, RAZZ_GAME, STUD, game_of
-from bot.core.i18n import EN, RU
 from bot.core.stats import hand_facts, stats_chart
 from bot.core.storage import (
     GameStats,
@@ -25,17 +25,18 @@ from bot.core.storage import (
     PlayerStats,
     SeatFacts,
     Store,
+    reports,
 )
-from bot.core.storage import store as store_module
-from bot.core.tables import TableConfig, TableManager
-from bot.edge.presenter import leaderboard_embed, stats_embed
+from bot.edge.embeds import leaderboard_embed, stats_embed
 from engine import STUD_HI_LO
 from engine import events as ev
 from engine.codec import decode
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
 from tests.databases import Location, query, snapshot
 from tests.engine.decks import call_down, stud
+from tests.texts import TEXTS
+from words import EN, RU
 
 COUNTDOWN = 30.0
 NBSP = "\xa0"
@@ -160,7 +161,7 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
     """(user, game or "all") -> his figures, from each stored hand's saved state replayed."""
     expected: dict[tuple[int, str], Expected] = defaultdict(Expected)
     for hand_id in hand_ids:
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         assert record.outcome == "settled"
         hand = decode(record.state)
         street = 0
@@ -195,7 +196,7 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
 async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
     """A mixed table (two hands a game) of four players deciding at random."""
     clock = ManualClock()
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
     config = TableConfig(
         DEFAULT_STAKES,
@@ -207,22 +208,22 @@ async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
         game=MIXED,
         hands_per_game=2,
     )
-    await manager.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
     for user_id in range(1, 5):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 1000)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 1000)
     rng = random.Random(seed)
     hand_ids = []
     for _ in range(hands):
         await clock.advance(COUNTDOWN, manager)
-        table = manager.get(CHANNEL)
+        table = manager.tables.get(CHANNEL)
         assert table.live is not None
         hand_ids.append(table.live.hand_id)
         while table.live is not None:
             actor = table.actor_id()
             assert actor is not None
             spec = rng.choice(table.buttons())
-            await manager.act(CHANNEL, actor, spec.action, spec.amount)
-    await manager.shutdown()
+            await manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
+    await manager.recovery.shutdown()
     return hand_ids
 
 
@@ -235,7 +236,7 @@ async def test_stats_and_winnings_agree_with_a_replay_of_the_stored_hands(store:
     assert any(expected[user, "all"].vpip < expected[user, "all"].hands for user in users)
     assert any(expected[user, "all"].showdowns for user in users)
     for user in users:
-        stats = await store.player_stats(GUILD, user)
+        stats = await store.reports.player_stats(GUILD, user)
         assert stats.season == 1 and stats.period == "all" and stats.since is None
         assert stats.total == expected[user, "all"].figures("all")
         played = [expected[user, game].figures(game) for game in games if (user, game) in expected]
@@ -243,7 +244,7 @@ async def test_stats_and_winnings_agree_with_a_replay_of_the_stored_hands(store:
         assert [s.hands for s in stats.games] == sorted((s.hands for s in played), reverse=True)
         assert stats.recent == tuple(expected[user, "all"].nets)
         for game in games:
-            one = await store.player_stats(GUILD, user, game=game)
+            one = await store.reports.player_stats(GUILD, user, game=game)
             mine = expected.get((user, game), Expected())
             assert one.total == mine.figures(game)
             assert one.recent == tuple(mine.nets)
@@ -251,7 +252,7 @@ async def test_stats_and_winnings_agree_with_a_replay_of_the_stored_hands(store:
     assert sum(expected[user, "all"].net for user in users) == 0
     for choice in (None, *games):
         key = choice or "all"
-        board = await store.winnings(GUILD, game=choice, user_id=users[-1])
+        board = await store.reports.winnings(GUILD, game=choice, user_id=users[-1])
         ranked = sorted(
             (user for user in users if (user, key) in expected),
             key=lambda user: (-expected[user, key].net, user),
@@ -279,18 +280,18 @@ async def settle(
     channel: int = CHANNEL,
 ) -> int:
     """A hand among ``results``' players (user -> (net, facts)), settled at ``now``."""
-    if await store.get_table(channel) is None:
-        await store.open_table(channel, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=10_000)
-    seats = {seat.user_id: seat for seat in await store.seats(channel)}
+    if await store.seating.table(channel) is None:
+        await store.seating.open(channel, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=10_000)
+    seats = {seat.user_id: seat for seat in await store.seating.seats(channel)}
     for user_id in results:
         if user_id not in seats:
-            await store.sit(channel, user_id, 500)
-    stacks = {seat.user_id: seat.stack for seat in await store.seats(channel)}
+            await store.seating.sit(channel, user_id, 500)
+    stacks = {seat.user_id: seat.stack for seat in await store.seating.seats(channel)}
     players = [(user_id, stacks[user_id]) for user_id in results]
-    hand_id = await store.start_hand(channel, players, b"state", commitment="ab" * 32, salt="s")
+    hand_id = await store.hands.start(channel, players, b"state", commitment="ab" * 32, salt="s")
     finals = [stacks[user_id] + net for user_id, (net, _) in results.items()]
     facts = HandFacts(game, tuple(seat for _, seat in results.values()))
-    await store.settle_hand(hand_id, b"state", finals, facts=facts, now=now)
+    await store.hands.settle(hand_id, b"state", finals, facts=facts, now=now)
     return hand_id
 
 
@@ -319,12 +320,12 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(
             store, {1: (10 * number, won(10 * number + 5)), 2: (-10 * number, LOST)}, now=moment
         )
         if number == 1:
-            december = await store.player_stats(GUILD, 2, period="month", now=moment)
+            december = await store.reports.player_stats(GUILD, 2, period="month", now=moment)
             assert (december.total.hands, december.total.net) == (2, -5)
     expected = {"day": (2, 70, 45), "week": (3, 90, 45), "month": (3, 90, 45), "all": (4, 100, 45)}
     buckets = set()
     for period, (hands, net, biggest) in expected.items():
-        stats = await store.player_stats(GUILD, 1, period=period, now=T0)
+        stats = await store.reports.player_stats(GUILD, 1, period=period, now=T0)
         if stats.since is not None:
             buckets.add((stats.since - date(1970, 1, 1)).days)
         assert (stats.total.hands, stats.total.net, stats.total.biggest_pot) == (
@@ -333,19 +334,27 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(
             biggest,
         ), period
         assert len(stats.recent) == hands
-    assert (await store.player_stats(GUILD, 1, period="week", now=T0)).since == date(2025, 1, 6)
-    assert (await store.player_stats(GUILD, 1, period="month", now=T0)).since == date(2025, 1, 1)
-    assert (await store.player_stats(GUILD, 1, period="day", now=T0)).since == date(2025, 1, 8)
+    assert (await store.reports.player_stats(GUILD, 1, period="week", now=T0)).since == date(
+        2025, 1, 6
+    )
+    assert (await store.reports.player_stats(GUILD, 1, period="month", now=T0)).since == date(
+        2025, 1, 1
+    )
+    assert (await store.reports.player_stats(GUILD, 1, period="day", now=T0)).since == date(
+        2025, 1, 8
+    )
     # The next day has nothing yet.
-    tomorrow = await store.player_stats(GUILD, 1, period="day", now=T0 + timedelta(days=1))
+    tomorrow = await store.reports.player_stats(GUILD, 1, period="day", now=T0 + timedelta(days=1))
     assert tomorrow.total == GameStats("all") and tomorrow.recent == ()
-    board = await store.winnings(GUILD, period="day", now=T0, user_id=3)
+    board = await store.reports.winnings(GUILD, period="day", now=T0, user_id=3)
     assert [(row.rank, row.user_id, row.chips, row.hands) for row in board.top] == [
         (1, 1, 70, 2),
         (2, 2, -70, 2),
     ]
     assert board.caller is None
-    assert (await store.player_stats(GUILD, 2)).total.hands == 5  # the season keeps them all
+    assert (
+        await store.reports.player_stats(GUILD, 2)
+    ).total.hands == 5  # the season keeps them all
     # Only current periods are asked for: a player's past ones went when he played again;
     # player 3's December stays until he plays again, and shows nowhere now.
     rows = await query(
@@ -353,7 +362,9 @@ async def test_days_weeks_and_months_are_utc_calendar_buckets(
     )
     past = sorted((r["user_id"], r["period"]) for r in rows if r["since"] not in {0, *buckets})
     assert past == [(3, "day"), (3, "month"), (3, "week")]
-    assert (await store.player_stats(GUILD, 2, period="month", now=moments[0])).total.hands == 0
+    assert (
+        await store.reports.player_stats(GUILD, 2, period="month", now=moments[0])
+    ).total.hands == 0
 
 
 async def test_the_figures_count_wins_showdowns_and_vpip_per_game(store: Store) -> None:
@@ -362,46 +373,46 @@ async def test_the_figures_count_wins_showdowns_and_vpip_per_game(store: Store) 
         store, {1: (-3, FOLDED), 2: (3, won(6, showdown=False, vpip=False))}, game=RAZZ_GAME
     )
     await settle(store, {1: (5, won(25)), 2: (-5, won(20))}, game=HI_LO)  # a split pot
-    first = await store.player_stats(GUILD, 1)
+    first = await store.reports.player_stats(GUILD, 1)
     assert first.total == GameStats("all", 3, 2, 2, 2, 2, 32, 50)
     assert {s.game for s in first.games} == {STUD, RAZZ_GAME, HI_LO}
     assert {s.game: s for s in first.games}[RAZZ_GAME] == GameStats(RAZZ_GAME, 1, 0, 0, 0, 0, -3)
-    second = await store.player_stats(GUILD, 2, game=HI_LO)
+    second = await store.reports.player_stats(GUILD, 2, game=HI_LO)
     assert second.total == GameStats(HI_LO, 1, 1, 1, 1, 1, -5, 20)
     assert second.recent == (-5,) and second.game == HI_LO
     # The other guild and players who never played have nothing.
-    assert (await store.player_stats(OTHER_GUILD, 1)).total == GameStats("all")
-    nobody = await store.winnings(GUILD, user_id=99)
+    assert (await store.reports.player_stats(OTHER_GUILD, 1)).total == GameStats("all")
+    nobody = await store.reports.winnings(GUILD, user_id=99)
     assert nobody.caller is None and [row.user_id for row in nobody.top] == [1, 2]
-    assert (await store.winnings(GUILD, game=RAZZ_GAME)).top[0].user_id == 2
+    assert (await store.reports.winnings(GUILD, game=RAZZ_GAME)).top[0].user_id == 2
 
 
 async def test_only_the_latest_hands_of_each_game_are_kept_for_the_chart(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "RECENT_HANDS", 3)
+    monkeypatch.setattr(reports, "RECENT_HANDS", 3)
     nets = [7, -2, 5, 11, -4]
     for net in nets:
         await settle(store, {1: (net, won(net + 4)), 2: (-net, LOST)})
     await settle(store, {1: (1, won(5)), 2: (-1, LOST)}, game=RAZZ_GAME)
-    assert (await store.player_stats(GUILD, 1, game=STUD)).recent == (5, 11, -4)
-    assert (await store.player_stats(GUILD, 1)).recent == (11, -4, 1)
+    assert (await store.reports.player_stats(GUILD, 1, game=STUD)).recent == (5, 11, -4)
+    assert (await store.reports.player_stats(GUILD, 1)).recent == (11, -4, 1)
     # The figures themselves count every hand.
-    assert (await store.player_stats(GUILD, 1, game=STUD)).total.hands == 5
+    assert (await store.reports.player_stats(GUILD, 1, game=STUD)).total.hands == 5
 
 
 async def test_a_voided_hand_or_one_settled_without_facts_counts_nowhere(
     store: Store, database: Location
 ) -> None:
-    await store.open_table(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
+    await store.seating.open(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
     for user_id in (1, 2):
-        await store.sit(CHANNEL, user_id, 500)
+        await store.seating.sit(CHANNEL, user_id, 500)
     players = [(1, 500), (2, 500)]
-    voided = await store.start_hand(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
-    await store.void_hand(voided, reason="test")
-    plain = await store.start_hand(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
-    await store.settle_hand(plain, b"state", [600, 400])
-    assert (await store.player_stats(GUILD, 1)).total == GameStats("all")
+    voided = await store.hands.start(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
+    await store.hands.void(voided, reason="test")
+    plain = await store.hands.start(CHANNEL, players, b"state", commitment="ab" * 32, salt="s")
+    await store.hands.settle(plain, b"state", [600, 400])
+    assert (await store.reports.player_stats(GUILD, 1)).total == GameStats("all")
     rows = await snapshot(database)
     assert rows["player_stats"] == [] and rows["recent_hands"] == []
 
@@ -409,10 +420,10 @@ async def test_a_voided_hand_or_one_settled_without_facts_counts_nowhere(
 async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
     store: Store, database: Location
 ) -> None:
-    await store.open_table(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
+    await store.seating.open(CHANNEL, GUILD, 1, max_seats=8, min_buy_in=1, max_buy_in=1000)
     for user_id in (1, 2):
-        await store.sit(CHANNEL, user_id, 500)
-    hand_id = await store.start_hand(
+        await store.seating.sit(CHANNEL, user_id, 500)
+    hand_id = await store.hands.start(
         CHANNEL, [(1, 500), (2, 500)], b"state", commitment="ab" * 32, salt="s"
     )
     before = await snapshot(database)
@@ -425,12 +436,12 @@ async def test_facts_that_dont_fit_the_hand_are_refused_and_nothing_changes(
         (HandFacts(STUD, (absent, won(10))), "not dealt"),
     ):
         with pytest.raises(ValueError, match=problem):
-            await store.settle_hand(hand_id, b"state", [490, 510], facts=facts)
+            await store.hands.settle(hand_id, b"state", [490, 510], facts=facts)
     for wrong in ({"period": "year"}, {"game": "all"}):
         with pytest.raises(ValueError):
-            await store.player_stats(GUILD, 1, **wrong)  # type: ignore[arg-type]
+            await store.reports.player_stats(GUILD, 1, **wrong)  # type: ignore[arg-type]
         with pytest.raises(ValueError):
-            await store.winnings(GUILD, **wrong)  # type: ignore[arg-type]
+            await store.reports.winnings(GUILD, **wrong)  # type: ignore[arg-type]
     assert await snapshot(database) == before
 
 
@@ -456,7 +467,7 @@ def sample_stats(game: str | None = None) -> PlayerStats:
 
 
 def test_the_stats_embed_and_chart_are_worded_in_the_readers_language() -> None:
-    english = stats_embed(sample_stats(), "Ann", EN)
+    english = stats_embed(sample_stats(), "Ann", TEXTS, EN)
     assert english.title == "Stats · Ann"
     assert english.description == "This week, from Mar 10, 2025 · Season 2, since Mar 3, 2025"
     assert {f.name: f.value for f in english.fields} == {
@@ -469,20 +480,20 @@ def test_the_stats_embed_and_chart_are_worded_in_the_readers_language() -> None:
         "By game": "Seven Card Stud: 30 hands, net +1,500, VPIP 47%\n"
         "Razz: 10 hands, net -300, VPIP 40%",
     }
-    russian = stats_embed(sample_stats(), "Оля", RU)
+    russian = stats_embed(sample_stats(), "Оля", TEXTS, RU)
     assert russian.title == "Статистика · Оля"
     assert (russian.description or "").startswith("Эта неделя, с 10 мар. 2025")
     figures = {f.name: f.value or "" for f in russian.fields}
     assert figures["Итог"] == f"+1{NBSP}200" and figures["Добровольный вход"] == "45 %"
     assert figures["По играм"].startswith(f"Семикарточный стад: 30 раздач, итог +1{NBSP}500")
     # One game: no split by game, the game named first.
-    stud_only = stats_embed(sample_stats(STUD), "Оля", RU)
+    stud_only = stats_embed(sample_stats(STUD), "Оля", TEXTS, RU)
     assert (stud_only.description or "").startswith("Семикарточный стад · Эта неделя")
     assert "По играм" not in {f.name for f in stud_only.fields}
-    chart = stats_chart(sample_stats(), "Оля", RU)
+    chart = stats_chart(sample_stats(), "Оля", TEXTS, RU)
     assert chart.title == "Оля · итог в фишках" and chart.thousands == NBSP
     assert chart.axis == f"3 последние раздачи, от старых к новым: итог +1{NBSP}200"
-    assert stats_chart(sample_stats(), "Ann", EN).axis == (
+    assert stats_chart(sample_stats(), "Ann", TEXTS, EN).axis == (
         "The last 3 hands, oldest first: net +1,200"
     )
 
@@ -491,20 +502,22 @@ def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
     rows = (LeaderboardRow(1, 1, 1500, 21), LeaderboardRow(2, 2, -40, 1))
     board = Leaderboard(rows, LeaderboardRow(2, 2, -40, 1), 1, None, "all", None, RAZZ_GAME)
     names = {1: "Оля", 2: "Борис"}
-    russian = leaderboard_embed(board, names, RU)
+    russian = leaderboard_embed(board, names, TEXTS, RU)
     assert russian.title == "Таблица лидеров · выигрыш за столами"
     assert russian.description == (
         f"Разз · Весь сезон · Сезон 1\n\n1. Оля — +1{NBSP}500 за 21 раздачу\n"
         "2. Борис — -40 за 1 раздачу"
     )
     assert russian.footer.text == "Вы на 2-м месте: -40 за 1 раздачу."
-    unranked = leaderboard_embed(Leaderboard((), None, 1, None, "day", date(2025, 1, 8)), {}, EN)
+    unranked = leaderboard_embed(
+        Leaderboard((), None, 1, None, "day", date(2025, 1, 8)), {}, TEXTS, EN
+    )
     assert (
         unranked.description
         == "Today, Jan 8, 2025 · Season 1\n\nNo hand was played in this period."
     )
     assert unranked.footer.text == "You have played no hand in this period: no rank yet."
-    wallets = leaderboard_embed(Leaderboard((LeaderboardRow(1, 3, 1000),), None, 3), {}, EN)
+    wallets = leaderboard_embed(Leaderboard((LeaderboardRow(1, 3, 1000),), None, 3), {}, TEXTS, EN)
     assert wallets.title == "Leaderboard · chips in wallets and at tables"
     assert wallets.description == "Season 3\n\n1. <@3> — 1,000"
     assert (wallets.footer.text or "").startswith("You have no chips on this server yet")
@@ -513,13 +526,13 @@ def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
 async def test_histories_name_each_hands_game(store: Store) -> None:
     """Issue 11 point 10: the one-hand summary and the export's listing say the game."""
     hand_ids = await play_random_hands(store, 6, seed=3)
-    archive = Archive(store)
+    archive = Archive(store, TEXTS)
     games = []
     for hand_id in hand_ids:
         found = await archive.history(
             GUILD, 1, hand_id, viewer_name="p1", channel_name=str, lang=EN
         )
-        record = await store.get_hand(hand_id)
+        record = await store.hands.get(hand_id)
         assert found.game == game_of(decode(record.state).variant)
         games.append(found.game)
     assert games == [STUD, STUD, RAZZ_GAME, RAZZ_GAME, HI_LO, HI_LO]

@@ -13,19 +13,19 @@ import asyncpg
 import pytest
 
 from bot.core.archive import Archive
-from bot.core.i18n import EN
 from bot.core.storage import SchemaTooNew, Store
 from bot.core.storage import migrations as migrations_module
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import LATEST, TABLES
-from bot.core.tables import TableManager
 from engine import RAZZ, Stakes, StudHand
 from engine.cards import FULL_DECK
 from engine.codec import decode, encode
 from engine.fairness import DeckCommitment
-from tests.bot.fakes import ManualClock
+from tests.bot.fakes import ManualClock, new_house
 from tests.databases import INTEGRITY_ERRORS, Location, migrate_to, query, raw, version
 from tests.engine.decks import choose
+from tests.texts import TEXTS
+from words import EN
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = 100, 101, 102
@@ -124,19 +124,19 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
             350,
         )
         # Seat stacks and stacks inside the live hand both count as seated.
-        seated = {u: (await store.wallet(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
+        seated = {u: (await store.wallets.get(GUILD, u)).seated for u in (ALICE, BOB, CAROL)}
         assert seated == {ALICE: 300, BOB: 200, CAROL: 150}
-        board = await store.leaderboard(GUILD, user_id=BOB)
+        board = await store.reports.leaderboard(GUILD, user_id=BOB)
         assert [(row.rank, row.user_id, row.chips) for row in board.top] == [
             (1, ALICE, 1050),
             (2, BOB, 1000),
             (2, CAROL, 1000),
         ]
         # The hand that was live before the upgrade carries on and settles.
-        (live,) = await store.live_hands()
+        (live,) = await store.hands.live()
         assert (live.hand_id, live.state) == (1, b'{"n": 4}')
-        await store.settle_hand(1, b"n5", [350, 0])
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        await store.hands.settle(1, b"n5", [350, 0])
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
@@ -145,7 +145,7 @@ async def test_version_1_is_migrated_with_its_seated_chips_backfilled(database: 
     store = await Store.open(database)
     try:
         assert await version(database) == LATEST
-        assert (await store.wallet(GUILD, BOB)).total == 1150
+        assert (await store.wallets.get(GUILD, BOB)).total == 1150
         await store.audit()
     finally:
         await store.close()
@@ -294,10 +294,10 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
     try:
         assert await version(database) == LATEST
         await store.audit()
-        old = await store.get_hand(1)
+        old = await store.hands.get(1)
         assert old.state == json.dumps(settled.to_dict(), separators=(",", ":")).encode()
         assert decode(old.state).events == settled.events
-        archive = Archive(store)
+        archive = Archive(store, TEXTS)
         checked = await archive.verify(GUILD, ALICE, 1, EN)
         assert checked.matches
         history = await archive.history(
@@ -307,20 +307,20 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
         assert dict(history.net)["Alice"] == settled.stacks[0] - 500
 
         clock = ManualClock()
-        manager = TableManager(store, clock=clock)
-        assert await manager.restore() == [2]
-        table = manager.get(CHANNEL)
+        manager = new_house(store, clock)
+        assert await manager.recovery.restore() == [2]
+        table = manager.tables.get(CHANNEL)
         assert table.live is not None and table.live.hand.events == live.events
         while table.live is not None:
             actor = table.actor_id()
             assert actor is not None
-            await manager.act(CHANNEL, actor, table.buttons()[-1].action)
-        replayed = decode((await store.get_hand(2)).state)
+            await manager.dealer.act(CHANNEL, actor, table.buttons()[-1].action)
+        replayed = decode((await store.hands.get(2)).state)
         assert replayed.is_over and replayed.decisions[:3] == live.decisions
         (row,) = await query(database, "SELECT state FROM hands WHERE id = 2")
         assert bytes(row["state"]) == encode(replayed)  # saved compact from then on
         await store.audit()
-        await manager.shutdown()
+        await manager.recovery.shutdown()
     finally:
         await store.close()
     async with raw(database) as other:

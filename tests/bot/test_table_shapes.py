@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
-from bot.core.tables import TableManager
-from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, seat_directly
+from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, new_house, seat_directly
 from tests.databases import migrated_sqlite
 
 MAX_HANDS = 12
@@ -30,11 +29,11 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
     clock = ManualClock()
     try:
         await seat_directly(store, stacks, ante, game)
-        manager = TableManager(store, clock=clock)
+        manager = new_house(store, clock)
         screen = Screen(manager)
-        await manager.restore()
+        await manager.recovery.restore()
         await clock.advance(0, manager)
-        table = manager.get(CHANNEL)
+        table = manager.tables.get(CHANNEL)
         while table.live is not None and table.live.hand_id <= MAX_HANDS:
             hand_id = table.live.hand_id
             while table.live is not None and table.live.hand_id == hand_id:
@@ -42,10 +41,10 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
                 assert actor is not None, "a live hand that is not over has an actor"
                 specs = table.buttons()
                 spec = rng.choice(specs)
-                await manager.act(CHANNEL, actor, spec.action, spec.amount)
+                await manager.dealer.act(CHANNEL, actor, spec.action, spec.amount)
             await clock.advance(0, manager)
-        await manager.shutdown()
-        results = [r.hand.hand_id for r in screen.results]
+        await manager.recovery.shutdown()
+        results = [r.hand_id for r in screen.results]
         # Every hand that was dealt and ended was settled once and shown once.
         dealt = await hands_dealt(store)
         ended = [record.hand_id for record in dealt if record.outcome is not None]
@@ -57,7 +56,7 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
         await store.audit()
         # RULES 5.5: whatever happened, every player's chips (wallet, seat, hand) add up to
         # what the wallets held before anyone sat.
-        wallets = [await store.wallet(GUILD, user) for user in range(1, len(stacks) + 1)]
+        wallets = [await store.wallets.get(GUILD, user) for user in range(1, len(stacks) + 1)]
         assert sum(wallet.total for wallet in wallets) == STARTING * len(stacks)
     finally:
         await store.close()
@@ -67,7 +66,7 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     found = []
     for hand_id in itertools.count(1):
         try:
-            found.append(await store.get_hand(hand_id))
+            found.append(await store.hands.get(hand_id))
         except HandNotFound:
             return found
     raise AssertionError("unreachable")

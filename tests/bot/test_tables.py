@@ -6,24 +6,25 @@ import asyncio
 
 import pytest
 
+from bot.core.config import TableConfig
+from bot.core.dealer import SETTLE_RETRY_SECONDS
 from bot.core.errors import TableError
-from bot.core.outbox import ClearButtons, Line, Private
+from bot.core.house import House
+from bot.core.outbox import ClearButtons, Line
+from bot.core.showing import table_view
 from bot.core.storage import Store
-from bot.core.tables import (
-    SETTLE_RETRY_SECONDS,
-    WARNING_SECONDS,
-    LiveHand,
-    TableConfig,
-    TableManager,
-    public_reveal,
-)
+from bot.core.table import LiveHand
+from bot.core.turns import WARNING_SECONDS
+from bot.core.views import PrivateView
 from engine.cards import shuffled_deck
 from engine.codec import encode
-from engine.fairness import DeckCommitment, new_secret, verify
+from engine.fairness import DeckCommitment, new_secret, public_reveal, verify
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, seat_directly
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house, seat_directly
 from tests.databases import Location, raw
+from tests.engine.decks import stacked_deck
+from tests.texts import TEXTS
 
 
 def config(turn: float = TURN, countdown: float = 0) -> TableConfig:
@@ -38,14 +39,14 @@ def clock() -> ManualClock:
 
 async def seated(
     store: Store, clock: ManualClock, players: int = 2, *, shown: bool = True, **kw: float
-) -> tuple[TableManager, Screen]:
+) -> tuple[House, Screen]:
     """A table with ``players`` seated and its first hand dealt; ``shown=False``: Discord is
     down, nothing reaches the channel."""
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     screen = Screen(manager, working=shown)
-    await manager.open(GUILD, CHANNEL, 1, config(**kw))
+    await manager.tables.open(GUILD, CHANNEL, 1, config(**kw))
     for user_id in range(1, players + 1):
-        await manager.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
     return manager, screen
 
@@ -58,47 +59,47 @@ async def delivered() -> None:
 
 async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: ManualClock) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
     actor = table.actor_id()
     assert actor is not None
     seq = table.live.seq
     results = await asyncio.gather(
-        manager.act(CHANNEL, actor, "bring_in"),
-        manager.act(CHANNEL, actor, "bring_in"),
+        manager.dealer.act(CHANNEL, actor, "bring_in"),
+        manager.dealer.act(CHANNEL, actor, "bring_in"),
         return_exceptions=True,
     )
     assert results.count(("bring_in", 3)) == 1
     (refusal,) = [r for r in results if isinstance(r, TableError)]
     assert refusal.key == "not_your_turn"
-    record = await store.get_hand(table.live.hand_id)
+    record = await store.hands.get(table.live.hand_id)
     assert record.version == 1 and table.live.seq > seq
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_a_failed_save_rolls_the_hand_back(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
     before = table.live.hand.to_dict()
 
     async def fail(hand_id: int, state: object) -> int:
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "save_action", fail)
+    monkeypatch.setattr(store.hands, "save_action", fail)
     with pytest.raises(OSError):
-        await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
+        await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     assert table.live.hand.to_dict() == before
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
     store: Store, clock: ManualClock
 ) -> None:
     manager, screen = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
     await delivered()
     # The first thing the channel is told about the hand is its commitment; only then cards.
@@ -107,7 +108,7 @@ async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
         for i, e in enumerate(screen.effects)
         if isinstance(e, Line) and table.live.commitment in e.text
     )
-    first_private = next(i for i, e in enumerate(screen.effects) if isinstance(e, Private))
+    first_private = next(i for i, e in enumerate(screen.effects) if isinstance(e, PrivateView))
     assert commitment < first_private
     hand, secret = table.live.hand, table.live.salt
     assert table.live.commitment == DeckCommitment(hand.deck, secret).digest
@@ -119,7 +120,7 @@ async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
         for card in hand.down_cards(seat):
             assert f"{card}:" not in reveal
     assert screen.private == [(table.live.hand_id, user) for user in table.live.users]
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_timeouts_play_the_hand_out_and_sit_players_out(
@@ -132,17 +133,17 @@ async def test_timeouts_play_the_hand_out_and_sit_players_out(
             break
         await clock.advance(TURN, manager)
     assert screen.results, "the clock never finished the hand"
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is None
     assert all(seat.sitting_out for seat in table.seats.values())
     assert sum("sits out" in line or "sitting out" in line for line in screen.lines) == 2
     await store.audit()
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_the_warning_comes_before_the_end_of_a_turn(store: Store, clock: ManualClock) -> None:
     manager, screen = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     actor = table.actor_id()
     await clock.advance(TURN - WARNING_SECONDS - 1, manager)
     assert screen.pings == []
@@ -151,7 +152,7 @@ async def test_the_warning_comes_before_the_end_of_a_turn(store: Store, clock: M
     assert table.actor_id() == actor
     await clock.advance(WARNING_SECONDS, manager)
     assert table.actor_id() != actor
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_nobody_times_out_while_the_table_cannot_be_shown(
@@ -160,72 +161,78 @@ async def test_nobody_times_out_while_the_table_cannot_be_shown(
     """The turn clock starts when the actor's buttons are delivered: Discord's outage is not
     his time."""
     manager, screen = await seated(store, clock, shown=False)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
     seq = table.live.seq
     await clock.advance(10 * TURN, manager)
     assert table.live.seq == seq and not table.live.hand.timed_out
-    screen.start(table)
+    screen.start(table.outbox)
     assert table.live.deadline == clock.now() + TURN
     await clock.advance(TURN, manager)
     assert table.live.hand.timed_out, "once shown, the clock runs"
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_clock(
     store: Store, clock: ManualClock
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
     actor = table.actor_id() or 0
     seq = table.live.seq
-    manager.pause(table, TableError("missing_bot_permissions", permissions="Send Messages"))
+    manager.dealer.turns.pause(
+        table, TableError("missing_bot_permissions", permissions="Send Messages")
+    )
     with pytest.raises(TableError) as refused:
-        await manager.act(CHANNEL, actor, "bring_in")
-    assert "Send Messages" in refused.value.message("en")
+        await manager.dealer.act(CHANNEL, actor, "bring_in")
+    assert "Send Messages" in refused.value.message(TEXTS, "en")
     await clock.advance(5 * TURN, manager)
     assert table.live.seq == seq
-    manager.resume(table)
+    manager.dealer.turns.resume(table)
     await delivered()
-    assert await manager.act(CHANNEL, actor, "bring_in") == ("bring_in", 3)
-    await manager.shutdown()
+    assert await manager.dealer.act(CHANNEL, actor, "bring_in") == ("bring_in", 3)
+    await manager.recovery.shutdown()
 
 
 async def test_messages_posted_meanwhile_are_saved_together_newest_last(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     saved: list[dict[int, int]] = []
-    real = store.set_table_messages
+    real = store.seating.set_messages
 
     async def spy(messages: dict[int, int]) -> None:
         saved.append(dict(messages))
         await real(messages)
 
-    monkeypatch.setattr(store, "set_table_messages", spy)
+    monkeypatch.setattr(store.seating, "set_messages", spy)
+    view = table_view(table, TEXTS, clock.now())
+    assert view is not None
     for message_id in (101, 102, 103):  # three streets posted before the first save ran
-        manager.message_posted(table, message_id)
-    await manager.shutdown()
+        table.outbox.posted(view, message_id)
+    await manager.recovery.shutdown()
     assert saved == [{CHANNEL: 103}]
-    stored = await store.get_table(CHANNEL)
+    stored = await store.seating.table(CHANNEL)
     assert stored is not None and stored.message_id == 103
 
 
 async def test_restore_continues_a_hand_from_the_database(store: Store, clock: ManualClock) -> None:
     manager, _ = await seated(store, clock, players=3)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
-    await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
+    await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     state = table.live.hand.to_dict()
-    manager.message_posted(table, 4242)
-    await manager.shutdown()
+    view = table_view(table, TEXTS, clock.now())
+    assert view is not None
+    table.outbox.posted(view, 4242)
+    await manager.recovery.shutdown()
 
-    fresh = TableManager(store, clock=clock)
+    fresh = new_house(store, clock)
     screen = Screen(fresh)
-    assert await fresh.restore() == [table.live.hand_id]
-    restored = fresh.get(CHANNEL)
+    assert await fresh.recovery.restore() == [table.live.hand_id]
+    restored = fresh.tables.get(CHANNEL)
     assert restored.live is not None and restored.live.hand.to_dict() == state
     await delivered()
     assert screen.private == []  # nothing is re-dealt on a restart
@@ -235,9 +242,9 @@ async def test_restore_continues_a_hand_from_the_database(store: Store, clock: M
     while restored.live is not None:
         actor = restored.actor_id()
         legal = restored.live.hand.legal()
-        await fresh.act(CHANNEL, actor or 0, "check" if legal.check else "call")
+        await fresh.dealer.act(CHANNEL, actor or 0, "check" if legal.check else "call")
     await store.audit()
-    await fresh.shutdown()
+    await fresh.recovery.shutdown()
 
 
 async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
@@ -246,26 +253,26 @@ async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
     """RULES 2.4: heads-up, one player all in on the ante: no decision, straight to showdown."""
     manager, screen = await restored_with_stacks(store, clock, [124, 1])
     await clock.advance(0, manager)
-    assert len(screen.results) == 1 and screen.results[0].hand.hand.is_over
-    first = screen.results[0].end
-    assert (await store.get_hand(first.hand_id)).outcome == "settled"
-    table = manager.get(CHANNEL)
-    if min(first.final_stacks.values()) > 0:
+    assert len(screen.results) == 1 and screen.results[0].public.is_over
+    first = await store.hands.get(screen.results[0].hand_id)
+    assert first.outcome == "settled"
+    table = manager.tables.get(CHANNEL)
+    if min(player.final_stack or 0 for player in first.players) > 0:
         assert table.live is not None and table.live.hand_id > first.hand_id
     else:
         assert table.live is None and len(table.seats) == 1
     await store.audit()
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def restored_with_stacks(
     store: Store, clock: ManualClock, stacks: list[int], ante: int = 1
-) -> tuple[TableManager, Screen]:
+) -> tuple[House, Screen]:
     """A table with ``stacks`` on its seats, loaded by ``restore`` as after a restart."""
     await seat_directly(store, stacks, ante)
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     screen = Screen(manager)
-    await manager.restore()
+    await manager.recovery.restore()
     return manager, screen
 
 
@@ -277,28 +284,28 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
     hand = StudHand(stacks=[124, 1], stakes=stakes, deck=shuffled_deck(), dealer=1)
     assert hand.is_over
     salt = new_secret()
-    hand_id = await store.start_hand(
+    hand_id = await store.hands.start(
         CHANNEL,
         [(1, 124), (2, 1)],
         encode(hand),
         commitment=DeckCommitment(tuple(hand.deck), salt).digest,
         salt=salt,
     )
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     screen = Screen(manager)
-    assert await manager.restore() == [hand_id]
+    assert await manager.recovery.restore() == [hand_id]
     await clock.advance(0, manager)
-    assert (await store.get_hand(hand_id)).outcome == "settled"
-    assert screen.results and screen.results[0].hand.hand_id == hand_id
+    assert (await store.hands.get(hand_id)).outcome == "settled"
+    assert screen.results and screen.results[0].hand_id == hand_id
     await store.audit()
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await seat_directly(store, [124, 1])
-    real_settle = store.settle_hand
+    real_settle = store.hands.settle
     failures = iter([OSError("disk full"), OSError("disk full")])
 
     async def flaky(*args: object, **kwargs: object) -> object:
@@ -307,31 +314,31 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
             raise error
         return await real_settle(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "settle_hand", flaky)
-    manager = TableManager(store, clock=clock)
+    monkeypatch.setattr(store.hands, "settle", flaky)
+    manager = new_house(store, clock)
     screen = Screen(manager)
-    await manager.restore()
+    await manager.recovery.restore()
     await clock.advance(0, manager)
-    assert screen.results == [] and len(await store.live_hands()) == 1
+    assert screen.results == [] and len(await store.hands.live()) == 1
     await clock.advance(sum(SETTLE_RETRY_SECONDS[:2]), manager)
     assert len(screen.results) >= 1
     await store.audit()
-    await manager.shutdown()
+    await manager.recovery.shutdown()
 
 
 async def two_tables_mid_hand(database: Location, clock: ManualClock) -> tuple[LiveHand, LiveHand]:
     """A database left with two tables, each in its first hand (channels CHANNEL, CHANNEL+1)."""
     store = await Store.open(database)
-    manager = TableManager(store, clock=clock)
+    manager = new_house(store, clock)
     Screen(manager)
     for channel in (CHANNEL, CHANNEL + 1):
-        await manager.open(GUILD, channel, 1, config())
+        await manager.tables.open(GUILD, channel, 1, config())
         for user_id in (1, 2):
-            await manager.sit(channel, user_id, f"p{user_id}", 500)
+            await manager.tables.sit(channel, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    first, second = manager.get(CHANNEL).live, manager.get(CHANNEL + 1).live
+    first, second = manager.tables.get(CHANNEL).live, manager.tables.get(CHANNEL + 1).live
     assert first is not None and second is not None
-    await manager.shutdown()
+    await manager.recovery.shutdown()
     await store.close()
     return first, second
 
@@ -347,17 +354,17 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
         )
 
     store = await Store.open(database)
-    fresh = TableManager(store, clock=clock)
+    fresh = new_house(store, clock)
     screen = Screen(fresh)
-    assert await fresh.restore() == [healthy.hand_id]
+    assert await fresh.recovery.restore() == [healthy.hand_id]
     await delivered()
     assert any(f"#{broken.hand_id}" in line and "cancelled" in line for line in screen.lines)
-    voided = await store.get_hand(broken.hand_id)
+    voided = await store.hands.get(broken.hand_id)
     assert voided.outcome == "voided"
     assert {p.final_stack for p in voided.players} == {500}
-    assert fresh.get(CHANNEL + 1).live is not None
+    assert fresh.tables.get(CHANNEL + 1).live is not None
     await store.audit()
-    await fresh.shutdown()
+    await fresh.recovery.shutdown()
     await store.close()
 
 
@@ -369,17 +376,17 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
         await other.execute(f"UPDATE tables SET settings = '{{}}' WHERE channel_id = {CHANNEL}")
 
     store = await Store.open(database)
-    fresh = TableManager(store, clock=clock)
+    fresh = new_house(store, clock)
     Screen(fresh)
-    await fresh.restore()
-    assert CHANNEL not in fresh.tables and fresh.get(CHANNEL + 1).live is not None
-    assert await store.get_table(CHANNEL) is None
+    await fresh.recovery.restore()
+    assert CHANNEL not in fresh.registry and fresh.tables.get(CHANNEL + 1).live is not None
+    assert await store.seating.table(CHANNEL) is None
     # Each player's chips: all back in the wallet but the 500 still at the other table.
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (500, 500)
     await store.audit()
-    await fresh.shutdown()
+    await fresh.recovery.shutdown()
     await store.close()
 
 
@@ -387,15 +394,53 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     store: Store, clock: ManualClock
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.get(CHANNEL)
+    table = manager.tables.get(CHANNEL)
     assert table.live is not None
-    await manager.act(CHANNEL, table.actor_id() or 0, "bring_in")
+    await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     hand_id = table.live.hand_id
-    await manager.abandon(CHANNEL)
-    assert CHANNEL not in manager.tables and table.closed
-    assert (await store.get_hand(hand_id)).outcome == "voided"
+    await manager.tables.abandon(CHANNEL)
+    assert CHANNEL not in manager.registry and table.closed
+    assert (await store.hands.get(hand_id)).outcome == "voided"
     for user_id in (1, 2):
-        wallet = await store.wallet(GUILD, user_id)
+        wallet = await store.wallets.get(GUILD, user_id)
         assert (wallet.balance, wallet.seated) == (1000, 0)
     await store.audit()
-    await manager.shutdown()
+    await manager.recovery.shutdown()
+
+
+async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
+    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found from outside (issue 20): a player who asked to sit out, then lost his last chip in
+    that hand, kept a seat with 0 chips. RULES 6.2 is for players with chips to come back to:
+    every bust leaves the seat."""
+    # Seat 0 (user 1) makes four Aces; seat 1 (user 2, 20 chips) brings in and calls it all.
+    deck = stacked_deck({0: "AsAhAdAcKsKhQs", 1: "2c3d4h7s8c9dJh"}, dealer=1, seats=2)
+    monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
+    await seat_directly(store, [500, 20])
+    manager = new_house(store, clock)
+    Screen(manager)
+    await manager.recovery.restore()
+    await clock.advance(0, manager)
+    table = manager.tables.get(CHANNEL)
+    assert table.live is not None
+    await manager.tables.set_sitting_out(CHANNEL, 2, True)  # mid-hand: from the next one
+    while table.live is not None:
+        actor = table.actor_id()
+        assert actor is not None
+        legal = table.live.hand.legal()
+        if actor == 1 and legal.raise_to:
+            action = "raise"
+        else:
+            action = "call" if legal.call else "bring_in" if legal.bring_in else "check"
+        await manager.dealer.act(CHANNEL, actor, action)
+    assert list(table.seats) == [1] and [s.user_id for s in await store.seating.seats(CHANNEL)] == [
+        1
+    ]
+    assert [player.position for player in manager.tables.info(CHANNEL, "en").players] == [0]
+    ledger = {
+        line.entry.user_id: line.entry for line in (await manager.tables.ledger(CHANNEL)).lines
+    }
+    assert not ledger[2].seated and ledger[2].on_table == 0 and ledger[2].net == -20
+    await store.audit()
+    await manager.recovery.shutdown()

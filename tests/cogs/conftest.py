@@ -10,13 +10,13 @@ import discord
 import pytest
 import simcord
 
-from bot.core import i18n
 from bot.core.settings import Settings
 from bot.edge.client import StudBot
 from bot.edge.drawing import DrawingProcess
 from bot.edge.funnel import user_message
 from tests.cogs.world import World, make_bot, make_settings
 from tests.databases import migrated_sqlite
+from tests.texts import TEXTS
 
 
 @pytest.fixture
@@ -25,12 +25,7 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-async def simcord_bot(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
-) -> StudBot:
-    # Syncing makes messages mention this test's command ids; later tests must not see them
-    # (simcord never closes the bot, which would reset them).
-    monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
+async def simcord_bot(settings: Settings, request: pytest.FixtureRequest) -> StudBot:
     # A database file migrated already: a copy of one migrated once per session.
     await migrated_sqlite(Path(settings.database_path))
     # Pictures are drawn in this process unless the test is about the drawing process.
@@ -55,7 +50,7 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
     yield world
     # Stop table clocks first: simcord drains pending timers at shutdown, and a table's clock
     # would otherwise keep dealing hands forever.
-    await world.bot.tables.shutdown()
+    await world.bot.house.recovery.shutdown()
     # A restart test swaps in a new bot that simcord never closes; an open database thread
     # would keep the interpreter from exiting, a drawing process would outlive the test.
     for bot in {simcord_bot, world.bot}:
@@ -63,5 +58,5 @@ async def world(simcord_env: simcord.Env, simcord_bot: StudBot) -> AsyncIterator
         await bot.presenter.drawing.close()
     # Errors players cause reach the tree's error funnel (simcord records them); only our own
     # bugs should fail a test.
-    bugs = [error for error in env.errors if user_message(error, "en") is None]
+    bugs = [error for error in env.errors if user_message(error, TEXTS, "en") is None]
     assert len(bugs) == world.allowed_bugs, bugs

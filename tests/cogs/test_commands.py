@@ -42,7 +42,7 @@ async def test_table_open_with_custom_stakes_and_bad_stakes(world: World) -> Non
         await ann.slash(world.channel, "table open", bring_in=30, small_bet=10),
         "Those stakes don't work",
     )
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
     result = await ann.slash(
         world.channel, "table open", ante=2, bring_in=5, small_bet=20, big_bet=40, seats=3
     )
@@ -72,7 +72,7 @@ async def test_sitting_with_too_few_chips_or_outside_the_limits_changes_nothing(
         await ann.slash(world.channel, "sit", buy_in=50), "buy-in at this table is 100 to 5,000"
     )
     assert live_table(world).seats == {}
-    assert (await world.bot.store.wallet(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
     await world.bot.store.audit()
 
 
@@ -191,7 +191,7 @@ async def test_leaving_during_a_hand_waits_for_its_end_and_leaving_twice_is_refu
     await play_out_with_buttons(world)
     table = live_table(world)
     assert ann.id not in table.seats
-    wallet = await world.bot.store.wallet(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
     assert wallet.seated == 0 and wallet.balance > 0
     refused(await ann.slash(world.channel, "leave"), "not seated")
     await world.bot.store.audit()
@@ -203,7 +203,7 @@ async def test_leaving_between_hands_cashes_out_at_once(world: World) -> None:
     await ann.slash(world.channel, "sit", buy_in=400)
     result = await ann.slash(world.channel, "leave")
     assert result.response is not None and "400 chips go back" in result.response.content
-    assert (await world.bot.store.wallet(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
 
 
 async def test_sitting_out_skips_the_next_hand_and_sitting_in_comes_back(world: World) -> None:
@@ -232,9 +232,9 @@ async def test_closing_needs_the_opener_or_manage_server_and_no_hand(world: Worl
     await play_out_with_buttons(world)
     result = await world.admin.slash(world.channel, "table close")
     assert result.response is not None and "The table is closed" in result.response.content
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
     for player in (ann, bob):
-        assert (await world.bot.store.wallet(world.guild.id, player.id)).seated == 0
+        assert (await world.bot.store.wallets.get(world.guild.id, player.id)).seated == 0
     await world.bot.store.audit()
 
 
@@ -305,7 +305,7 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
     while table.live is not None:
         await world.env.advance_time(61)
     assert hand.is_over
-    seats = {seat.user_id: seat for seat in await world.bot.store.seats(world.channel.id)}
+    seats = {seat.user_id: seat for seat in await world.bot.store.seating.seats(world.channel.id)}
     assert all(seats[user_id].sitting_out for user_id in (actor,))
     assert any("sits out from the next hand" in m.content for m in world.channel.history())
 
@@ -422,7 +422,7 @@ async def test_an_unexpected_error_gives_the_player_an_id(
     async def broken(*args: object, **kwargs: object) -> tuple[str, int | None]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(world.bot.tables, "act", broken)
+    monkeypatch.setattr(world.bot.house.dealer, "act", broken)
     world.allowed_bugs = 1
     result = await world.players[0].slash(world.channel, "fold")
     refused(result, "report error id")

@@ -45,7 +45,7 @@ async def test_the_last_hands_come_as_one_file_and_their_reveals_as_another(worl
     assert all("ann" in hand.names.values() for hand in hands)
     net = 0
     for hand_id in (1, 2):
-        record = await world.bot.store.get_hand(hand_id)
+        record = await world.bot.store.hands.get(hand_id)
         (mine,) = [p for p in record.players if p.user_id == ann.id]
         net += (mine.final_stack or 0) - mine.starting_stack
         block = reveal.split(f"Hand #{hand_id}\n", 1)[1]

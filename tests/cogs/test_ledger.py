@@ -41,7 +41,7 @@ async def test_table_ledger_shows_each_player_privately_with_a_picture(
     assert embed.title == "Table ledger" and embed.image.url == "attachment://ledger.png"
     (picture,) = result.response.attachments
     assert picture.filename == "ledger.png" and (await picture.read()).startswith(b"\x89PNG")
-    record = await world.bot.store.table_ledger(world.channel.id)
+    record = await world.bot.store.reports.table_ledger(world.channel.id)
     assert record is not None and record.hands == 1
     text = embed.description or ""
     assert text.startswith("Open since <t:") and "1 hand played." in text
@@ -84,7 +84,7 @@ async def test_closing_posts_the_ledger_in_the_tables_language(world: World) -> 
     assert text.startswith("Открыт с <t:") and " по <t:" in text
     # Everyone was cashed out: all 800 chips left the table, and the nets add up to nothing.
     assert "Всего: внесено 800, выведено 800, на столе 0; итог +0." in text
-    wallets = [await world.bot.store.wallet(world.guild.id, p.id) for p in (ann, bob)]
+    wallets = [await world.bot.store.wallets.get(world.guild.id, p.id) for p in (ann, bob)]
     assert sum(w.balance for w in wallets) == 2000 and all(w.seated == 0 for w in wallets)
     # Asked for after the close, the ledger is the closed table's, to the player in English.
     again = await bob.slash(world.channel, "table ledger")

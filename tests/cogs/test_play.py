@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sys
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -30,7 +33,7 @@ from tests.cogs.world import (
 
 
 async def total_chips(world: World, user_id: int) -> int:
-    wallet = await world.bot.store.wallet(world.guild.id, user_id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, user_id)
     return wallet.total
 
 
@@ -52,7 +55,7 @@ async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world:
     assert sum(hand.stacks) == sum(hand.starting_stacks)
     await world.bot.store.audit()
     # /hand verify checks the reveal against the digest posted before the first card.
-    record = await world.bot.store.get_hand(1)
+    record = await world.bot.store.hands.get(1)
     assert record.commitment == digest.group(1)
     result = await world.players[0].slash(world.channel, "hand verify", hand_id=1)
     assert result.response is not None and "matches" in result.response.content
@@ -138,7 +141,7 @@ async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) ->
         await ann.slash(world.channel, "table open", game="razz", hands_per_game=3),
         "only apply to a mixed table",
     )
-    assert world.bot.tables.tables == {}
+    assert list(world.bot.house.registry) == []
 
 
 @pytest.mark.slow  # two drawing processes: the first, killed, and its replacement
@@ -153,3 +156,45 @@ async def test_a_killed_drawing_process_is_replaced_and_the_hand_plays_on(world:
     await play_out_with_buttons(world)  # every street's picture, with its buttons, still comes
     assert live_table(world).live is None
     assert drawing.pid not in (None, killed)
+
+
+async def test_a_click_enters_the_core_once_and_drawing_its_picture_never(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20: from a button click to the posted picture, the edge calls into the core once
+    (the action); the picture is drawn from the view the outbox hands over."""
+    await open_and_seat(world)
+    house = world.bot.house
+    entered: list[str] = []
+
+    def spy(part: str, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def called(*args: Any, **kwargs: Any) -> Any:
+            caller = sys._getframe(1).f_globals.get("__name__", "")
+            if caller.startswith(("bot.edge", "cogs")):
+                entered.append(f"{part}.{name}")
+            return method(*args, **kwargs)
+
+        return called
+
+    parts = {
+        "tables": house.tables,
+        "dealer": house.dealer,
+        "turns": house.dealer.turns,
+        "players": house.players,
+        "recovery": house.recovery,
+        "registry": house.registry,
+    }
+    for part, obj in parts.items():
+        for name in dir(type(obj)):
+            if not name.startswith("_") and callable(method := getattr(obj, name)):
+                monkeypatch.setattr(obj, name, spy(part, name, method))
+    table = live_table(world)
+    actor = table.actor_id()
+    assert actor is not None
+    message = table_message(world)
+    drawn = spy_drawing(monkeypatch, render.table_png)
+    result = await member(world, actor).click(message, label=passive_label(labels(message)))
+    await world.env.settle()
+    assert result.acknowledged and not result.ephemeral, result
+    assert table.actor_id() != actor and drawn, "the click was applied and shown"
+    assert entered == ["dealer.act"]

@@ -7,7 +7,6 @@ import pytest
 from discord import app_commands
 
 import render
-from bot.core.i18n import CATALOGUES, RU
 from bot.core.settings import Settings
 from bot.edge.translator import CommandTranslator
 from tests.cogs.world import (
@@ -23,6 +22,7 @@ from tests.cogs.world import (
     table_message,
 )
 from tests.cogs.world import labels as button_labels
+from words import RU
 
 
 async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
@@ -68,7 +68,7 @@ async def test_a_table_in_russian_with_four_colours_keeps_both_after_a_restart(
     channel = [m.content for m in world.channel.history() if not m.flags.ephemeral and m.content]
     assert any("Стол открыт" in line for line in channel), channel
     drawn = [args[1] for args, _ in calls]
-    assert drawn and all(labels.language == RU and labels.four_colour for labels in drawn)
+    assert drawn and all(labels.words.code == RU and labels.four_colour for labels in drawn)
     assert all(not label.isascii() for label in button_labels(table_message(world)))
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
@@ -104,9 +104,9 @@ async def test_settings_deck_colours_the_players_own_pictures_only(
     chosen = await ann.slash(world.channel, "settings deck", colours="four-colour")
     assert chosen.ephemeral and chosen.response is not None
     assert "four colours" in chosen.response.content
-    assert await world.bot.store.four_colour(ann.id) and not await world.bot.store.four_colour(
-        bob.id
-    )
+    assert await world.bot.store.players.four_colour(
+        ann.id
+    ) and not await world.bot.store.players.four_colour(bob.id)
     await open_and_seat(world)
     await world.env.settle()
     # The DMs of the deal: ann's in four colours, bob's in two; the table keeps two.
@@ -154,7 +154,7 @@ async def test_option_descriptions_say_their_configured_defaults(world: World) -
     assert described["turn_seconds"] == "Seconds per turn (default 60)"
     assert described["max_buy_in"] == "Largest buy-in (default 1,000)"
     assert "default: two colours" in described["deck"]
-    translator = CommandTranslator()
+    translator = CommandTranslator(world.bot.texts)
     context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
         app_commands.TranslationContextLocation.other, None
     )
@@ -164,7 +164,7 @@ async def test_option_descriptions_say_their_configured_defaults(world: World) -
     assert russian == "Анте в фишках (по умолчанию 1)"
     # Discord refuses a description over 100 characters, in any language.
     for parameter in command.parameters:
-        for words in CATALOGUES.values():
+        for words in world.bot.texts.catalogues.values():
             assert len(words.commands.get(str(parameter.description), "")) <= 100
 
 

@@ -21,7 +21,7 @@ async def one_hand(world: World) -> dict[int, int]:
     """Ann and Bob play a hand to the showdown; each one's net."""
     await open_and_seat(world)
     await play_out_with_buttons(world)
-    record = await world.bot.store.get_hand(1)
+    record = await world.bot.store.hands.get(1)
     return {p.user_id: (p.final_stack or 0) - p.starting_stack for p in record.players}
 
 
@@ -38,7 +38,7 @@ async def test_stats_are_private_with_the_figures_and_a_chart_of_the_net(
     assert embed.description == "The whole season · Season 1"
     (picture,) = result.response.attachments
     assert picture.filename == "stats.png" and (await picture.read()).startswith(b"\x89PNG")
-    stats = await world.bot.store.player_stats(world.guild.id, ann.id)
+    stats = await world.bot.store.reports.player_stats(world.guild.id, ann.id)
     shown = fields(embed)
     assert shown["Hands"] == "1" and shown["Net"] == f"{net[ann.id]:+,}"
     assert shown["Won"] == f"{stats.total.won} ({100 * stats.total.won}%)"
@@ -117,7 +117,7 @@ async def test_admins_take_chips_from_wallets_never_from_seats(world: World) -> 
     )
     await play_out_with_buttons(world)
     await ann.slash(world.channel, "leave")
-    wallet = await world.bot.store.wallet(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
     result = await world.admin.slash(world.channel, "chips take", member=ann, amount=10**9)
     assert result.response is not None and result.response.content == (
         f"ann had only {wallet.balance:,} chips in the wallet: all of them are taken."
@@ -134,7 +134,7 @@ async def test_a_new_season_needs_a_yes_and_starts_stats_and_wallets_again(world
         await world.admin.slash(world.channel, "chips reset", confirm=False),
         "Nothing changed: to start a new season, answer yes to confirm in </chips reset:",
     )
-    assert (await world.bot.store.season(world.guild.id)).number == 1
+    assert (await world.bot.store.wallets.season(world.guild.id)).number == 1
     result = await world.admin.slash(world.channel, "chips reset", confirm=True)
     assert result.ephemeral and result.response is not None
     # Ann and Bob bought in for their whole wallets: both are back to 1,000, chips at the table
@@ -142,7 +142,7 @@ async def test_a_new_season_needs_a_yes_and_starts_stats_and_wallets_again(world
     assert result.response.content.startswith(
         "Season 2 starts: 2 wallets are back to the starting 1,000 (added: 2,000, taken away: 0)."
     )
-    wallet = await world.bot.store.wallet(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
     assert wallet.balance == 1000 and wallet.seated > 0
     result = await ann.slash(world.channel, "stats")
     assert result.response is not None

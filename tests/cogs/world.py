@@ -14,10 +14,11 @@ import simcord
 
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
+from bot.core.table import Table
 from bot.edge.client import StudBot
 from bot.edge.drawing import Drawing, InProcessDrawing
 from bot.edge.presenter import DiscordPresenter
+from words import Texts
 
 
 @dataclass
@@ -44,20 +45,22 @@ def make_settings(tmp_path: Path, **game: int) -> Settings:
 
 async def make_bot(settings: Settings, drawing: Drawing | None = None) -> StudBot:
     """The bot on a store of its own; its pictures drawn in this process unless ``drawing`` says
-    otherwise (the tests of the drawing process hand in a real one)."""
+    otherwise (the tests of the drawing process hand in a real one). Texts of its own, as
+    main() makes them: syncing makes its messages mention this test's command ids, which no
+    other test sees."""
     drawing = drawing if drawing is not None else InProcessDrawing()
-    return StudBot(settings, await open_store(settings), drawing=drawing)
+    return StudBot(settings, await open_store(settings), Texts(), drawing=drawing)
 
 
 async def stop_like_a_crash(bot: StudBot) -> None:
     """The old process stops: its timers end and its database closes; nothing is told to
     Discord or saved beyond what already was."""
-    await bot.tables.shutdown()
+    await bot.house.recovery.shutdown()
     await bot.store.close()
 
 
 def live_table(world: World) -> Table:
-    return world.bot.tables.get(world.channel.id)
+    return world.bot.house.tables.get(world.channel.id)
 
 
 def table_message(world: World) -> discord.Message:

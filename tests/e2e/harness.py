@@ -24,13 +24,14 @@ import yarl
 
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
-from bot.core.tables import Table
+from bot.core.table import Table
 from bot.edge.client import StudBot
 from bot.edge.drawing import InProcessDrawing
 from engine import events as ev
 from engine.hand import StudHand
 from tests.databases import migrated_sqlite
 from tests.e2e.fake_discord import JSON, Callback, FakeDiscord, buttons
+from words import Texts
 
 PNG = b"\x89PNG\r\n\x1a\n"
 COUNTDOWN = 0.3
@@ -113,7 +114,7 @@ async def _let_run() -> None:
 
 
 def turn_clock_running(bot: StudBot) -> bool:
-    return any(t.timer is not None and not t.timer.done() for t in bot.tables.tables.values())
+    return any(t.timer is not None and not t.timer.done() for t in bot.house.registry)
 
 
 async def pass_discords_delays(clock: DiscordTime, bot: StudBot, fake: FakeDiscord) -> None:
@@ -144,7 +145,7 @@ class Harness:
         self.clock = clock  # None: the bot and the fake run on the wall clock alone
 
     def table(self) -> Table:
-        return self.bot.tables.get(self.discord.channel_id)
+        return self.bot.house.tables.get(self.discord.channel_id)
 
     async def settled(self) -> None:
         """Let the bot finish what the last interaction started (DMs, message edits)."""
@@ -219,7 +220,7 @@ async def start_bot(
     )
     await migrated_sqlite(database)  # a copy of a file migrated once per session
     store = await open_store(settings)
-    bot = StudBot(settings, store, clock=clock, drawing=InProcessDrawing())
+    bot = StudBot(settings, store, Texts(), clock=clock, drawing=InProcessDrawing())
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(settings.token))
     driver = None

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.settings import GameDefaults
-from bot.core.tables import LiveHand
+from bot.core.table import LiveHand
 from tests.e2e.fake_discord import ALL_PERMISSIONS, JSON, SEND_MESSAGES, FakeDiscord, buttons
 from tests.e2e.faults import Fault
 from tests.e2e.harness import (
@@ -190,12 +190,12 @@ async def test_missing_permissions_pause_the_table_and_the_next_player_is_told(
     seq = hand.seq
     told = await h.slash(players[actor], "bringin")
     assert told.ephemeral and "Send Messages" in told.content
-    assert hand.seq == seq and table.paused is not None
+    assert hand.seq == seq and table.outbox.paused is not None
     await wait_past_the_turn(h)
     assert not hand.hand.timed_out and hand.seq == seq
     await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS)
     done = await h.slash(players[actor], "bringin")
-    assert "Done" in done.content and hand.seq != seq and table.paused is None
+    assert "Done" in done.content and hand.seq != seq and table.outbox.paused is None
     await finish_unharmed(h, players, hand, caplog)
 
 
@@ -216,13 +216,13 @@ async def test_a_refused_post_pauses_the_table_until_a_player_shows_it_can_post(
     assert actor is not None
     await h.slash(players[actor], "bringin")
     await h.settled()
-    assert refused.hits == 1 and table.paused is not None
+    assert refused.hits == 1 and table.outbox.paused is not None
     await wait_past_the_turn(h)
     assert not hand.hand.timed_out
     other = table.actor_id()
     assert other is not None and other != actor
     done = await h.slash(players[other], "call")
-    assert "Done" in done.content and table.paused is None
+    assert "Done" in done.content and table.outbox.paused is None
     await finish_unharmed(h, players, hand, caplog)
 
 
@@ -258,5 +258,5 @@ async def test_table_open_without_the_permissions_it_needs_names_them(h: Harness
     await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS & ~SEND_MESSAGES)
     reply = await h.slash(fake.add_user("ann"), "table open")
     assert reply.ephemeral and "Send Messages" in reply.content
-    assert h.bot.tables.tables == {}
+    assert list(h.bot.house.registry) == []
     assert [r for r in fake.requests_to(CHANNEL_POST) if r.status == 403] == []

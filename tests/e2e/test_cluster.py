@@ -181,6 +181,6 @@ async def test_a_killed_worker_s_tables_resume_and_the_others_never_pause(
         totals = await store.audit()
         assert totals.granted == 8 * 1000
         assert totals.seats + totals.live_hands == 8 * 500
-        assert len(await store.tables()) == 4
+        assert len(await store.seating.tables()) == 4
     finally:
         await store.close()

@@ -75,7 +75,7 @@ async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: i
     store = await Store.open(database)
     try:
         await store.audit()
-        (hand,) = await store.live_hands()
+        (hand,) = await store.hands.live()
         assert {p.user_id for p in hand.players} == {int(p["id"]) for p in players}
     finally:
         await store.close()

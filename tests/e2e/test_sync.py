@@ -18,25 +18,19 @@ from pathlib import Path
 import pytest
 
 from bot.cli import open_store
-from bot.core import i18n
 from bot.core.settings import GameDefaults, Settings
 from bot.edge import client
 from bot.edge.client import StudBot
 from bot.edge.drawing import InProcessDrawing
 from tests.command_line import ThreadedDiscord, point_at, stud_bot
 from tests.e2e.fake_discord import JSON, CommandSync, FakeDiscord
+from words import Texts
 
 EVERY_COMMAND = {
     "table", "sit", "leave", "sitout", "sitin", "fold", "check", "call", "bet", "raise",
     "complete", "bringin", "cards", "chips", "balance", "daily", "leaderboard", "stats", "hand",
     "history", "help", "settings",
 }  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def mentions_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whatever a test leaves in the mention hook goes back to how the process started."""
-    monkeypatch.setattr(i18n, "command_mention", i18n.command_mention)
 
 
 @asynccontextmanager
@@ -49,7 +43,7 @@ async def running(database: Path, dev_guild_id: int | None = None) -> AsyncItera
         game=GameDefaults(countdown_seconds=30),
     )
     store = await open_store(settings)
-    bot = StudBot(settings, store, drawing=InProcessDrawing())
+    bot = StudBot(settings, store, Texts(), drawing=InProcessDrawing())
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(settings.token))
     try:
@@ -102,11 +96,12 @@ import asyncio, sys
 from bot.cli import open_store
 from bot.core.settings import Settings
 from bot.edge.client import StudBot, command_payload, payload_digest
+from words import Texts
 
 async def digest() -> None:
     settings = Settings(token="unused", database_path=sys.argv[1])
     store = await open_store(settings)
-    bot = StudBot(settings, store)
+    bot = StudBot(settings, store, Texts())
     await bot.load_commands()
     print(payload_digest(await command_payload(bot.tree, None)))
     await store.close()
@@ -184,7 +179,7 @@ async def test_messages_name_commands_with_mentions_of_the_synced_ids(
     await start_once(database)
     synced = ids(fake.commands[None])
     # The second start syncs nothing: the mentions come from the ids stored with the digest.
-    async with running(database):
+    async with running(database) as bot:
         assert len(fake.command_requests) == 1
         opened = await fake.answer(await fake.slash(ann, "table open"))
         assert "</table open:" not in opened.content
@@ -195,13 +190,14 @@ async def test_messages_name_commands_with_mentions_of_the_synced_ids(
         )
         assert refused.content.endswith(f"</sit:{synced['sit']}>.")
         # A subcommand is mentioned by its full name and its group's id.
-        assert i18n.command_mention("table open", "ru") == f"</table open:{synced['table']}>"
+        texts = bot.texts
+        assert texts.mention("table open", "ru") == f"</table open:{synced['table']}>"
         # A command Discord was not given is written out as before.
-        assert client.mentions({"sit": 5})("hand verify", "ru") == i18n.slash_command(
-            "hand verify", "ru"
-        )
+        partly = Texts()
+        partly.commands_synced({"sit": 5})
+        assert partly.mention("hand verify", "ru") == partly.slash_command("hand verify", "ru")
     # Once the bot stops, the ids of that session are no longer used.
-    assert i18n.t("en", "table_exists").endswith("Join it with /sit.")
+    assert texts.t("en", "table_exists").endswith("Join it with /sit.")
 
 
 def test_stud_bot_sync_registers_by_hand_and_clears_a_guild(

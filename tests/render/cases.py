@@ -11,7 +11,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
 from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.storage import LedgerEntry, TableLedger
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
@@ -27,6 +26,7 @@ from render import (
     table_png,
 )
 from tests.engine.decks import call_down, passive, stud
+from tests.texts import TEXTS, words
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 
@@ -132,7 +132,7 @@ def all_in_side_pots() -> bytes:
     hand.raise_to(20)  # a bet on 6th street starts a third pot above both all-ins
     return table_png(
         PublicTable.from_hand(hand),
-        _labels(list(names), language="ru", last_action=f"{names[bettor]}: ставка 20"),
+        _labels(list(names), words=words("ru"), last_action=f"{names[bettor]}: ставка 20"),
     )
 
 
@@ -191,7 +191,7 @@ def private_seven_cards() -> bytes:
 def private_third_street_russian() -> bytes:
     hand = stud({0: "9d9s9c", 1: "2h5d7s"}, stacks=[100, 100], dealer=1)
     return private_hand_png(
-        PrivateHand.for_seat(hand, 0), name="Олег", four_colour=True, language="ru"
+        PrivateHand.for_seat(hand, 0), name="Олег", four_colour=True, words=words("ru")
     )
 
 
@@ -201,7 +201,7 @@ def rankings_english() -> bytes:
 
 
 def rankings_russian_four_colour() -> bytes:
-    return hand_rankings_png(four_colour=True, language="ru")
+    return hand_rankings_png(four_colour=True, words=words("ru"))
 
 
 def razz_hand() -> StudHand:
@@ -247,7 +247,7 @@ def hi_lo_scoop_russian() -> bytes:
     call_down(hand)
     return showdown_png(
         PublicTable.from_hand(hand),
-        _labels(["Олег", "Марта"], language="ru", game="Стад хай-лоу"),
+        _labels(["Олег", "Марта"], words=words("ru"), game="Стад хай-лоу"),
     )
 
 
@@ -274,7 +274,7 @@ def time_bank_running_russian() -> bytes:
     )
     return table_png(
         PublicTable.from_hand(hand),
-        TableLabels(seats=seats, language="ru", game="Стад хай-лоу", last_action="Марта: чек"),
+        TableLabels(seats=seats, words=words("ru"), game="Стад хай-лоу", last_action="Марта: чек"),
     )
 
 
@@ -313,12 +313,12 @@ def _session(closed: bool) -> SessionLedger:
 def ledger_english() -> bytes:
     """/table ledger while the table is open: the biggest winner first, the players who left
     in grey with a dash on the table."""
-    return ledger_png(ledger_sheet(_session(closed=False), "en", "#stud"))
+    return ledger_png(ledger_sheet(_session(closed=False), TEXTS, "en", "#stud"))
 
 
 def ledger_russian_closed() -> bytes:
     """The ledger posted when the table closed, in Russian: nothing left on the table."""
-    return ledger_png(ledger_sheet(_session(closed=True), "ru", "#стад"))
+    return ledger_png(ledger_sheet(_session(closed=True), TEXTS, "ru", "#стад"))
 
 
 CASES: dict[str, Callable[[], bytes]] = {

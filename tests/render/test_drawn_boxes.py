@@ -10,13 +10,13 @@ import random
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
 from engine.public import PublicTable
 from engine.variants import STUD_HIGH
 from render import SeatLabel, TableLabels, png, table_png
 from render.table import _felt, draw_table, table_boxes
+from tests.texts import words
 
 LONG = "Александра Константиновна Ёлкина-Щербакова"
 
@@ -56,7 +56,7 @@ def _labels(hand: StudHand, seed: int) -> TableLabels:
         last_action=f"{LONG} raises to 987,654 and is all-in " * 3,
         game="Seven Card Stud Hi-Lo Eight or Better",
         next_game="Razz after 12 more hands, then Seven Card Stud",
-        language="ru" if seed % 4 == 0 else "en",
+        words=words("ru" if seed % 4 == 0 else "en"),
     )
 
 

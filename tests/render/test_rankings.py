@@ -9,11 +9,11 @@ from typing import cast
 import pytest
 from PIL import Image
 
-import bot.core.i18n  # noqa: F401  (gives render the catalogue's Russian words)
 from engine import HandCategory, evaluate
 from render import hand_rankings_png, theme
-from render.labels import ENGLISH, words
 from render.rankings import EXAMPLES, draw_rankings
+from tests.texts import words
+from words import ENGLISH
 
 
 def test_the_examples_go_from_the_strongest_hand_to_the_weakest_one_per_category() -> None:
@@ -34,8 +34,8 @@ def _colours(data: bytes) -> set[theme.RGB]:
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_four_colours_only_when_asked(language: str) -> None:
-    two = _colours(hand_rankings_png(language=language))
-    four = _colours(hand_rankings_png(four_colour=True, language=language))
+    two = _colours(hand_rankings_png(words=words(language)))
+    four = _colours(hand_rankings_png(four_colour=True, words=words(language)))
     assert {theme.SUIT_BLACK, theme.SUIT_RED} <= two and {theme.SUIT_GREEN, theme.SUIT_BLUE} <= four
     assert not {theme.SUIT_GREEN, theme.SUIT_BLUE} & two
 

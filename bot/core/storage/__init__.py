@@ -1,6 +1,7 @@
 """Chips, tables and hands in one database (a SQLite file or PostgreSQL):
 ``from bot.core.storage import Store``."""
 
+from bot.core.storage.common import MAX_AMOUNT
 from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
@@ -48,7 +49,7 @@ from bot.core.storage.models import (
     TableLedger,
     Wallet,
 )
-from bot.core.storage.store import MAX_AMOUNT, Store
+from bot.core.storage.store import Store
 
 __all__ = [
     "ALL_GAMES",

@@ -73,7 +73,7 @@ class DailyNotReady(StoreError):
 
 
 class NothingToTake(StoreError):
-    """``take`` found an empty wallet (what a player has at tables is never taken)."""
+    """``store.wallets.take`` found an empty wallet (what a player has at tables is never taken)."""
 
     code = "nothing_to_take"
     template = "That wallet has no chips to take; chips at tables are never taken."
@@ -173,7 +173,7 @@ class HandNotLive(StoreError):
 
 
 class SeatsChanged(StoreError):
-    """``start_hand`` was given a seat or stack that no longer matches the table."""
+    """``store.hands.start`` was given a seat or stack that no longer matches the table."""
 
     code = "seats_changed"
     template = "The seats changed before the hand could start; nothing was dealt."

@@ -1,7 +1,8 @@
-"""Names of hands in the pictures' language, worked out from the cards themselves.
+"""Names of hands in a language, worked out from the cards themselves.
 
-The wording is the language's :class:`render.labels.HandWords`; English is the engine's own
-(``HandValue.describe`` and the stud board holdings), so a picture says what the history says.
+The wording is the language's :class:`words.pictures.HandWords`; English is the engine's own
+(``HandValue.describe`` and the stud board holdings), so a picture and the channel say what the
+history says.
 """
 
 from __future__ import annotations
@@ -12,18 +13,17 @@ from typing import Final
 from engine import Card, HandCategory, evaluate
 from engine.public import PrivateHand, ShownCards
 from engine.variants import STUD_HIGH, low_board
-from render.labels import HandWords, RankWords, words
+from words.pictures import HandWords, RankWords
 
 _ACE: Final = 14
 _WHEEL_HIGH: Final = 5
 _LOW_DIGITS: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
 
 
-def describe(cards: Sequence[Card], language: str) -> str | None:
+def describe(cards: Sequence[Card], hands: HandWords) -> str | None:
     """The best hand in ``cards``: 5 to 7 cards make a poker hand, 1 to 4 a stud holding."""
     if not cards:
         return None
-    hands = words(language).hands
     if len(cards) < 5:
         board = STUD_HIGH.board_rank(cards)
         return name_hand(hands, board.category, board.ranks, board=True)
@@ -32,11 +32,10 @@ def describe(cards: Sequence[Card], language: str) -> str | None:
 
 
 def describe_board(
-    category: HandCategory, ranks: Sequence[int], language: str, *, low: bool = False
+    category: HandCategory, ranks: Sequence[int], hands: HandWords, *, low: bool = False
 ) -> str:
     """A stud board (one to four up cards) as data: ``ranks`` high first, pairs first; on a low
     board the ace is 1 and unpaired cards read as a low ("Seven-Four low")."""
-    hands = words(language).hands
     if low:
         if category is HandCategory.HIGH_CARD:
             return hands.low.format(ranks="-".join(hands.rank(_high(r)).one for r in ranks))
@@ -44,10 +43,9 @@ def describe_board(
     return name_hand(hands, category, ranks, board=True)
 
 
-def describe_low(category: HandCategory, ranks: Sequence[int], language: str) -> str:
+def describe_low(category: HandCategory, ranks: Sequence[int], hands: HandWords) -> str:
     """A five-card low (ace as 1) as players say it: "Eight-Six low"; a paired low (Razz) by
     its pairs."""
-    hands = words(language).hands
     if category is HandCategory.HIGH_CARD:
         return hands.low.format(ranks="-".join(hands.rank(_high(r)).one for r in ranks[:2]))
     return name_hand(hands, category, [_high(rank) for rank in dict.fromkeys(ranks)])
@@ -59,34 +57,34 @@ def low_digits(ranks: Sequence[int]) -> str:
 
 
 def describe_shown(
-    shown: ShownCards, language: str, *, high_game: bool, low_game: bool, short: bool = False
+    shown: ShownCards, hands: HandWords, *, high_game: bool, low_game: bool, short: bool = False
 ) -> str:
     """A hand at showdown in the game's terms: its high, its low, or both ("a flush · no low").
     ``short`` writes an unpaired low as digits only (for a seat on the picture); otherwise
     "Eight-Six low (8-6-4-2-A)"."""
     parts: list[str] = []
     if high_game and shown.high_category is not None:
-        parts.append(name_hand(words(language).hands, shown.high_category, shown.high_ranks))
+        parts.append(name_hand(hands, shown.high_category, shown.high_ranks))
     if low_game:
-        parts.append(describe_shown_low(shown, language, short=short))
+        parts.append(describe_shown_low(shown, hands, short=short))
     if parts:
         return " · ".join(parts)
     # Hands shown before the halves were data were all Stud High: name them from their cards.
-    return describe(shown.best_five or shown.cards, language) or shown.description
+    return describe(shown.best_five or shown.cards, hands) or shown.description
 
 
-def describe_shown_low(shown: ShownCards, language: str, *, short: bool = False) -> str:
+def describe_shown_low(shown: ShownCards, hands: HandWords, *, short: bool = False) -> str:
     """The low half of a hand at showdown: "no low" where none qualifies (see describe_shown)."""
     if shown.low_category is None:
-        return words(language).hands.no_low
-    spoken = describe_low(shown.low_category, shown.low_ranks, language)
+        return hands.no_low
+    spoken = describe_low(shown.low_category, shown.low_ranks, hands)
     if shown.low_category is not HandCategory.HIGH_CARD:
         return spoken
     digits = low_digits(shown.low_ranks)
     return digits if short else f"{spoken} ({digits})"
 
 
-def describe_private(hand: PrivateHand, language: str) -> str | None:
+def describe_private(hand: PrivateHand, hands: HandWords) -> str | None:
     """A player's best hand so far, for his eyes: with five cards or more his best high and his
     best low in the game's terms; with fewer, his holding."""
     if hand.high is None and hand.low is None:
@@ -94,10 +92,9 @@ def describe_private(hand: PrivateHand, language: str) -> str | None:
         if not own:
             return None
         if hand.high_game:
-            return describe(own, language)
+            return describe(own, hands)
         board = low_board(own)
-        return describe_board(board.category, board.ranks, language, low=True)
-    hands = words(language).hands
+        return describe_board(board.category, board.ranks, hands, low=True)
     parts: list[str] = []
     if hand.high_game and hand.high is not None:
         parts.append(name_hand(hands, hand.high.category, hand.high.ranks))
@@ -107,7 +104,7 @@ def describe_private(hand: PrivateHand, language: str) -> str | None:
         elif hand.low.category is HandCategory.HIGH_CARD:
             parts.append(low_digits(hand.low.ranks))
         else:
-            parts.append(describe_low(hand.low.category, hand.low.ranks, language))
+            parts.append(describe_low(hand.low.category, hand.low.ranks, hands))
     return " · ".join(parts)
 
 

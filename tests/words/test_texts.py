@@ -20,26 +20,23 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from bot.core import i18n
 from bot.core.errors import TableError
-from bot.core.i18n import (
-    CATALOGUES,
-    EN,
-    LOCALES,
-    RU,
-    language,
-    load_catalogues,
-    store_error_text,
-    t,
-    words_for,
-)
 from bot.core.storage import HandNotFound, NotEnoughChips, errors
 from bot.edge.funnel import user_message
 from bot.edge.translator import CommandTranslator
 from engine.cards import parse_cards
 from engine.stakes import Stakes
-from render import labels
-from render.describe import describe
+from render import TableLabels
+from tests.texts import TEXTS
+from words import EN, ENGLISH, RU, Texts
+from words.catalogue import LOCALES
+from words.catalogue import TEMPLATE as TEMPLATE_FILE
+from words.hands import describe
+
+CATALOGUES = TEXTS.catalogues
+t = TEXTS.t
+language = TEXTS.language
+store_error_text = TEXTS.store_error_text
 
 TEMPLATE = CATALOGUES[EN].template
 NBSP = "\xa0"
@@ -181,7 +178,8 @@ def test_numbers_use_the_languages_digit_grouping_everywhere() -> None:
     assert store_error_text(RU, "not_enough_chips", {"needed": 1500, "available": 1000}) == (
         f"Недостаточно фишек: нужно 1{NBSP}500, в кошельке 1{NBSP}000."
     )
-    assert words_for(RU).chips(1500) == f"1{NBSP}500" and words_for(EN).chips(1500) == "1,500"
+    assert TEXTS.pictures(RU).chips(1500) == f"1{NBSP}500"
+    assert TEXTS.pictures(EN).chips(1500) == "1,500"
     assert t(RU, "net_result", name="Оля", net=-1500) == f"Оля: -1{NBSP}500"
     assert t(EN, "net_result", name="Ann", net=1500) == "Ann: +1,500"
     # Ids are not amounts: hand numbers are never grouped.
@@ -219,14 +217,15 @@ def test_russian_wording_assumes_no_gender() -> None:
             assert not found, (key, form)
 
 
-def test_commands_in_messages_are_named_in_the_readers_language(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_commands_in_messages_are_named_in_the_readers_language() -> None:
     assert t(EN, "table_exists") == "This channel already has a table. Join it with /sit."
     assert t(RU, "no_table").endswith("командой /стол открыть.")
-    # One hook names every command, e.g. as a Discord mention once the commands are synced.
-    monkeypatch.setattr(i18n, "command_mention", lambda name, lang: f"</{name}:42>")
-    assert t(RU, "reveal", hand_id=7).endswith("</hand verify:42> 7.")
+    # Once the commands are synced, messages name them as Discord mentions.
+    texts = Texts()
+    texts.commands_synced({"hand": 42})
+    assert texts.t(RU, "reveal", hand_id=7).endswith("</hand verify:42> 7.")
+    texts.commands_synced({})
+    assert texts.t(EN, "reveal", hand_id=7).endswith("/hand verify 7.")
 
 
 def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> Iterator[str]:
@@ -278,7 +277,7 @@ def test_every_command_name_and_description_is_translated() -> None:
 
 
 async def test_translator_gives_command_names_and_descriptions() -> None:
-    translator = CommandTranslator()
+    translator = CommandTranslator(TEXTS)
     context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
         app_commands.TranslationContextLocation.other, None
     )
@@ -326,23 +325,25 @@ def test_store_errors_have_the_stores_english_and_a_translation() -> None:
 
 def test_errors_answer_in_the_players_language() -> None:
     error = NotEnoughChips(needed=1500, available=1000)
-    assert user_message(error, EN) == (
+    assert user_message(error, TEXTS, EN) == (
         "You don't have enough chips: 1,500 needed, 1,000 in your wallet."
     )
-    russian = user_message(error, RU)
+    russian = user_message(error, TEXTS, RU)
     assert russian is not None and russian.startswith("Недостаточно фишек: нужно 1")
-    assert user_message(HandNotFound(1234), RU) == "Раздачи №1234 нет."
-    assert user_message(TableError("not_your_turn"), RU) == t(RU, "not_your_turn")
-    assert user_message(RuntimeError("bug"), EN) is None
+    assert user_message(HandNotFound(1234), TEXTS, RU) == "Раздачи №1234 нет."
+    assert user_message(TableError("not_your_turn"), TEXTS, RU) == t(RU, "not_your_turn")
+    assert user_message(RuntimeError("bug"), TEXTS, EN) is None
 
 
 def test_pictures_and_hand_names_take_their_words_from_the_catalogue() -> None:
-    assert words_for(EN) == labels.ENGLISH  # render's own English default says the same
-    assert labels.words(RU) == words_for(RU)
-    assert words_for(RU).street_name(3) == "3-я улица"
-    assert describe(parse_cards("KsKd"), RU) == "пара королей"
-    assert describe(parse_cards("Ah5d4c3s2h"), RU) == "стрит до пятёрки"
-    assert describe(parse_cards("Ah5d4c3s2h"), EN) == "a straight, Ace to Five"
+    assert TEXTS.pictures(EN) == ENGLISH  # the pictures' own English default says the same
+    assert TEXTS.pictures(RU).street_name(3) == "3-я улица"
+    russian = TEXTS.pictures(RU).hands
+    assert describe(parse_cards("KsKd"), russian) == "пара королей"
+    assert describe(parse_cards("Ah5d4c3s2h"), russian) == "стрит до пятёрки"
+    assert describe(parse_cards("Ah5d4c3s2h"), ENGLISH.hands) == "a straight, Ace to Five"
+    # A language with no catalogue is spoken, and drawn, in English.
+    assert TEXTS.pictures("de") == ENGLISH and t("de", "pot", pot=5) == t(EN, "pot", pot=5)
 
 
 GERMAN = r"""
@@ -381,14 +382,11 @@ msgstr "setzen"
 """
 
 
-def test_a_new_language_is_one_more_catalogue_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    shutil.copy(LOCALES / i18n.TEMPLATE, tmp_path)
+def test_a_new_language_is_one_more_catalogue_file(tmp_path: Path) -> None:
+    shutil.copy(LOCALES / TEMPLATE_FILE, tmp_path)
     (tmp_path / "de.po").write_text(GERMAN, encoding="utf-8")
-    monkeypatch.setattr(i18n, "CATALOGUES", load_catalogues(tmp_path))
-    monkeypatch.setattr(labels, "_LANGUAGES", dict(labels._LANGUAGES))
-    i18n.install_picture_words()
+    texts = Texts(tmp_path)
+    t, language = texts.t, texts.language
 
     german = language(discord.Locale.german)
     assert german == "de" and language(discord.Locale.russian) == EN  # no ru.po in tmp_path
@@ -401,8 +399,9 @@ def test_a_new_language_is_one_more_catalogue_file(
     assert t(german, "not_your_turn") == "It's not your turn."
     assert t(german, "no_cards") == "You have no cards in this hand."
     assert t(german, "table_exists").endswith("Join it with /setzen.")
-    assert labels.words(german).pot == "Pott" and labels.words(german).chips(1500) == "1.500"
-    assert labels.TableLabels(language=german).language == german
+    words = texts.pictures(german)
+    assert words.pot == "Pott" and words.chips(1500) == "1.500"
+    assert TableLabels(words=words).words.code == german
 
 
 @pytest.mark.parametrize("lang", [EN, RU])
@@ -418,18 +417,19 @@ def test_help_fits_discords_embed_limits(lang: str) -> None:
     # Every command the bot has is listed under its name in this language.
     listed = "\n".join(fields[3:])
     for command in ("settings deck", "stats", "leaderboard", "chips take", "chips reset"):
-        assert i18n.slash_command(command, lang) in listed, command
+        assert TEXTS.slash_command(command, lang) in listed, command
 
 
 def test_option_descriptions_with_defaults_are_translated_and_fit() -> None:
-    english = i18n.with_default("cmddesc_option_max_buy_in", 1_000_000)
+    texts = Texts()  # learns the descriptions: not the shared one
+    english = texts.with_default("cmddesc_option_max_buy_in", 1_000_000)
     assert english == "Largest buy-in (default 1,000,000)"
-    russian = CATALOGUES[RU].commands[english]
+    russian = texts.catalogues[RU].commands[english]
     assert russian == f"Наибольший бай-ин (по умолчанию 1{NBSP}000{NBSP}000)", russian
     # /table open's options that say their defaults, with a default as long as one gets.
     for option in TABLE_DEFAULTS:
-        described = i18n.with_default(f"cmddesc_option_{option}", 1_000_000)
-        for words in CATALOGUES.values():
+        described = texts.with_default(f"cmddesc_option_{option}", 1_000_000)
+        for words in texts.catalogues.values():
             assert len(words.commands[described]) <= 100, option
 
 
@@ -446,4 +446,4 @@ TABLE_DEFAULTS = (
 
 
 def test_languages_are_named_in_themselves() -> None:
-    assert [i18n.language_name(code) for code in (EN, RU)] == ["English", "Русский"]
+    assert [TEXTS.language_name(code) for code in (EN, RU)] == ["English", "Русский"]

@@ -1,0 +1,133 @@
+"""The core as the edge sees it: one object made in ``main()`` whose parts each do one job.
+
+- ``tables``: opening and closing tables, seats (``bot.core.tables``);
+- ``dealer``: hands, from the deal to the settlement, and the turn clock (``bot.core.dealer``);
+- ``players``: names and each player's own settings (``bot.core.players``);
+- ``recovery``: restoring what the store holds after a restart, and stopping
+  (``bot.core.recovery``).
+
+A command is one call into one of them. What a table must show reaches the edge through its
+:class:`~bot.core.outbox.Outbox` (the edge sets :attr:`House.on_outbox` to be woken), as frozen
+views; the edge's reports on each effect come back here (:class:`~bot.core.outbox.Reports`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.dealer import Dealer
+from bot.core.errors import BotLacksPermissions
+from bot.core.outbox import Effect, Outbox, Why
+from bot.core.players import Players
+from bot.core.recovery import Recovery
+from bot.core.registry import Registry
+from bot.core.storage import Store
+from bot.core.tables import Tables
+from bot.core.tasks import Tasks
+from bot.core.views import PrivateView, TableView
+from words import Texts
+
+log = logging.getLogger(__name__)
+
+
+class House:
+    def __init__(
+        self,
+        store: Store,
+        texts: Texts,
+        *,
+        clock: Clock | None = None,
+        owns: Callable[[int], bool] | None = None,
+    ) -> None:
+        """``owns`` says whether a server's tables are this process's
+        (:meth:`bot.core.shards.Shards.owns` when the bot runs in several processes sharing one
+        database; None: every server's): only those are restored."""
+        self.store = store
+        self.texts = texts
+        self.clock: Clock = clock or SystemClock()
+        # Called (never awaited) whenever a table has something new to show: the edge wakes
+        # its delivery of that table.
+        self.on_outbox: Callable[[Outbox], None] = lambda outbox: None
+        self.tasks = Tasks()
+        self._messages = _MessageIds(store)
+        self.registry = Registry(texts, self.clock, self, lambda outbox: self.on_outbox(outbox))
+        self.players = Players(store, self.registry)
+        self.dealer = Dealer(store, texts, self.clock, self.tasks, self.registry, self.players)
+        self.tables = Tables(store, texts, self.registry, self.dealer, self.players)
+        self.recovery = Recovery(
+            store,
+            self.registry,
+            self.dealer,
+            self.players,
+            self.tasks,
+            owns=owns,
+            flush=self._messages.flush,
+        )
+
+    # ------------------------------------------------------------------ the edge's reports
+
+    def delivered(self, outbox: Outbox, effect: Effect) -> None:
+        if isinstance(effect, TableView) and effect.hand is not None and effect.hand.buttons:
+            table = self.registry.find(outbox.channel_id)
+            if table is not None:
+                # His buttons are in front of him: the actor's clock starts now.
+                self.dealer.turns.shown(table, effect.hand.hand_id, effect.hand.seq)
+
+    def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None:
+        self.delivered(outbox, effect)
+        table = self.registry.find(outbox.channel_id)
+        if table is not None:
+            table.message_id = message_id
+            if not table.closed:
+                self._messages.posted(table.channel_id, message_id)
+
+    def failed(
+        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
+    ) -> None:
+        table = self.registry.find(outbox.channel_id)
+        if table is None:
+            return
+        match why:
+            case Why.FORBIDDEN:
+                self.dealer.turns.pause(table, BotLacksPermissions(permissions))
+            case Why.CHANNEL_GONE:
+                outbox.drain()
+                self.tasks.spawn(self.tables.abandon(outbox.channel_id))
+            case Why.DMS_CLOSED if isinstance(effect, PrivateView):
+                self.dealer.dm_failed(table, effect.hand_id, effect.user_id)
+
+
+class _MessageIds:
+    """The message that shows each table, remembered across restarts (a restart takes the
+    buttons off it). Saved by one task with every other table's posted meanwhile, in one
+    transaction: a write of its own per new street made every other table's next action wait
+    for it."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._unsaved: dict[int, int] = {}  # channel id -> the message showing it
+        self._saving: asyncio.Task[None] | None = None
+
+    def posted(self, channel_id: int, message_id: int) -> None:
+        self._unsaved[channel_id] = message_id
+        if self._saving is None or self._saving.done():
+            self._saving = asyncio.get_running_loop().create_task(
+                self._save(), name="save-table-messages"
+            )
+
+    async def _save(self) -> None:
+        while self._unsaved:
+            posted, self._unsaved = self._unsaved, {}
+            try:
+                await self._store.seating.set_messages(posted)
+            except Exception:
+                # Only a restart's clean-up of old buttons needs them; the tables play on.
+                log.warning("could not save the messages of %d tables", len(posted), exc_info=True)
+
+    async def flush(self) -> None:
+        if self._saving is not None:
+            await self._saving
+        await self._save()  # any posted since

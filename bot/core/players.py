@@ -1,0 +1,54 @@
+"""Players as the bot knows them: the names they go by on each server and their own settings.
+
+The bot has no member cache to ask later, so a name is saved whenever a player uses the bot
+and it changed (histories, restarted tables and the leaderboard name players by it). What the
+store holds is remembered, so a name or a deck is read once and written only on a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.core.registry import Registry
+from bot.core.storage import Store
+from bot.core.table import Table
+
+
+class Players:
+    def __init__(self, store: Store, registry: Registry) -> None:
+        self._store = store
+        self._registry = registry
+        self._saved_names: dict[tuple[int, int], str] = {}
+        self._decks: dict[int, bool] = {}
+
+    async def seen(self, guild_id: int, user_id: int, name: str) -> None:
+        """A player went by ``name`` on ``guild_id`` (he sat, acted or ran a command): the
+        tables he plays at show it, and it is saved, when it changed."""
+        for table in self._registry.in_guild(guild_id):
+            if user_id in table.names:
+                table.names[user_id] = name
+        key = (guild_id, user_id)
+        if self._saved_names.get(key) != name:
+            await self._store.players.save_name(guild_id, user_id, name)
+            self._saved_names[key] = name
+
+    async def load_names(self, table: Table, user_ids: Iterable[int]) -> None:
+        """The names the store has for players of ``table`` (a restart's)."""
+        saved = await self._store.players.names(table.guild_id, user_ids)
+        table.names.update(saved)
+        self._saved_names.update(((table.guild_id, user), name) for user, name in saved.items())
+
+    async def four_colour(self, user_id: int) -> bool:
+        """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
+        if user_id not in self._decks:
+            self._decks[user_id] = await self._store.players.four_colour(user_id)
+        return self._decks[user_id]
+
+    async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
+        await self._store.players.set_four_colour(user_id, four_colour)
+        self._decks[user_id] = four_colour
+
+    def deck(self, user_id: int) -> bool:
+        """:meth:`four_colour` for a player whose choice was read already (every seated one:
+        sitting down and a restart read it), two colours for any other."""
+        return self._decks.get(user_id, False)

@@ -1,0 +1,181 @@
+"""The views of a table (``bot.core.views``), built from its state at the moment they are asked
+for: the only place that turns a :class:`~bot.core.table.Table` into what the edge may see.
+
+Public views take the hand through ``PublicTable.from_hand``, which has no field for a down
+card; a player's own cards go only into his :class:`~bot.core.views.PrivateView`.
+"""
+
+from __future__ import annotations
+
+from bot.core.announce import announce
+from bot.core.games import game_name, game_of
+from bot.core.storage import HandEnd
+from bot.core.table import LiveHand, Table
+from bot.core.views import (
+    HandView,
+    PrivateView,
+    ResultsView,
+    SeatInfo,
+    TableInfo,
+    TableView,
+)
+from engine import events as ev
+from engine.public import PrivateHand, PublicTable
+from render import SeatLabel, TableLabels
+from words import Texts
+
+# The events a finished hand's results list: what was shown and who won what.
+_RESULT_EVENTS = (ev.HandShown, ev.PotAwarded, ev.UncalledBetReturned)
+
+
+def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
+    """The table's message as it should look ``now``; None once the table has closed."""
+    if table.closed:
+        return None
+    lang = table.config.lang
+    live = table.live
+    return TableView(
+        channel_id=table.channel_id,
+        lang=lang,
+        stakes=table.config.stakes,
+        game=table.rotation.game,
+        next_game=next_game(table, texts, lang),
+        seats=seat_infos(table),
+        next_hand_at=table.next_hand_at,
+        hand=None if live is None else _hand_view(table, live, texts, now),
+    )
+
+
+def _hand_view(table: Table, live: LiveHand, texts: Texts, now: float) -> HandView:
+    hand = live.hand
+    # Before his buttons are shown the actor's clock has not started: a full turn is his.
+    deadline = live.deadline if live.deadline is not None else now + table.config.turn_seconds
+    banking = live.banking_since is not None
+    actor = table.actor_id()
+    last_action = table.log[-1] if table.log else ""
+    return HandView(
+        hand_id=live.hand_id,
+        seq=live.seq,
+        game=game_of(hand.variant),
+        street=hand.street,
+        public=PublicTable.from_hand(hand),
+        names=tuple(table.name(user_id) for user_id in live.users),
+        log=tuple(table.log),
+        actor=None if actor is None else table.name(actor),
+        deadline=deadline,
+        on_time_bank=banking,
+        buttons=tuple(table.buttons()),
+        labels=_labels(
+            table, live, texts, last_action, seconds=max(0, round(deadline - now)), banking=banking
+        ),
+    )
+
+
+def results_view(
+    table: Table, live: LiveHand, end: HandEnd, texts: Texts, last_action: str
+) -> ResultsView:
+    """The finished hand ``live`` as settled (``end``): shown hands, pots and each player's
+    result, in the table's language. ``last_action`` is the hand's own last line."""
+    hand = live.hand
+    lang = table.config.lang
+    def name_of(seat: int) -> str:
+        return table.name(live.users[seat])
+
+    lines = (
+        announce(event, texts, lang, name_of, table.config.stakes, hand.variant)
+        for event in hand.events
+        if isinstance(event, _RESULT_EVENTS)
+    )
+    return ResultsView(
+        hand_id=live.hand_id,
+        lang=lang,
+        game=game_of(hand.variant),
+        stakes=table.config.stakes,
+        street=hand.street,
+        public=PublicTable.from_hand(hand),
+        labels=_labels(table, live, texts, last_action),
+        lines=tuple(line for line in lines if line),
+        nets=tuple((table.name(user_id), end.net[user_id]) for user_id in live.users),
+        next_hand_at=table.next_hand_at,
+        next_game=next_game(table, texts, lang),
+    )
+
+
+def _labels(
+    table: Table,
+    live: LiveHand,
+    texts: Texts,
+    last_action: str,
+    *,
+    seconds: int | None = None,
+    banking: bool = False,
+) -> TableLabels:
+    """The picture's labels: names, the actor's ``seconds`` (his bank's, when ``banking``)."""
+    lang = table.config.lang
+    actor = live.hand.actor
+    return TableLabels(
+        seats=tuple(
+            SeatLabel(
+                table.name(user_id),
+                seconds_left=seconds if seat == actor else None,
+                on_time_bank=seat == actor and banking,
+            )
+            for seat, user_id in enumerate(live.users)
+        ),
+        last_action=last_action,
+        four_colour=table.config.four_colour,
+        words=texts.pictures(lang),
+        game=game_name(texts, game_of(live.hand.variant), lang),
+        next_game=next_game(table, texts, lang) or "",
+    )
+
+
+def private_view(
+    table: Table, live: LiveHand, user_id: int, four_colour: bool, *, name: str, lang: str
+) -> PrivateView:
+    """The player's own cards in ``live`` as they are now, for him alone."""
+    seat = live.seat_of(user_id)
+    assert seat is not None, "a player's cards are his own hand's"
+    return PrivateView(
+        user_id=user_id,
+        hand_id=live.hand_id,
+        game=game_of(live.hand.variant),
+        cards=PrivateHand.for_seat(live.hand, seat),
+        name=name,
+        lang=lang,
+        four_colour=four_colour,
+    )
+
+
+def table_info(table: Table, texts: Texts, lang: str) -> TableInfo:
+    """``/table info`` for a player reading in ``lang``."""
+    return TableInfo(table.config, next_game(table, texts, lang), seat_infos(table))
+
+
+def seat_infos(table: Table) -> tuple[SeatInfo, ...]:
+    """Every seated player by place; his chips in the hand if he is in it."""
+    live = table.live
+    infos = []
+    for seat in sorted(table.seats.values(), key=lambda s: s.position):
+        stack = seat.stack
+        if live is not None and (index := live.seat_of(seat.user_id)) is not None:
+            stack = live.hand.stacks[index]
+        infos.append(
+            SeatInfo(seat.position, table.name(seat.user_id), stack, seat.sitting_out, seat.leaving)
+        )
+    return tuple(infos)
+
+
+def next_game(table: Table, texts: Texts, lang: str) -> str | None:
+    """On a mixed table, which game comes next and when ("Razz after 3 more hands")."""
+    rotation = table.rotation
+    if not rotation.mixed:
+        return None
+    if rotation.left is None:
+        return texts.t(lang, "rotation_next_hand", game=game_name(texts, rotation.game, lang))
+    return texts.t(
+        lang,
+        "rotation_next",
+        game=game_name(texts, rotation.after, lang),
+        count=rotation.left,
+    )

@@ -1,0 +1,136 @@
+"""What the edge is given to show: frozen views of a table, a finished hand and a player's cards.
+
+The core builds them (``bot.core.showing``) when the edge takes an effect from a table's outbox,
+so the latest state still wins; the edge words them, draws them and sends them, and never reads
+the table they came from. Privacy is structural: a public view (:class:`TableView`,
+:class:`ResultsView`) holds the hand as ``engine.public.PublicTable``, which has no field for a
+down card until the engine has shown it, and names, stacks and lines; a player's down cards are
+only ever in :class:`PrivateView`, which goes to him alone (a DM, an ephemeral reply).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.config import TableConfig
+from bot.core.games import game_name
+from engine.public import PrivateHand, PublicTable
+from engine.stakes import Stakes
+from render import TableLabels
+from words import Texts
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    action: str  # fold, check, call, bring_in, complete, bet or raise
+    amount: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seated player: his place (from 0), name, chips (in the hand, if he is in it)."""
+
+    position: int
+    name: str
+    stack: int
+    sitting_out: bool
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A hand in play as its channel sees it.
+
+    ``deadline`` is when the actor's time runs out (his time bank's, with ``on_time_bank``);
+    until his buttons are shown his clock has not started, and it is a full turn from when the
+    view was built. ``labels`` are the picture's (names, the actor's seconds, the last action).
+    """
+
+    hand_id: int
+    seq: int  # the betting state the buttons act on
+    game: str  # the hand's game ("razz")
+    street: int
+    public: PublicTable
+    names: tuple[str, ...]  # by engine seat
+    log: tuple[str, ...]  # the hand's latest lines, oldest first
+    actor: str | None  # the name of the player to act
+    deadline: float
+    on_time_bank: bool
+    buttons: tuple[ButtonSpec, ...]
+    labels: TableLabels
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table's message: the hand in play, or (``hand`` None) the players waiting for one."""
+
+    channel_id: int
+    lang: str
+    stakes: Stakes
+    game: str  # the game the table deals next
+    next_game: str | None  # a mixed table's next game, worded ("Razz after 3 more hands")
+    seats: tuple[SeatInfo, ...]
+    next_hand_at: float | None  # when the next hand is dealt, counting down
+    hand: HandView | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsView:
+    """A finished hand, worked out once in the core: what was shown, who won each pot and how
+    much each player won or lost."""
+
+    hand_id: int
+    lang: str
+    game: str
+    stakes: Stakes
+    street: int  # where it ended
+    public: PublicTable
+    labels: TableLabels
+    lines: tuple[str, ...]  # shown hands, pots awarded, bets returned, in the table's language
+    nets: tuple[tuple[str, int], ...]  # each player's name and his result, in seat order
+    next_hand_at: float | None
+    next_game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """A player's own cards, for his eyes only; read when they were dealt (or asked for)."""
+
+    user_id: int
+    hand_id: int
+    game: str  # a mixed table's player is told which game he plays
+    cards: PrivateHand
+    name: str
+    lang: str  # his client's language
+    four_colour: bool  # his own pictures' deck
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A player sat down: his place (from 0), his chips, and the table's largest buy-in."""
+
+    position: int
+    stack: int
+    max_buy_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table's settings and players, for ``/table info``."""
+
+    config: TableConfig
+    next_game: str | None  # a mixed table's next game, in the asker's language
+    players: tuple[SeatInfo, ...]
+
+
+def opened_params(texts: Texts, config: TableConfig, lang: str) -> dict[str, Any]:
+    """What the "table_opened" and "table_info" messages say about a table, in ``lang``."""
+    return {
+        "game": game_name(texts, config.game, lang),
+        "stakes": config.stakes,
+        "seats": config.seats,
+        "min": config.min_buy_in,
+        "max": config.max_buy_in,
+        "turn": config.turn_seconds,
+    }

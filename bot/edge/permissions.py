@@ -1,0 +1,20 @@
+"""What the bot needs in a table's channel, and what an interaction shows it lacks there."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+
+# As discord.Permissions flag names (each worded by its perm_ message).
+NEEDED_PERMISSIONS: Final = ("view_channel", "send_messages", "attach_files", "embed_links")
+THREAD_PERMISSION: Final = "send_messages_in_threads"
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel, as flag names."""
+    granted = interaction.app_permissions
+    needed = list(NEEDED_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        needed.append(THREAD_PERMISSION)
+    return [name for name in needed if not getattr(granted, name)]

@@ -1,0 +1,92 @@
+"""The one router every ``stud:`` click goes through.
+
+Every click is acknowledged before any work; then it is one call into the core (an action, or a
+player's cards). A ``stud:`` id that no current button understands, or one clicked from another
+channel than its own, is answered and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol, cast
+
+import discord
+
+from bot.core.errors import TableError
+from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
+from bot.edge.funnel import Host, acknowledge, answer_error, language_of
+from bot.edge.permissions import missing_permissions
+from bot.edge.presenter import DiscordPresenter
+
+
+class _Host(Host, Protocol):
+    presenter: DiscordPresenter
+
+
+def is_action_click(interaction: discord.Interaction) -> bool:
+    """A click on a table's action button (its player's name goes with the action)."""
+    if interaction.type is not discord.InteractionType.component or interaction.data is None:
+        return False
+    return ACTION_ID.fullmatch(str(interaction.data.get("custom_id", ""))) is not None
+
+
+async def route_click(interaction: discord.Interaction) -> None:
+    """``on_interaction`` listener: answer every click on a ``stud:`` component."""
+    if interaction.type is not discord.InteractionType.component or interaction.data is None:
+        return
+    custom_id = str(interaction.data.get("custom_id", ""))
+    if not custom_id.startswith(PREFIX):
+        return
+    bot = cast(_Host, interaction.client)
+    if not bot.accepting:
+        await answer_error(interaction, TableError("shutting_down"))
+        return
+    if match := ACTION_ID.fullmatch(custom_id):
+        await _action(bot, interaction, match)
+    elif match := CARDS_ID.fullmatch(custom_id):
+        if not await acknowledge(interaction, ephemeral=True, thinking=True):
+            return
+        try:
+            channel_id = int(match["channel"])
+            _same_channel(interaction, channel_id)
+            cards = await bot.house.dealer.cards(
+                channel_id,
+                interaction.user.id,
+                name=interaction.user.display_name,
+                lang=language_of(interaction),
+            )
+            await bot.presenter.send_cards(interaction, cards)
+        except Exception as error:
+            await answer_error(interaction, error)
+    else:
+        await answer_error(interaction, TableError("old_version_button"))
+
+
+async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[str]) -> None:
+    # A deferred update: Discord shows nothing, the table message itself shows the action.
+    if not await acknowledge(interaction, ephemeral=True, thinking=False):
+        return
+    try:
+        channel_id = int(match["channel"])
+        _same_channel(interaction, channel_id)
+        # The one call into the core: the table shows the action (or the player is told why
+        # not); the edge comes back only to deliver what the table then shows.
+        await bot.house.dealer.act(
+            channel_id,
+            interaction.user.id,
+            match["action"],
+            int(match["amount"]) if match["amount"] else None,
+            hand_id=int(match["hand"]),
+            seq=int(match["seq"]),
+            name=interaction.user.display_name,
+            lang=language_of(interaction),
+            missing=missing_permissions(interaction),
+        )
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+def _same_channel(interaction: discord.Interaction, channel_id: int) -> None:
+    """A button acts at the table of the channel it was clicked in, never at another."""
+    if interaction.channel_id != channel_id:
+        raise TableError("foreign_button")
