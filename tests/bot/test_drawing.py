@@ -193,6 +193,7 @@ async def test_a_dm_waits_for_table_pictures_only_so_long(monkeypatch: pytest.Mo
     assert done == ["dm1", "dm2", "dm3", "table"]
 
 
+@pytest.mark.slow  # a real drawing process, and a second
 async def test_each_language_s_words_go_to_the_child_once_and_again_to_a_new_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
