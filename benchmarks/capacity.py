@@ -35,7 +35,7 @@ from pathlib import Path
 
 from benchmarks.store import database_for_the_run, server_version
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
-from tests.e2e.test_bot_e2e import passive
+from tests.e2e.harness import passive
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")

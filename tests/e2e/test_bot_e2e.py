@@ -25,13 +25,11 @@ from tests.e2e.harness import (
     assert_private,
     dealt,
     hidden_cards,
+    passive,
     play_hand,
     shows,
     start_bot,
     wallet_totals,
-)
-from tests.e2e.harness import (
-    passive as passive,  # benchmarks/capacity.py imports it from here
 )
 
 
