@@ -28,6 +28,7 @@ class Texts:
     def __init__(self, directory: Path = LOCALES) -> None:
         self.catalogues: Mapping[str, Catalogue] = load_catalogues(directory, self.mention)
         self._command_ids: Mapping[str, int] = {}
+        self._languages: dict[str, str] = {}  # a locale as Discord names it -> its language
         self._pictures = {code: picture_words(words) for code, words in self.catalogues.items()}
 
     @property
@@ -46,6 +47,13 @@ class Texts:
         """The catalogue language for a Discord locale, given as its code or as discord.py's
         ``Locale`` (whose ``value`` is the code): "pt-BR" -> "pt_BR", else "pt", else English."""
         value = str(getattr(locale, "value", locale) or "")
+        known = self._languages.get(value)
+        if known is None:
+            # Every interaction asks, for a few dozen locales: each is worked out once.
+            known = self._languages[value] = self._match(value)
+        return known
+
+    def _match(self, value: str) -> str:
         exact = value.replace("-", "_")
         for code in (exact, exact.split("_")[0]):
             for known in self.catalogues:

@@ -211,7 +211,8 @@ class Dealer:
             banking_since = live.banking_since
             live.hand.apply(decision, shown_amount if decision == "raise_to" else None)
             await self._commit(table, before)
-            await self.turns.spend(table, user_id, banking_since)
+            if banking_since is not None:
+                await self.turns.spend(table, user_id, banking_since)
             taken = (legal.raise_kind or "raise") if decision == "raise_to" else decision
             return taken, shown_amount
 

@@ -34,39 +34,49 @@ def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
         return None
     lang = table.config.lang
     live = table.live
+    coming = next_game(table, texts, lang)
     return TableView(
         channel_id=table.channel_id,
         lang=lang,
         stakes=table.config.stakes,
         game=table.rotation.game,
-        next_game=next_game(table, texts, lang),
-        seats=seat_infos(table),
+        next_game=coming,
+        # The players waiting are listed on an idle table's message only.
+        seats=seat_infos(table) if live is None else (),
         next_hand_at=table.next_hand_at,
-        hand=None if live is None else _hand_view(table, live, texts, now),
+        hand=None if live is None else _hand_view(table, live, texts, now, coming),
     )
 
 
-def _hand_view(table: Table, live: LiveHand, texts: Texts, now: float) -> HandView:
+def _hand_view(
+    table: Table, live: LiveHand, texts: Texts, now: float, coming: str | None
+) -> HandView:
     hand = live.hand
     # Before his buttons are shown the actor's clock has not started: a full turn is his.
     deadline = live.deadline if live.deadline is not None else now + table.config.turn_seconds
     banking = live.banking_since is not None
-    actor = table.actor_id()
-    last_action = table.log[-1] if table.log else ""
+    names = tuple(table.name(user_id) for user_id in live.users)
     return HandView(
         hand_id=live.hand_id,
         seq=live.seq,
         game=game_of(hand.variant),
         street=hand.street,
         public=PublicTable.from_hand(hand),
-        names=tuple(table.name(user_id) for user_id in live.users),
+        names=names,
         log=tuple(table.log),
-        actor=None if actor is None else table.name(actor),
+        actor=None if hand.actor is None else names[hand.actor],
         deadline=deadline,
         on_time_bank=banking,
         buttons=tuple(table.buttons()),
         labels=_labels(
-            table, live, texts, last_action, seconds=max(0, round(deadline - now)), banking=banking
+            table,
+            live,
+            texts,
+            names,
+            coming,
+            table.log[-1] if table.log else "",
+            seconds=max(0, round(deadline - now)),
+            banking=banking,
         ),
     )
 
@@ -78,6 +88,7 @@ def results_view(
     result, in the table's language. ``last_action`` is the hand's own last line."""
     hand = live.hand
     lang = table.config.lang
+
     def name_of(seat: int) -> str:
         return table.name(live.users[seat])
 
@@ -86,6 +97,8 @@ def results_view(
         for event in hand.events
         if isinstance(event, _RESULT_EVENTS)
     )
+    names = tuple(table.name(user_id) for user_id in live.users)
+    coming = next_game(table, texts, lang)
     return ResultsView(
         hand_id=live.hand_id,
         lang=lang,
@@ -93,11 +106,13 @@ def results_view(
         stakes=table.config.stakes,
         street=hand.street,
         public=PublicTable.from_hand(hand),
-        labels=_labels(table, live, texts, last_action),
+        labels=_labels(table, live, texts, names, coming, last_action),
         lines=tuple(line for line in lines if line),
-        nets=tuple((table.name(user_id), end.net[user_id]) for user_id in live.users),
+        nets=tuple(
+            (name, end.net[user_id]) for name, user_id in zip(names, live.users, strict=True)
+        ),
         next_hand_at=table.next_hand_at,
-        next_game=next_game(table, texts, lang),
+        next_game=coming,
     )
 
 
@@ -105,28 +120,31 @@ def _labels(
     table: Table,
     live: LiveHand,
     texts: Texts,
+    names: tuple[str, ...],
+    coming: str | None,
     last_action: str,
     *,
     seconds: int | None = None,
     banking: bool = False,
 ) -> TableLabels:
-    """The picture's labels: names, the actor's ``seconds`` (his bank's, when ``banking``)."""
+    """The picture's labels: names, the actor's ``seconds`` (his bank's, when ``banking``), what
+    just happened and which game comes next."""
     lang = table.config.lang
     actor = live.hand.actor
     return TableLabels(
         seats=tuple(
             SeatLabel(
-                table.name(user_id),
+                name,
                 seconds_left=seconds if seat == actor else None,
                 on_time_bank=seat == actor and banking,
             )
-            for seat, user_id in enumerate(live.users)
+            for seat, name in enumerate(names)
         ),
         last_action=last_action,
         four_colour=table.config.four_colour,
         words=texts.pictures(lang),
         game=game_name(texts, game_of(live.hand.variant), lang),
-        next_game=next_game(table, texts, lang) or "",
+        next_game=coming or "",
     )
 
 

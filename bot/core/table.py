@@ -72,7 +72,8 @@ class Table:
         return self.banks.get(user_id, float(self.config.time_bank))
 
     def name(self, user_id: int) -> str:
-        return self.names.get(user_id, fallback_name(user_id))
+        name = self.names.get(user_id)
+        return fallback_name(user_id) if name is None else name
 
     def seat_name(self, seat: int) -> str:
         assert self.live is not None

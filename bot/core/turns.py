@@ -99,10 +99,9 @@ class TurnClock:
         table.outbox.redraw()
         return True
 
-    async def spend(self, table: Table, user_id: int, since: float | None) -> None:
+    async def spend(self, table: Table, user_id: int, since: float) -> None:
         """The player acted with his bank running since ``since``: what ran of it is spent."""
-        if since is not None:
-            await self.save(table, self._left(table, user_id, since))
+        await self.save(table, self._left(table, user_id, since))
 
     def _left(self, table: Table, user_id: int, since: float) -> dict[int, float]:
         used = self._clock.now() - since

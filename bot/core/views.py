@@ -70,7 +70,7 @@ class TableView:
     stakes: Stakes
     game: str  # the game the table deals next
     next_game: str | None  # a mixed table's next game, worded ("Razz after 3 more hands")
-    seats: tuple[SeatInfo, ...]
+    seats: tuple[SeatInfo, ...]  # the players waiting for a hand (an idle table's only)
     next_hand_at: float | None  # when the next hand is dealt, counting down
     hand: HandView | None
 

@@ -27,7 +27,7 @@ import sys
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Final, Protocol
+from typing import Any, BinaryIO, Final, Protocol
 
 from words import Words
 
@@ -58,32 +58,55 @@ class Drawing(Protocol):
     async def close(self) -> None: ...
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles a picture's request with each language's words (a picture's labels carry them)
-    as a reference, collected in ``shared``: the child is sent each language's words once, not
-    1.5 KB of them with every picture (half the pickling, both ways)."""
+class _Requests:
+    """Pickles pictures' requests, each language's words (a picture's labels carry them) as a
+    reference: the child is sent a language's words once, not 1.5 KB of them with every picture.
+    One pickler for every request (its memo cleared), and a reducer for the words only: a
+    pickler made per request, or a hook called for every object, cost more than the words.
+    """
 
-    def __init__(self, file: io.BytesIO, shared: dict[int, Words]) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.shared = shared
+    def __init__(self) -> None:
+        self._buffer = io.BytesIO()
+        self._pickler = pickle.Pickler(self._buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        self._pickler.dispatch_table = {Words: self._reference}
+        self._words: dict[int, Words] = {}
 
-    def persistent_id(self, obj: object) -> int | None:
-        if type(obj) is not Words:
-            return None
-        self.shared[id(obj)] = obj
-        return id(obj)
+    def pickle(self, request: object) -> tuple[bytes, dict[int, Words]]:
+        """The pickled request and the words it refers to, by reference."""
+        self._buffer.seek(0)
+        self._buffer.truncate()
+        self._pickler.clear_memo()
+        words: dict[int, Words] = {}
+        self._words = words
+        self._pickler.dump(request)
+        return self._buffer.getvalue(), words
+
+    def _reference(self, words: Words) -> tuple[Callable[[int], Words], tuple[int]]:
+        self._words[id(words)] = words
+        return _shared_words, (id(words),)
+
+
+def _shared_words(key: int) -> Words:
+    """A language's words in a pickled request: the child reads them by ``key``."""
+    raise RuntimeError("a reference to shared words is only read by the drawing process")
+
+
+# How the bot pickles the reference; the child runs this module as __main__, so it is named
+# as the bot imports it.
+_SHARED_WORDS: Final = ("bot.edge.drawing", "_shared_words")
 
 
 class _Unpickler(pickle.Unpickler):
-    """The child's side of :class:`_Pickler`: a reference is the words sent before it."""
+    """The child's side of :class:`_Requests`: a reference is the words sent before it."""
 
     def __init__(self, request: bytes, words: dict[int, Words]) -> None:
         super().__init__(io.BytesIO(request))
         self.words = words
 
-    def persistent_load(self, pid: object) -> Words:
-        assert isinstance(pid, int)
-        return self.words[pid]
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == _SHARED_WORDS:
+            return self.words.__getitem__
+        return super().find_class(module, name)
 
 
 # A request: (when due, order, the pickled call, the words it refers to, its answer).
@@ -104,6 +127,7 @@ class DrawingProcess:
         self._order = itertools.count()
         # The next to send is the smallest.
         self._queued: list[_Request] = []
+        self._requests = _Requests()
         # Every language's words the child was sent, kept so that their ids stay theirs.
         self._child_has: dict[int, Words] = {}
         self._sent: deque[asyncio.Future[bytes]] = deque()  # answered in the order sent
@@ -121,14 +145,12 @@ class DrawingProcess:
     ) -> bytes:
         """``draw(*args, **kwargs)`` in the child (``draw`` must be a module-level function and
         its arguments picklable); its exception is raised here."""
-        buffer = io.BytesIO()
-        words: dict[int, Words] = {}
-        _Pickler(buffer, words).dump((draw, args, kwargs))
+        request, words = self._requests.pickle((draw, args, kwargs))
         process = await self._started()
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[bytes] = loop.create_future()
         due = loop.time() + (BEHIND_SECONDS if behind else 0.0)
-        heapq.heappush(self._queued, (due, next(self._order), buffer.getvalue(), words, answer))
+        heapq.heappush(self._queued, (due, next(self._order), request, words, answer))
         self._send(process)
         return await answer
 

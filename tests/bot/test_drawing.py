@@ -20,7 +20,7 @@ from bot.edge.drawing import (
     DrawingCrashed,
     DrawingProcess,
     InProcessDrawing,
-    _Pickler,
+    _Requests,
     serve,
 )
 from engine.cards import shuffled_deck
@@ -29,7 +29,6 @@ from engine.public import PublicTable
 from engine.stakes import DEFAULT_STAKES
 from render import SeatLabel, TableLabels, table_png
 from tests.texts import words
-from words import Words
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -41,10 +40,8 @@ def _view(seed_stack: int) -> PublicTable:
 
 def _frame(request: object) -> bytes:
     """A request as DrawingProcess frames it: the words it refers to, then the request."""
-    buffer = io.BytesIO()
-    words: dict[int, Words] = {}
-    _Pickler(buffer, words).dump(request)
-    data = pickle.dumps((words, buffer.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+    pickled, words = _Requests().pickle(request)
+    data = pickle.dumps((words, pickled), protocol=pickle.HIGHEST_PROTOCOL)
     return len(data).to_bytes(HEADER, "big") + data
 
 
