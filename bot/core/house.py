@@ -45,7 +45,6 @@ class House:
         """``owns`` says whether a server's tables are this process's
         (:meth:`bot.core.shards.Shards.owns` when the bot runs in several processes sharing one
         database; None: every server's): only those are restored."""
-        self.store = store
         self.texts = texts
         self.clock: Clock = clock or SystemClock()
         # Called (never awaited) whenever a table has something new to show: the edge wakes
