@@ -208,7 +208,7 @@ def _draw_seat(
     sitting_out = not seat.dealt_in  # seated, labelled, but not in this hand
     won = view.is_over and seat.won > 0
     style: PanelStyle = "normal"
-    if sitting_out or seat.folded:
+    if sitting_out or seat.folded or seat.mucked:
         style = "dim"
     elif seat.is_actor:
         style = "actor"
@@ -243,6 +243,10 @@ def _draw_seat(
         draw_text(canvas, status, text.sitting_out if away else text.next_hand, 14, theme.MUTED)
     elif seat.folded:
         draw_text(canvas, status, text.folded, 14, theme.MUTED)
+    elif seat.mucked:
+        # RULES 5.6: what the table saw of him, and no more.
+        draw_text(canvas, status, text.mucked, 14, theme.MUTED)
+        _draw_row(canvas, seat, left + PAD - 4, top + CARD_TOP, four_colour)
     elif seat.shown is not None:
         _draw_shown(canvas, seat, seat.shown, view, left, top, won, four_colour, text)
     else:

@@ -82,6 +82,7 @@ class Words:
     bring_in: str  # "{n}"
     all_in: str
     folded: str
+    mucked: str  # a hand mucked unseen at the showdown (RULES 5.6)
     sitting_out: str
     next_hand: str
     empty_seat: str
@@ -124,6 +125,7 @@ ENGLISH: Final = Words(
     bring_in="bring-in {n}",
     all_in="ALL-IN",
     folded="Folded",
+    mucked="Mucked",
     sitting_out="Sitting out",
     next_hand="In from next hand",
     empty_seat="Empty seat",
@@ -188,6 +190,7 @@ def picture_words(words: Catalogue) -> Words:
         bring_in=raw("pic_bring_in"),
         all_in=raw("pic_all_in"),
         folded=raw("pic_folded"),
+        mucked=raw("pic_mucked"),
         sitting_out=raw("pic_sitting_out"),
         next_hand=raw("pic_next_hand"),
         empty_seat=raw("pic_empty_seat"),

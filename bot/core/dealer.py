@@ -121,6 +121,8 @@ class Dealer:
                 deck=deck,
                 dealer=dealer,
                 variant=rotation.variant,
+                # RULES 5.6: those who chose always to show never muck.
+                always_show=[i for i, s in enumerate(players) if self._players.shows(s.user_id)],
             )
             after = rotation.dealt(len(players))
             hand_id = await self._store.hands.start(

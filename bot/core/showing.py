@@ -25,7 +25,7 @@ from render import SeatLabel, TableLabels
 from words import Texts
 
 # The events a finished hand's results list: what was shown and who won what.
-_RESULT_EVENTS = (ev.HandShown, ev.PotAwarded, ev.UncalledBetReturned)
+_RESULT_EVENTS = (ev.HandShown, ev.HandMucked, ev.PotAwarded, ev.UncalledBetReturned)
 
 
 def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
