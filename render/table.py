@@ -16,6 +16,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from engine.odds import Chances
 from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
 from engine.stakes import Stakes
 from render import cards, png, theme
@@ -179,6 +180,9 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
         _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+        chances = labels.odds.of(seat.seat) if labels.odds is not None else None
+        if chances is not None:
+            _draw_odds_tag(canvas, _odds_figures(chances, view), slot.box[0], slot.box[1])
     for corner in _corners(view, labels, text):
         canvas.paste(corner.image, corner.box[:2])
     _draw_middle(canvas, view, labels, text)
@@ -343,6 +347,25 @@ def _draw_low_tag(canvas: Image.Image, low: str, left: int, top: int, won: bool)
     draw_text(canvas, (right - 6, middle), low, 13, colour, bold=True, anchor="rm")
 
 
+def _odds_figures(chances: Chances, view: PublicTable) -> str:
+    """ "62%"; in Stud Hi-Lo the high half, the low half and the scoop: "60·20·10%"."""
+    if view.high_game and view.low_game:
+        figures = (chances.high, chances.low, chances.scoop)
+        return "·".join(str(round(100 * share)) for share in figures) + "%"
+    return f"{round(100 * chances.win)}%"
+
+
+def _draw_odds_tag(canvas: Image.Image, figures: str, left: int, top: int) -> None:
+    """A hand's all-in chances on a tag in the panel's bottom left corner (the low's tag, in
+    Stud Hi-Lo, takes the right)."""
+    x, middle = left + 6, top + BOX_HEIGHT - 13
+    width = round(font(13, bold=True).getlength(figures))
+    ImageDraw.Draw(canvas).rounded_rectangle(
+        (x, middle - 10, x + width + 12, middle + 10), radius=8, fill=theme.PILL
+    )
+    draw_text(canvas, (x + 6, middle), figures, 13, theme.TEXT, bold=True, anchor="lm")
+
+
 def _draw_bet(canvas: Image.Image, amount: int, right: int, y: int, text: Words) -> None:
     """A chip and the amount, ending at ``right``."""
     chip = cards.disc(16, theme.RED, theme.CARD)
@@ -418,6 +441,12 @@ def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
     lines: list[_Line] = []
     if view.is_showdown:
         lines.append(_Line(text.showdown, 17, theme.TEXT, bold=True))
+    if labels.odds is not None:
+        # The key to each hand's tag: its chances when the betting stopped.
+        heading = text.odds if labels.odds.exact else text.odds_estimate
+        lines.append(_Line(heading, 13, theme.TEXT, bold=True))
+        if view.high_game and view.low_game:
+            lines.append(_Line(text.odds_halves, 12, theme.MUTED))
     names = {seat.seat: _seat_name(seat, labels.seat(seat.seat), text) for seat in view.seats}
     compact = len(view.results) > 3
     for result in view.results:
