@@ -17,7 +17,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.odds import Chances
-from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
+from engine.public import PotResult, PrivateHand, PublicSeat, PublicTable, ShownCards
 from engine.stakes import Stakes
 from render import cards, png, theme
 from render.labels import SeatLabel, TableLabels
@@ -169,8 +169,11 @@ def _paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     canvas.paste(sprite, (x, y), sprite)
 
 
-def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
-    """The whole picture, as an RGB image."""
+def draw_table(
+    view: PublicTable, labels: TableLabels, own: PrivateHand | None = None
+) -> Image.Image:
+    """The whole picture, as an RGB image. ``own``: the one viewer's own cards, face up in his
+    panel (a replay he asked for, for his eyes only; never a channel's picture)."""
     layout = LAYOUTS.get(len(view.seats))
     if layout is None:
         raise ValueError(f"a table has 2 to 8 seats, not {len(view.seats)}")
@@ -180,6 +183,9 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
         _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+        if own is not None and own.seat == seat.seat and seat.in_hand and seat.shown is None:
+            left, top, _, _ = slot.box
+            _draw_own_row(canvas, own, left + PAD - 4, top + CARD_TOP, labels.four_colour)
         chances = labels.odds.of(seat.seat) if labels.odds is not None else None
         if chances is not None:
             _draw_odds_tag(canvas, _odds_figures(chances, view), slot.box[0], slot.box[1])
@@ -293,6 +299,23 @@ def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour
     for _ in range(seat.down_count - first_down):
         _paste(canvas, backs, x, y)
         x += BACK_STEP
+
+
+def _draw_own_row(
+    canvas: Image.Image, own: PrivateHand, x: int, y: int, four_colour: bool
+) -> None:
+    """His own cards in the order dealt, all face up over what the table saw; a bar in the
+    colour of a card's back marks the ones dealt face down."""
+    # Opaque faces, as wide a row as a shown hand's: they cover the backs drawn there first.
+    size = cards.SHOWN_CARD
+    draw = ImageDraw.Draw(canvas)
+    for item in own.cards:
+        _paste(canvas, cards.face(item.card, size, four_colour), x, y)
+        if not item.face_up:
+            bottom = y + size.height
+            bar = (x + 2, bottom - 10, x + size.index_width - 1, bottom - 3)
+            draw.rectangle(bar, fill=theme.BACK)
+        x += size.index_width
 
 
 def _draw_shown(

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.replay import replay_frames
 from bot.core.storage import LedgerEntry, TableLedger
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
@@ -26,6 +27,7 @@ from render import (
     showdown_png,
     table_png,
 )
+from render.replay import Frame, frame_png
 from tests.engine.decks import call_down, passive, stud
 from tests.texts import TEXTS, words
 
@@ -301,6 +303,48 @@ def all_in_odds_hi_lo_russian() -> bytes:
     )
 
 
+def replay_hand() -> StudHand:
+    """Three players to the river; Dana bets it and shows two pair; Kofi and Léa, beaten,
+    muck (RULES 5.6)."""
+    hand = stud({0: "AsAd2c2d3h9sKc", 1: "KsKd4c5h7h8sJc", 2: "QsQd3c6h9d8cTc"})
+    _act(hand, "bring_in", "call", "call")
+    while hand.actor is not None:
+        legal = hand.legal()
+        if hand.street == 7 and hand.actor == 0 and legal.raise_to:
+            hand.raise_to(legal.raise_to[0])
+        elif legal.check:
+            hand.check()
+        else:
+            hand.call()
+    return hand
+
+
+def replay_frames_of(hand: StudHand, viewer: int | None, lang: str = "en") -> tuple[Frame, ...]:
+    return replay_frames(
+        hand,
+        viewer=viewer,
+        names=["Dana", "Kofi", "Léa"],
+        hand_id=42,
+        texts=TEXTS,
+        lang=lang,
+        four_colour=False,
+    )
+
+
+def replay_frame_fourth_street() -> bytes:
+    """Issue 23.2: a replay for Kofi, who played the hand: his down cards face up (marked
+    underneath), everyone else's as the table saw them."""
+    frames = replay_frames_of(replay_hand(), viewer=1)
+    fourth = next(frame for frame in frames if frame.view.street == 4)
+    return frame_png(fourth)
+
+
+def replay_frame_showdown_russian() -> bytes:
+    """Issue 23.2: the replay's last frame for Kofi, in Russian: he mucked, so the table saw
+    nothing of his hand, but his own replay shows him his cards."""
+    return frame_png(replay_frames_of(replay_hand(), viewer=1, lang="ru")[-1])
+
+
 def mixed_table_next_game() -> bytes:
     """A mixed table's picture: the game dealt now and which one comes next."""
     return table_png(
@@ -387,6 +431,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "mixed_table_next_game": mixed_table_next_game,
     "all_in_odds_stud": all_in_odds_stud,
     "all_in_odds_hi_lo_russian": all_in_odds_hi_lo_russian,
+    "replay_frame_fourth_street": replay_frame_fourth_street,
+    "replay_frame_showdown_russian": replay_frame_showdown_russian,
     "private_hi_lo": private_hi_lo,
     "time_bank_running_russian": time_bank_running_russian,
     "ledger_english": ledger_english,
