@@ -9,6 +9,7 @@ a table's lock or its players' chips.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
@@ -32,6 +33,8 @@ from engine.cards import shuffled_deck
 from engine.codec import decode, encode
 from engine.fairness import DeckCommitment, new_secret
 from engine.hand import LegalActions, StudHand
+from engine.odds import all_in_odds
+from engine.odds import position as all_in_position
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -121,6 +124,8 @@ class Dealer:
                 deck=deck,
                 dealer=dealer,
                 variant=rotation.variant,
+                # RULES 5.6: those who chose always to show never muck.
+                always_show=[i for i, s in enumerate(players) if self._players.shows(s.user_id)],
             )
             after = rotation.dealt(len(players))
             hand_id = await self._store.hands.start(
@@ -377,7 +382,11 @@ class Dealer:
         # Scheduled first so the results can say when the next hand starts.
         self.schedule(table)
         last_action = table.log[-1] if table.log else ""
-        table.outbox.put(results_view(table, live, end, self._texts, last_action))
+        odds = None
+        if all_in_position(hand) is not None:
+            # Up to half a second of counting: off the event loop (issue 23.3).
+            odds = await asyncio.to_thread(all_in_odds, hand, live.hand_id)
+        table.outbox.put(results_view(table, live, end, self._texts, last_action, odds))
         for user_id in sorted(timed_out & set(fresh)):
             table.outbox.say("timed_out_sat_out", name=table.name(user_id))
         table.outbox.redraw()

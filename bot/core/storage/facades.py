@@ -437,6 +437,15 @@ class Players:
         async with self._backend.write() as db:
             await players.set_four_colour(db, user_id, four_colour)
 
+    async def preferences(self, user_id: int) -> players.Preferences:
+        """The user's deck and whether he shows every hand at a showdown (RULES 5.6)."""
+        async with self._backend.read() as db:
+            return await players.preferences(db, user_id)
+
+    async def set_always_show(self, user_id: int, always_show: bool) -> None:
+        async with self._backend.write() as db:
+            await players.set_always_show(db, user_id, always_show)
+
 
 class Reports:
     """``store.reports``: leaderboards, a player's stats and a table's ledger. Each is a

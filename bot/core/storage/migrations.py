@@ -435,6 +435,13 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
+# A player's choice to show his hand at every showdown, even one that can no longer win
+# (RULES 5.6); by default a losing hand is mucked unseen.
+_ALWAYS_SHOW: Final = (
+    "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
+    " CHECK (always_show IN (0, 1))",
+)
+
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -446,6 +453,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
+    _ALWAYS_SHOW,
 )
 LATEST: Final = len(MIGRATIONS)
 
