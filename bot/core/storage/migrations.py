@@ -435,6 +435,37 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
+# The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
+# Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
+# bucket, and the gateway sessions started per UTC day. Times are seconds since the epoch.
+_COORDINATION: Final = (
+    """
+    CREATE TABLE dms_closed (
+        user_id       INTEGER PRIMARY KEY,
+        closed_at     DOUBLE PRECISION NOT NULL,
+        retry_at      DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE invalid_requests (
+        minute        INTEGER PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE identify_turns (
+        bucket        INTEGER PRIMARY KEY,
+        next_at       DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE gateway_starts (
+        day           TEXT PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+)
+
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -446,6 +477,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
+    _COORDINATION,
 )
 LATEST: Final = len(MIGRATIONS)
 
@@ -465,6 +497,9 @@ TABLES: Final = (
     "player_stats",
     "recent_hands",
 )
+# Tables of the running bots' coordination, not of the game: ``migrate-db`` leaves them behind
+# (a new database starts them afresh at no cost but, at worst, one more DM tried per player).
+LIVE_TABLES: Final = ("dms_closed", "invalid_requests", "identify_turns", "gateway_starts")
 
 
 def for_postgresql(statement: str) -> str:
