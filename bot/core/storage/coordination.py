@@ -11,8 +11,42 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
+from typing import Final
 
 from bot.core.storage.backend import Backend
+
+# The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
+# Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
+# bucket, and the gateway sessions started per UTC day. Times are seconds since the epoch.
+# A migration of ``migrations.MIGRATIONS``, kept beside the code that owns its tables: once
+# released, never edit it; append a new one there.
+SCHEMA: Final = (
+    """
+    CREATE TABLE dms_closed (
+        user_id       INTEGER PRIMARY KEY,
+        closed_at     DOUBLE PRECISION NOT NULL,
+        retry_at      DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE invalid_requests (
+        minute        INTEGER PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE identify_turns (
+        bucket        INTEGER PRIMARY KEY,
+        next_at       DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE gateway_starts (
+        day           TEXT PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+)
 
 # Minutes of invalid-request counts kept: Discord's window is ten; older rows are pruned.
 MINUTES_KEPT = 15

@@ -23,6 +23,7 @@ from typing import Final, TypeAlias
 import aiosqlite
 import asyncpg
 
+from bot.core.storage import coordination
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.errors import SchemaTooNew
 
@@ -435,37 +436,6 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
-# The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
-# Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
-# bucket, and the gateway sessions started per UTC day. Times are seconds since the epoch.
-_COORDINATION: Final = (
-    """
-    CREATE TABLE dms_closed (
-        user_id       INTEGER PRIMARY KEY,
-        closed_at     DOUBLE PRECISION NOT NULL,
-        retry_at      DOUBLE PRECISION NOT NULL
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE invalid_requests (
-        minute        INTEGER PRIMARY KEY,
-        count         INTEGER NOT NULL CHECK (count >= 0)
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE identify_turns (
-        bucket        INTEGER PRIMARY KEY,
-        next_at       DOUBLE PRECISION NOT NULL
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE gateway_starts (
-        day           TEXT PRIMARY KEY,
-        count         INTEGER NOT NULL CHECK (count >= 0)
-    ) WITHOUT ROWID
-    """,
-)
-
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -477,7 +447,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
-    _COORDINATION,
+    coordination.SCHEMA,
 )
 LATEST: Final = len(MIGRATIONS)
 

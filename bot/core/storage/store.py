@@ -42,12 +42,16 @@ a balance that is about to change. Balance updates are still guarded in SQL (``W
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 from bot.core.storage import admin
 from bot.core.storage.audit import audit
-from bot.core.storage.backend import Backend, is_postgresql
+from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
 from bot.core.storage.facades import Hands, Players, Reports, Seating, Wallets
@@ -115,6 +119,14 @@ class Store:
             daily_cooldown=daily_cooldown,
         )
 
+    def observe(self, observer: Callable[[str, float], None]) -> None:
+        """Tell ``observer`` the kind ("write", "read", "single", "report") and the seconds of
+        every transaction from now on, waiting for the database included (the metrics)."""
+        backend = self._backend
+        for kind in ("write", "read", "single", "report"):
+            begin = getattr(backend, kind)
+            setattr(backend, kind, partial(_timed, observer, kind, begin))
+
     async def close(self) -> None:
         """Wait for the transactions in flight, then close the database. Safe to call twice."""
         await self._backend.close()
@@ -159,3 +171,17 @@ class Store:
             copied = await admin.copy_rows(reading, writing)
             await audit(writing)
         return copied
+
+
+@asynccontextmanager
+async def _timed(
+    observer: Callable[[str, float], None],
+    kind: str,
+    begin: Callable[[], AbstractAsyncContextManager[Connection]],
+) -> AsyncIterator[Connection]:
+    started = time.perf_counter()
+    try:
+        async with begin() as db:
+            yield db
+    finally:
+        observer(kind, time.perf_counter() - started)
