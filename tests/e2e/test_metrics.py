@@ -3,6 +3,8 @@ a hand against the fake Discord, and the health check."""
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,6 +20,9 @@ from bot.edge.metrics import Metrics
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.faults import Fault
 from tests.e2e.harness import Harness, dealt, play_hand, start_bot
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -156,3 +161,20 @@ def test_metrics_are_off_unless_a_port_is_set_and_each_worker_gets_its_own() -> 
     ports = [cluster.environment(worker) for worker in cluster.workers]
     assert [env and env["METRICS_PORT"] for env in ports] == ["9100", "9101"]
     assert Cluster(4, [(0, 1)], Path("identify")).environment(cluster.workers[0]) is None
+
+
+def test_the_sample_dashboard_charts_only_what_the_bot_exports() -> None:
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    suffixes = ("", "_total", "_bucket", "_count", "_sum")
+    exported = {
+        family.name + suffix
+        for family in Metrics(InvalidRequests()).registry.collect()
+        for suffix in suffixes
+    }
+    charted = {
+        name
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"\bstud_[a-z_]+", target["expr"])
+    }
+    assert charted and charted <= exported, charted - exported
