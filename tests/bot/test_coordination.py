@@ -49,3 +49,12 @@ async def test_identify_turns_are_spaced_per_bucket_on_the_servers_clock(store: 
     waits = await asyncio.gather(*(c.book_identify(0, 5.0) for _ in range(3)))
     assert sorted(round(w) for w in waits) == [0, 5, 10]
     assert await c.book_identify(1, 5.0) == pytest.approx(0, abs=0.5)  # another bucket
+
+
+async def test_process_starts_are_counted_per_shard_range_within_a_time(store: Store) -> None:
+    c = store.coordination
+    assert await c.count_process_start("0-3", 1000.0, since=0.0) == 1
+    assert await c.count_process_start("0-3", 1010.0, since=0.0) == 2
+    assert await c.count_process_start("4-7", 1010.0, since=0.0) == 1
+    assert await c.count_process_start("0-3", 1020.0, since=1005.0) == 2  # 1010 and 1020
+    assert await c.count_process_start("0-3", 100_000.0, since=0.0) == 1  # a day later: pruned

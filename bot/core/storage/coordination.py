@@ -17,7 +17,7 @@ from bot.core.storage.backend import Backend
 
 # The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
 # Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
-# bucket, and the gateway sessions started per UTC day. Times are seconds since the epoch.
+# bucket, the gateway sessions started per UTC day and the processes started lately. Times are seconds since the epoch.
 # A migration of ``migrations.MIGRATIONS``, kept beside the code that owns its tables: once
 # released, never edit it; append a new one there.
 SCHEMA: Final = (
@@ -46,6 +46,23 @@ SCHEMA: Final = (
         count         INTEGER NOT NULL CHECK (count >= 0)
     ) WITHOUT ROWID
     """,
+    """
+    CREATE TABLE process_starts (
+        shards        TEXT NOT NULL,
+        started_at    DOUBLE PRECISION NOT NULL
+    )
+    """,
+    "CREATE INDEX process_starts_by_shards ON process_starts (shards, started_at)",
+)
+
+# What ``migrate-db`` does not copy: a new database starts them afresh, at worst one more DM
+# tried per player.
+TABLES: Final = (
+    "dms_closed",
+    "invalid_requests",
+    "identify_turns",
+    "gateway_starts",
+    "process_starts",
 )
 
 # Minutes of invalid-request counts kept: Discord's window is ten; older rows are pruned.
@@ -154,6 +171,22 @@ class Coordination:
             )
             await db.run("DELETE FROM gateway_starts WHERE day < ?", (_week_before(day),))
         return int(rows[0]["count"])
+
+
+    async def count_process_start(self, shards: str, now: float, since: float) -> int:
+        """Record that the process of ``shards`` starts at ``now``; how many starts of it
+        there were from ``since`` on, this one included."""
+        async with self._backend.single() as db:
+            await db.run("DELETE FROM process_starts WHERE started_at < ?", (now - 86400.0,))
+            await db.run(
+                "INSERT INTO process_starts (shards, started_at) VALUES (?, ?)", (shards, now)
+            )
+            rows = await db.all(
+                "SELECT count(*) AS starts FROM process_starts"
+                " WHERE shards = ? AND started_at >= ?",
+                (shards, since),
+            )
+        return int(rows[0]["starts"])
 
 
 def _week_before(day: str) -> str:

@@ -467,9 +467,8 @@ TABLES: Final = (
     "player_stats",
     "recent_hands",
 )
-# Tables of the running bots' coordination, not of the game: ``migrate-db`` leaves them behind
-# (a new database starts them afresh at no cost but, at worst, one more DM tried per player).
-LIVE_TABLES: Final = ("dms_closed", "invalid_requests", "identify_turns", "gateway_starts")
+# The running bots' coordination, not the game: ``migrate-db`` leaves it behind.
+LIVE_TABLES: Final = coordination.TABLES
 
 
 def for_postgresql(statement: str) -> str:
