@@ -21,7 +21,6 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.faults import Fault
 from tests.e2e.harness import Harness, dealt, play_hand, start_bot
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -17,7 +17,8 @@ from bot.core.storage.backend import Backend
 
 # The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
 # Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
-# bucket, the gateway sessions started per UTC day and the processes started lately. Times are seconds since the epoch.
+# bucket, the gateway sessions started per UTC day and the processes started lately. Times
+# are seconds since the epoch.
 # A migration of ``migrations.MIGRATIONS``, kept beside the code that owns its tables: once
 # released, never edit it; append a new one there.
 SCHEMA: Final = (
@@ -171,7 +172,6 @@ class Coordination:
             )
             await db.run("DELETE FROM gateway_starts WHERE day < ?", (_week_before(day),))
         return int(rows[0]["count"])
-
 
     async def count_process_start(self, shards: str, now: float, since: float) -> int:
         """Record that the process of ``shards`` starts at ``now``; how many starts of it
