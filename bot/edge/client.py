@@ -39,7 +39,7 @@ from bot.edge.budget import InvalidRequests, trace
 from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingProcess
 from bot.edge.funnel import StudTree
-from bot.edge.identify import IdentifyTurns
+from bot.edge.gateway import DatabaseTurns, SessionStarts, Turns
 from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
 from bot.edge.router import route_click
@@ -104,7 +104,7 @@ class StudBot(commands.AutoShardedBot):
         *,
         clock: Clock | None = None,
         drawing: Drawing | None = None,
-        identify_turns: IdentifyTurns | None = None,
+        identify_turns: Turns | None = None,
         **options: object,
     ) -> None:
         """``store`` and ``texts`` are made by the caller (``main()``), as is ``drawing``
@@ -114,6 +114,9 @@ class StudBot(commands.AutoShardedBot):
         intents.guilds = True
         if settings.shard_ids is not None:
             options["shard_ids"] = list(settings.shard_ids)
+        if store.coordination.shared:
+            # PostgreSQL: the processes of every machine take turns through the database.
+            identify_turns = DatabaseTurns(store.coordination, self.fetch_session_start_limits)
         if identify_turns is not None and settings.shard_count is not None:
             # A shard's connection attempt includes waiting for its turn, which can come after
             # every other shard of the cluster's.
@@ -140,6 +143,7 @@ class StudBot(commands.AutoShardedBot):
         shards = settings.shards
         self.house = House(store, texts, clock=clock, owns=None if shards is None else shards.owns)
         self.identify_turns = identify_turns
+        self.session_starts = SessionStarts(store.coordination, self.fetch_session_start_limits)
         drawing = DrawingProcess() if drawing is None else drawing
         self.metrics = metrics
         if metrics is not None:
@@ -234,11 +238,14 @@ class StudBot(commands.AutoShardedBot):
         log.info("removed the commands of %s", _scope(guild_id))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        shard = shard_id or 0
+        # A day's session starts are few: none is spent without being counted and checked.
+        await self.session_starts.before_identify(shard)
         if self.identify_turns is None:
             await super().before_identify_hook(shard_id, initial=initial)
         else:
             # The other processes identify too: even this process's first shard waits its turn.
-            await self.identify_turns.wait()
+            await self.identify_turns.wait(shard)
 
     def live_counts(self) -> tuple[int, int, int]:
         """(tables open, players seated, effects waiting in their outboxes), for the metrics."""
