@@ -55,6 +55,7 @@ from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
 from bot.core.storage.facades import Hands, Players, Reports, Seating, Wallets
+from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
@@ -84,8 +85,9 @@ class Store:
         self.daily_cooldown = daily_cooldown
         # The facades read the settings above when each call runs.
         self.wallets = Wallets(backend, self)
-        self.seating = Seating(backend, self)
-        self.hands = Hands(backend)
+        guilds = Guilds(backend)
+        self.seating = Seating(backend, self, guilds)
+        self.hands = Hands(backend, guilds)
         self.players = Players(backend)
         self.reports = Reports(backend)
         self.coordination = Coordination(backend)
@@ -177,11 +179,12 @@ class Store:
 async def _timed(
     observer: Callable[[str, float], None],
     kind: str,
-    begin: Callable[[], AbstractAsyncContextManager[Connection]],
+    begin: Callable[..., AbstractAsyncContextManager[Connection]],
+    *args: int | None,
 ) -> AsyncIterator[Connection]:
     started = time.perf_counter()
     try:
-        async with begin() as db:
+        async with begin(*args) as db:
             yield db
     finally:
         observer(kind, time.perf_counter() - started)
