@@ -17,21 +17,29 @@ import pytest
 
 from bot.core.storage import Store
 from bot.core.storage.backend import is_postgresql
-from tests.bot.crash_child import BUY_INS, GUILD, PLAYERS
+from engine import StudHand, shuffled_deck
+from engine.codec import encode
+from tests.bot.crash_child import BUY_INS, COMMITMENT, GUILD, PLAYERS, SALT, STAKES, play
 from tests.databases import Location
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def stores(database: Location) -> AsyncIterator[tuple[Store, Store]]:
-    """Two stores on one PostgreSQL database, as two workers have."""
-    if not is_postgresql(database):
-        pytest.skip("a lock per server is PostgreSQL's: SQLite has one writer at a time")
+async def writers(database: Location) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores on one database, as two workers have."""
     first, second = await Store.open(database), await Store.open(database)
     yield first, second
     await first.close()
     await second.close()
+
+
+@pytest.fixture
+def stores(database: Location, writers: tuple[Store, Store]) -> tuple[Store, Store]:
+    """Two stores on one PostgreSQL database."""
+    if not is_postgresql(database):
+        pytest.skip("a lock per server is PostgreSQL's: SQLite has one writer at a time")
+    return writers
 
 
 async def test_two_servers_write_side_by_side_and_one_servers_writes_wait(
@@ -125,3 +133,50 @@ async def test_a_worker_stopped_inside_a_settlement_stops_the_others_under_two_s
     seats = {seat.user_id: seat.stack for seat in await other.seating.seats(500)}
     assert sum(wallets.values()) + sum(seats.values()) == 4 * 1000
     assert sum(seats.values()) == sum(BUY_INS)
+
+
+async def test_several_writers_on_several_servers_lose_no_chip(
+    writers: tuple[Store, Store],
+) -> None:
+    """Two workers write three servers at once: tables, hands dealt by one and settled by the
+    other, grants and cash-outs meanwhile. The books still balance to the chip (both
+    databases: SQLite's one writer is the reference)."""
+    first, second = writers
+
+    async def server(number: int) -> None:
+        guild, channel = 7000 + number, 8000 + number
+        players = (71, 72)
+        await first.seating.open(
+            channel, guild, players[0], max_seats=8, min_buy_in=100, max_buy_in=1000
+        )
+        await asyncio.gather(
+            first.seating.sit(channel, players[0], 400),
+            second.seating.sit(channel, players[1], 300),
+        )
+        for seed in range(4):
+            seats = {seat.user_id: seat.stack for seat in await second.seating.seats(channel)}
+            hand = StudHand(
+                stacks=[seats[p] for p in players],
+                stakes=STAKES,
+                deck=shuffled_deck(),
+                dealer=1,
+            )
+            dealer, settler = (first, second) if seed % 2 else (second, first)
+            hand_id = await dealer.hands.start(
+                channel,
+                [(p, seats[p]) for p in players],
+                encode(hand),
+                commitment=COMMITMENT,
+                salt=SALT,
+            )
+            play(hand, seed)
+            await asyncio.gather(
+                settler.hands.settle(hand_id, encode(hand), hand.stacks),
+                dealer.wallets.grant(guild, players[seed % 2], 5, reason="test", by=1),
+            )
+        await second.seating.leave(channel, players[0])
+
+    await asyncio.gather(*(server(number) for number in range(3)))
+    totals = await first.audit()
+    assert totals.live_hands == 0
+    assert totals.granted == 3 * (2 * 1000 + 4 * 5)
