@@ -11,8 +11,9 @@ stops them all with SIGTERM, which each handles as the single process does, and 
 that exits with code 2, 3 or 4 (settings, token, database: docs/operating.md, "Exit codes")
 would only fail again: the cluster stops and exits with that code, as systemd's unit does not
 restart on them.
-The workers take turns to IDENTIFY through a file (:mod:`bot.edge.identify`), as Discord allows
-one new session per 5 seconds for the whole bot.
+The workers take turns to IDENTIFY, as Discord allows one new session per 5 seconds (per
+``max_concurrency`` bucket) for the whole bot: through the database on PostgreSQL, whatever
+machine each runs on (:mod:`bot.edge.gateway`), else through a file (:mod:`bot.edge.identify`).
 """
 
 from __future__ import annotations
