@@ -239,11 +239,12 @@ class Dealer:
         return private_view(table, live, user_id, four_colour, name=name, lang=lang)
 
     def dm_failed(self, table: Table, hand_id: int, user_id: int) -> None:
-        """A player's DMs are closed: the channel says so once per hand."""
+        """A player's DMs are closed: the channel says so once a table session (every hand,
+        it would be noise, and the player knows by then)."""
         live = table.live
-        if live is None or live.hand_id != hand_id or user_id in live.dm_failed:
+        if live is None or live.hand_id != hand_id or user_id in table.dms_told:
             return
-        live.dm_failed.add(user_id)
+        table.dms_told.add(user_id)
         table.outbox.say("dm_closed", ping=user_id, mention=f"<@{user_id}>")
 
     async def _out_of_time(self, table: Table, hand_id: int, seq: int) -> None:

@@ -34,7 +34,6 @@ class LiveHand:
     deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
     banking_since: float | None = None  # the actor's turn ran out; his time bank runs from then
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
-    dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     @property
     def seq(self) -> int:
@@ -66,6 +65,7 @@ class Table:
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
     banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
+    dms_told: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     def bank(self, user_id: int) -> float:
         """The seconds left in the player's time bank (a new player's is full)."""
