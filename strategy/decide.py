@@ -17,7 +17,7 @@ from strategy.sight import Sight
 from strategy.styles import Style
 
 FIRST_BATCH = 48
-MAX_SAMPLES = 600
+MAX_SAMPLES = 400
 # How many standard errors from a line an estimate must be before more samples stop mattering.
 CLOSE = 1.5
 # A bet or raise of each earlier one this street asks for this much more equity to raise again.
