@@ -163,7 +163,7 @@ def decision_times(count: int, seed: int) -> list[float]:
         while hand.actor is not None and len(times) < count:
             sight = Sight.of(hand, hand.actor)
             start = time.process_time()
-            thought = decide(sight, rng.choice(styles), rng.random(), budget=MAX_SAMPLES)
+            thought = decide(sight, rng.choice(styles), rng.getrandbits(32), budget=MAX_SAMPLES)
             times.append(time.process_time() - start)
             hand.decide(thought.decision)
     return times
