@@ -49,7 +49,7 @@ from bot.core.storage import admin
 from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
-from bot.core.storage.facades import Hands, Players, Reports, Seating, Wallets
+from bot.core.storage.facades import Hands, House, Players, Reports, Seating, Wallets
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
@@ -83,6 +83,7 @@ class Store:
         self.hands = Hands(backend)
         self.players = Players(backend)
         self.reports = Reports(backend)
+        self.house = House(backend, self)
 
     @classmethod
     async def open(
