@@ -21,9 +21,10 @@ from bot.core.storage.errors import HouseEmpty
 from bot.core.storage.models import HouseReport
 
 HOUSE = 0
-# A table seats at most 8, so a server needs no more computer players than that: the same ids
-# sit at every table of a server, each with one wallet of its own.
-BOT_IDS = tuple(range(-1, -9, -1))
+# Eight per style (a table seats at most 8), three styles: the same ids sit at every table of a
+# server, each with one wallet of its own (bot.core.bot_seats names them).
+BOTS_PER_STYLE = 8
+BOT_IDS = tuple(range(-1, -3 * BOTS_PER_STYLE - 1, -1))
 
 
 def is_bot(user_id: int) -> bool:
