@@ -1,6 +1,7 @@
 """How fast and how well the computer players play (issue 22, points 4 and 5).
 
-    python -m benchmarks.bots [--hands N] [--samples N] [--decisions N] [--seed S] [--games ...]
+    python -m benchmarks.bots [--hands N] [--samples N] [--decisions N] [--seed S]
+                              [--games ...] [--styles ...] [--against ...]
 
 1. CPU per decision: ``strategy.decide`` at the bot's own budget (``MAX_SAMPLES``) over
    ``--decisions`` decisions of bots playing each other, 2 to 8 seats, the three games; prints
@@ -176,6 +177,8 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--styles", nargs="*", default=list(STYLES), choices=list(STYLES))
+    parser.add_argument("--against", nargs="*", default=list(OPPONENTS), choices=list(OPPONENTS))
     args = parser.parse_args()
 
     times = sorted(decision_times(args.decisions, args.seed))
@@ -190,8 +193,8 @@ def main() -> None:
     print(f"{'game':6} {'style':8} {'against':13} {'seats':>5} {'bb/100':>8} {'95% CI':>16} beats")
     started = time.process_time()
     for game in args.games:
-        for style in STYLES:
-            for opponent in OPPONENTS:
+        for style in args.styles:
+            for opponent in args.against:
                 for size in (2, 6):
                     rate, half = cell(
                         GAMES[game], style, opponent, size, args.hands, args.samples, args.seed

@@ -21,7 +21,7 @@ class Style:
 
 
 TIGHT_AGGRESSIVE = Style("tight", looseness=0.0, aggression=1.25, bluff=0.08, slowplay=0.1)
-LOOSE_AGGRESSIVE = Style("loose", looseness=0.25, aggression=1.1, bluff=0.18, slowplay=0.05)
+LOOSE_AGGRESSIVE = Style("loose", looseness=0.15, aggression=1.1, bluff=0.12, slowplay=0.05)
 TIGHT_PASSIVE = Style("careful", looseness=0.05, aggression=1.7, bluff=0.02, slowplay=0.3)
 
 STYLES: dict[str, Style] = {
