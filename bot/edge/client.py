@@ -129,7 +129,11 @@ class StudBot(commands.AutoShardedBot):
         self.texts = texts
         shards = settings.shards
         self.house = House(
-            store, texts, clock=clock, owns=None if shards is None else shards.owns
+            store,
+            texts,
+            clock=clock,
+            owns=None if shards is None else shards.owns,
+            bot_delay=settings.bot_delay,
         )
         self.identify_turns = identify_turns
         self.presenter = DiscordPresenter(
