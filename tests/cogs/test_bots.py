@@ -8,8 +8,9 @@ import pytest
 
 from bot.core.outbox import Outbox
 from bot.core.settings import Settings
-from bot.core.storage.house import is_bot
+from bot.core.storage.house import BOT_IDS, is_bot
 from bot.core.views import PrivateView
+from engine import events as ev
 from tests.cogs.world import (
     World,
     labels,
@@ -21,6 +22,8 @@ from tests.cogs.world import (
     stop_like_a_crash,
     table_message,
 )
+
+BOT = BOT_IDS[0]  # the first tight one: "Bot 1 (tight)"
 
 
 async def fund_house(world: World, amount: int = 5_000) -> None:
@@ -162,3 +165,37 @@ async def test_a_bot_to_act_acts_after_a_restart(world: World, settings: Setting
     assert after is None or (after[: len(decided)] == decided and len(after) > len(decided))
     await play_hand(world)
     await world.bot.store.audit()
+
+
+async def test_a_history_shows_a_bots_down_cards_only_where_they_were_shown(
+    world: World,
+) -> None:
+    """Issue 22 point 6: the bot is named as one in the history; its down cards appear only in
+    a showdown's "showed" line, as any player's. Hands until one went to a showdown and one
+    did not (or a few of them)."""
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    ann = world.players[0]
+    table = live_table(world)
+    seen = {"showdown": False, "no showdown": False}
+    for _ in range(6):
+        await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+        assert table.live is not None
+        live = table.live
+        bot_seat = live.users.index(BOT)
+        await play_hand(world)
+        hand = live.hand
+        down = [str(card) for card in hand.down_cards(bot_seat)]
+        result = await ann.slash(world.channel, "history", last=1)
+        assert result.response is not None
+        text = (await result.response.attachments[0].read()).decode()
+        assert "Bot 1 (tight)" in text
+        showed = [line for line in text.splitlines() if "Bot 1 (tight)" in line and "show" in line]
+        elsewhere = [line for line in text.splitlines() if line not in showed]
+        shown = any(isinstance(e, ev.HandShown) and e.seat == bot_seat for e in hand.events)
+        assert not any(card in line for card in down for line in elsewhere), text
+        assert all(card in "".join(showed) for card in down) == shown
+        seen["showdown" if shown else "no showdown"] = True
+        if all(seen.values()):
+            break
+    assert seen["showdown"], "no hand reached a showdown in six"
