@@ -17,6 +17,7 @@ from bot.core.config import TableConfig
 from bot.core.games import STUD, Rotation
 from bot.core.outbox import Outbox
 from bot.core.storage import HandEnd, Seat
+from bot.core.storage.house import is_bot
 from bot.core.views import ButtonSpec
 from engine.hand import LegalActions, StudHand
 
@@ -93,6 +94,8 @@ class Table:
         """The actor's legal actions as buttons, with amounts (4th street open pair: both)."""
         if self.live is None or self.live.hand.actor is None:
             return []
+        if is_bot(self.live.users[self.live.hand.actor]):
+            return []  # a computer player acts by itself (bot.core.bots)
         return buttons_for(self.live.hand.legal())
 
     def actor_id(self) -> int | None:

@@ -132,8 +132,12 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Razz, Stud Hi-Lo and the mix",
         "Commands",
         "Chips, stats and hands",
+        "Computer players",
     ]
     assert "/table open" in (embed.fields[3].value or "")
+    # What bots are and how they play (issue 22 point 6).
+    assert "/table bots add" in (embed.fields[5].value or "")
+    assert "pot odds" in (embed.fields[5].value or "")
     assert "/stats" in (embed.fields[4].value or "") and all(
         len(field.value or "") <= 1024 for field in embed.fields
     )

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.core.storage import hands, players, reports, seating, wallets
+from bot.core.storage import hands, house, players, reports, seating, wallets
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import aware, check_amount, is_int, utcnow
 from bot.core.storage.errors import HandInProgress, PlayerInHand
@@ -24,6 +24,7 @@ from bot.core.storage.models import (
     HandEnd,
     HandFacts,
     HandRecord,
+    HouseReport,
     Leaderboard,
     PlayerStats,
     Season,
@@ -521,3 +522,54 @@ class Reports:
         one."""
         async with self._backend.report() as db:
             return await reports.table_ledger(db, channel_id)
+
+
+class House:
+    """``store.house``: a server's house wallet and the computer players it stakes (issue 22;
+    ``house.py``)."""
+
+    def __init__(self, backend: Backend, settings: Settings) -> None:
+        self._backend = backend
+        self._settings = settings
+
+    async def fund(self, guild_id: int, amount: int, *, by: int, reason: str = "") -> int:
+        """An admin's grant to the house; returns its balance."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write() as db:
+            await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
+            return await wallets.grant(
+                db, guild_id, house.HOUSE, amount, reason=reason or "house funded", by=by, now=now
+            )
+
+    async def empty(self, guild_id: int, amount: int, *, by: int, reason: str = "") -> ChipsTaken:
+        """An admin takes up to ``amount`` out of the house wallet (what its computer players
+        have at tables stays there). ``NothingToTake`` for an empty house."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write() as db:
+            await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
+            return await wallets.take(
+                db, guild_id, house.HOUSE, amount, reason=reason or "house emptied", by=by, now=now
+            )
+
+    async def report(self, guild_id: int) -> HouseReport:
+        async with self._backend.read() as db:
+            return await house.report(db, guild_id)
+
+    async def seat_bot(self, channel_id: int, bot_id: int, buy_in: int) -> Seat:
+        """Stake a computer player ``buy_in`` from the house and seat it (the lowest free
+        position), in one transaction. ``HouseEmpty``, and what ``Seating.sit`` raises."""
+        check_amount(buy_in)
+        if not house.is_bot(bot_id):
+            raise ValueError(f"computer players have negative ids, not {bot_id}")
+        now = utcnow()
+        async with self._backend.write() as db:
+            table = await seating.require_table(db, channel_id)
+            position = await seating.free_position(db, table, bot_id, buy_in)
+            guild_id = table["guild_id"]
+            reason = f"staked a computer player in channel {channel_id}"
+            await house.stake(db, guild_id, bot_id, buy_in, now, reason)
+            await wallets.to_seat(db, guild_id, bot_id, buy_in)
+            await seating.add_seat(db, table, bot_id, position, buy_in, now)
+        return Seat(channel_id, bot_id, position, buy_in, sitting_out=False, leaving=False)

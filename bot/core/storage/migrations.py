@@ -26,6 +26,7 @@ from bot.core.storage import coordination
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.dialects import Dialects, Statement
 from bot.core.storage.errors import SchemaTooNew
+from bot.core.storage.migration_house import HOUSE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -445,6 +446,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _ECONOMY,
     _ALWAYS_SHOW,
     coordination.SCHEMA,
+    HOUSE_MIGRATION,
 )
 LATEST: Final = len(MIGRATIONS)
 

@@ -54,7 +54,7 @@ from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
-from bot.core.storage.facades import Hands, Players, Reports, Seating, Wallets
+from bot.core.storage.facades import Hands, House, Players, Reports, Seating, Wallets
 from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
@@ -91,6 +91,7 @@ class Store:
         self.players = Players(backend)
         self.reports = Reports(backend)
         self.coordination = Coordination(backend)
+        self.house = House(backend, self)
 
     @classmethod
     async def open(
