@@ -38,7 +38,7 @@ from bot.core.views import PrivateView, ResultsView, TableView
 from bot.edge.buttons import table_view
 from bot.edge.drawing import Drawing, DrawingCrashed
 from bot.edge.embeds import ledger_embed, results_embed, stats_embed, table_embed
-from bot.edge.funnel import brief, is_retryable, with_retries
+from bot.edge.funnel import answer, brief, is_retryable, with_retries
 from bot.edge.permissions import NEEDED_PERMISSIONS
 from render import (
     hand_rankings_png,
@@ -64,19 +64,23 @@ DM_CHANNELS_KEPT: Final = 10_000  # a few hundred KB: every player of a busy pro
 # Discord's codes for a channel that is gone and for a message that is.
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
+# Discord takes only a few edits of a message older than an hour (error 30046, how few it does
+# not say): a table message is replaced by a new one before it is that old.
+OLD_MESSAGE_EDITS: Final = 30046
+REPLACE_AFTER: Final = 55 * 60.0
+
 
 @dataclass(slots=True)
 class _MessageState:
     message_id: int | None = None
+    posted_at: float = 0.0  # when, on the core's clock
     key: tuple[int, int] | None = None  # (hand id, street) the message shows; None: idle table
     has_buttons: bool = False
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
 
 
 class DiscordPresenter:
-    def __init__(
-        self, bot: discord.Client, house: House, texts: Texts, drawing: Drawing
-    ) -> None:
+    def __init__(self, bot: discord.Client, house: House, texts: Texts, drawing: Drawing) -> None:
         self.bot = bot
         self.house = house
         self.texts = texts
@@ -205,6 +209,12 @@ class DiscordPresenter:
             if error.code != UNKNOWN_MESSAGE:
                 raise
             # Deleted by someone: there are no buttons left to take away.
+        except discord.HTTPException as error:
+            if error.code != OLD_MESSAGE_EDITS:
+                raise
+            # Too old for Discord to edit: its buttons stay, and a click on one is answered
+            # as a button of an old hand.
+            log.info("channel %s: message %s too old to edit", outbox.channel_id, message_id)
 
     async def _table(self, outbox: Outbox, state: _MessageState, view: TableView) -> int | None:
         """Show the table: edit its message, or post a new one for a new street."""
@@ -228,13 +238,20 @@ class DiscordPresenter:
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
         channel = self._channel(outbox)
         posted: int | None = None
-        if state.message_id is not None and state.key == key:
+        edit = state.message_id is not None and state.key == key and self._young(state)
+        if edit:
+            assert state.message_id is not None
             message = channel.get_partial_message(state.message_id)
-            if buttons is None:
-                await message.edit(embed=embed)
-            else:
-                await message.edit(embed=embed, view=buttons, attachments=files)
-        else:
+            try:
+                if buttons is None:
+                    await message.edit(embed=embed)
+                else:
+                    await message.edit(embed=embed, view=buttons, attachments=files)
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                edit = False  # older than Discord edits freely after all: shown anew
+        if not edit:
             if state.message_id is not None and state.has_buttons:
                 # The street moved on: its message keeps the picture but loses the buttons.
                 await self._clear_buttons(outbox, state.message_id)
@@ -245,8 +262,13 @@ class DiscordPresenter:
                 message = await channel.send(embed=embed, view=buttons, files=files)
             posted = message.id
             state.message_id, state.key, state.after_hand = posted, key, False
+            state.posted_at = self.house.clock.now()
         state.has_buttons = buttons is not None
         return posted
+
+    def _young(self, state: _MessageState) -> bool:
+        """The table's message is young enough for Discord to take edits of it freely."""
+        return self.house.clock.now() - state.posted_at < REPLACE_AFTER
 
     async def _draw_and_clear(
         self,
@@ -351,13 +373,13 @@ class DiscordPresenter:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def send_cards(self, interaction: discord.Interaction, view: PrivateView) -> None:
-        """The player's own cards as an ephemeral followup (already acknowledged)."""
+        """The player's own cards, privately (the interaction is already acknowledged)."""
         png = await self._private_png(view)
         await with_retries(
-            lambda: interaction.followup.send(
+            lambda: answer(
+                interaction,
                 self._cards_text(view, "your_cards"),
                 file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
-                ephemeral=True,
             ),
             self.house.clock.sleep,
         )

@@ -39,6 +39,7 @@ from typing import Any, Literal
 from aiohttp import WSMsgType, web
 
 from bot.core.clock import Clock
+from tests.e2e.discord_rules import OLD_MESSAGE_EDIT_CODE, OLD_MESSAGE_SECONDS, sync_problems
 from tests.e2e.faults import (
     FORBIDDEN_MESSAGES,
     FaultKind,
@@ -58,6 +59,7 @@ EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES |
 ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
+LOADING = 1 << 7  # a deferred response's "thinking" message
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
 BACKLOG = 1000
 # Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
@@ -204,6 +206,11 @@ class FakeDiscord:
     users: dict[int, JSON] = field(default_factory=dict)
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     synced: list[JSON] = field(default_factory=list)  # the last bulk overwrite, either scope
+    refused_syncs: list[list[str]] = field(default_factory=list)  # each refused PUT's problems
+    # First answers to a "thinking" deferral sent as POST /webhooks/{app}/{token}, which Discord
+    # documents as deprecated for that (the answer edits @original): refused, and counted here.
+    deprecated_followups: list[int] = field(default_factory=list)
+    old_message_age: float = OLD_MESSAGE_SECONDS  # older messages take no more edits
     faults: FaultPlan = field(default_factory=FaultPlan)
     rate_limits: list[RateLimit] = field(default_factory=list)  # none: every request answered
     callback_window: float = 3.0  # Discord's limit for the first interaction callback
@@ -247,6 +254,8 @@ class FakeDiscord:
         self._followed: dict[int, asyncio.Event] = {}
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
+        self._created: dict[int, float] = {}  # message id -> when, on the fake's clock
+        self._originals: dict[int, int] = {}  # interaction id -> its response's message id
         self._session_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self._slow: set[asyncio.Task[None]] = set()  # the waits of slow answers in progress
@@ -667,6 +676,12 @@ class FakeDiscord:
                 return json_response(self.commands.get(guild_id, []))
             names = tuple(command["name"] for command in body)
             self.command_requests.append(CommandSync(method, guild_id, arrived, names))
+            if problems := sync_problems(body):
+                # Discord refuses the whole overwrite: "Invalid Form Body".
+                self.refused_syncs.append(problems)
+                return json_response(
+                    {"code": 50035, "message": "Invalid Form Body", "errors": problems}, 400
+                )
             return json_response(self._overwrite_commands(guild_id, body))
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(body["recipient_id"])
@@ -686,36 +701,98 @@ class FakeDiscord:
                 return refused
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
-                self.messages[int(message["id"])] = message
+                self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
                 self._updated(message)
                 return json_response(message)
             if method == "PATCH" and len(parts) == 4:
-                old = self.messages.get(int(parts[3]))
-                if old is None:
+                message_id = int(parts[3])
+                if message_id not in self.messages:
                     return error(404, 10008, "Unknown Message")
-                merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
-                if "components" in body:
-                    merged["components"] = body["components"]
-                message = self._message(channel_id, merged, files, id=int(parts[3]))
-                if not files and "attachments" not in body:
-                    message["attachments"] = old["attachments"]
-                message["edited_timestamp"] = datetime.now(UTC).isoformat()
-                self.messages[int(parts[3])] = message
-                self._updated(message)
-                return json_response(message)
+                if arrived - self._created[message_id] > self.old_message_age:
+                    # Not a rate limit discord.py waits out (no Via header): it raises at once.
+                    return error(
+                        429,
+                        OLD_MESSAGE_EDIT_CODE,
+                        "Maximum number of edits to messages older than 1 hour reached."
+                        " Try again later.",
+                    )
+                return json_response(self._edit(message_id, channel_id, body, files))
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), body, files, arrived)
-        if method == "POST" and parts[0] == "webhooks" and len(parts) == 3:
-            interaction_id = int(parts[2].removeprefix("token-"))
-            if arrived - self.interactions[interaction_id].created > self.followup_window:
-                return error(401, 50027, "Invalid Webhook Token")
+        if parts[0] == "webhooks" and len(parts) in (3, 5):
+            return self._webhook(method, parts, body, files, arrived)
+        return self._unknown(method, path)
+
+    def _webhook(
+        self, method: str, parts: list[str], body: JSON, files: list[Upload], arrived: float
+    ) -> web.Response:
+        """An interaction's token: a followup (POST) or the edit of its response (PATCH
+        /messages/@original), within the token's life."""
+        interaction_id = int(parts[2].removeprefix("token-"))
+        if arrived - self.interactions[interaction_id].created > self.followup_window:
+            return error(401, 50027, "Invalid Webhook Token")
+        original = self._originals.get(interaction_id)
+        if method == "POST" and len(parts) == 3:
+            if original is not None and self.messages[original]["flags"] & LOADING:
+                self.deprecated_followups.append(interaction_id)
+                return error(
+                    400,
+                    0,
+                    "fake Discord: the first answer to a deferred interaction edits"
+                    " /messages/@original (a followup there is deprecated)",
+                )
             message = self._message(self._interaction_channels[interaction_id], body, files)
-            self.messages[int(message["id"])] = message
-            followup = Callback(0, body, files, message, interaction_id)
-            self.followups.setdefault(interaction_id, []).append(followup)
-            self._followed.setdefault(interaction_id, asyncio.Event()).set()
-            return json_response(message)
+            self._store(message, arrived)
+        elif method == "PATCH" and len(parts) == 5 and parts[4] == "@original":
+            if original is None:
+                return error(404, 10008, "Unknown Message")
+            channel_id = self._interaction_channels[interaction_id]
+            message = self._edit(original, channel_id, body, files, loaded=True)
+            body = {**body, "flags": message["flags"]}
+        else:
+            return self._unknown(method, "/" + "/".join(parts))
+        followup = Callback(0, body, files, message, interaction_id)
+        self.followups.setdefault(interaction_id, []).append(followup)
+        self._followed.setdefault(interaction_id, asyncio.Event()).set()
+        return json_response(message)
+
+    def _store(self, message: JSON, arrived: float) -> None:
+        self.messages[int(message["id"])] = message
+        self._created[int(message["id"])] = arrived
+
+    def _edit(
+        self,
+        message_id: int,
+        channel_id: int,
+        body: JSON,
+        files: list[Upload],
+        *,
+        loaded: bool = False,
+    ) -> JSON:
+        """A message edited as Discord edits one: the fields sent replace theirs; attachments
+        are those the edit lists by id (all of them when it lists none and uploads nothing)
+        and the files it uploads."""
+        old = self.messages[message_id]
+        merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
+        if "components" in body:
+            merged["components"] = body["components"]
+        flags = old["flags"] & ~LOADING if loaded else old["flags"]
+        message = self._message(channel_id, {**merged, "flags": flags}, files, id=message_id)
+        if "attachments" in body:
+            kept = {str(attachment["id"]) for attachment in body["attachments"]}
+            message["attachments"] = [a for a in old["attachments"] if a["id"] in kept] + message[
+                "attachments"
+            ]
+        elif not files:
+            message["attachments"] = old["attachments"]
+        message["timestamp"] = old["timestamp"]
+        message["edited_timestamp"] = datetime.now(UTC).isoformat()
+        self.messages[message_id] = message
+        self._updated(message)
+        return message
+
+    def _unknown(self, method: str, path: str) -> web.Response:
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
 
@@ -771,9 +848,12 @@ class FakeDiscord:
         data = body.get("data") or {}
         future = self._callbacks.pop(interaction_id)
         message = None
-        if kind == 4:
-            message = self._message(self._interaction_channels[interaction_id], data, files)
-            self.messages[int(message["id"])] = message
+        if kind in (4, 5):
+            # A deferral's response is a "thinking" message its first answer replaces.
+            shown = data if kind == 4 else {"flags": (data.get("flags") or 0) | LOADING}
+            message = self._message(self._interaction_channels[interaction_id], shown, files)
+            self._store(message, arrived)
+            self._originals[interaction_id] = int(message["id"])
         callback = Callback(kind, data, files, message, interaction_id)
         future.set_result(callback)
         interaction = {
@@ -785,7 +865,7 @@ class FakeDiscord:
             "response_message_ephemeral": callback.ephemeral,
         }
         resource: JSON = {"type": kind}
-        if message is not None:
+        if message is not None and kind == 4:
             resource["message"] = message
         return json_response({"interaction": interaction, "resource": resource})
 

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import keep_payloads_out_of_logs
+from bot.edge.client import command_payload
 from engine import events as ev
+from tests.e2e.discord_rules import sync_problems
 from tests.e2e.fake_discord import FakeDiscord, buttons
 from tests.e2e.harness import (
     PNG,
@@ -212,3 +214,42 @@ async def test_help_answers_privately_with_the_rankings_picture(english: Harness
     assert reply.files[0].data.startswith(PNG)
     (embed,) = reply.data["embeds"]
     assert embed["title"] == "Семикарточный стад: как играть"
+
+
+async def test_the_synced_commands_obey_every_documented_limit(english: Harness) -> None:
+    """Issue 23 point 4: what the bot syncs, translations included, has nothing Discord would
+    refuse (names, lengths, counts, ranges, locales, a command's characters): the fake refused
+    none, and the payload itself passes the same rules."""
+    fake = english.discord
+    assert fake.synced and fake.refused_syncs == []
+    payload = await command_payload(english.bot.tree, None)
+    assert sync_problems(payload) == []
+    history = next(c for c in payload if c["name"] == "history")
+    hand_id = next(o for o in history["options"] if o["name"] == "hand_id")
+    assert hand_id["max_value"] == 2**53 - 1
+    # The rules find what a validating Discord refuses (the old 2^53, an upper-case name).
+    assert sync_problems([{**history, "options": [{**hand_id, "max_value": 2**53}]}])
+    assert sync_problems([{**history, "name_localizations": {"ru": "История"}}])
+    assert sync_problems([{**history, "description_localizations": {"xx": "?"}}])
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [("en-US", "no longer has that command"), ("ru", "Этой команды у бота уже нет")],
+)
+async def test_a_command_the_bot_does_not_have_is_answered_and_only_warned_of(
+    english: Harness, caplog: pytest.LogCaptureFixture, locale: str, said: str
+) -> None:
+    """A server's stale copy of a command (removed or reshaped by an upgrade): the player is
+    told privately, in his language, and the log warns; nothing is an error of ours."""
+    caplog.set_level(logging.WARNING)
+    ann = english.discord.add_user("ann")
+    gone = await english.slash(ann, "shuffle", locale=locale)
+    # Once a command of its own, now a group: the stale copy names no subcommand.
+    changed = await english.slash(ann, "table", locale=locale)
+    for told in (gone, changed):
+        assert told.ephemeral and said in told.content, told.content
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("/shuffle" in line for line in warned), warned
+    assert english.discord.deprecated_followups == []

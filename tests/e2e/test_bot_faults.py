@@ -17,6 +17,7 @@ real time: those two cases are in the slow tier.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -260,3 +261,24 @@ async def test_table_open_without_the_permissions_it_needs_names_them(h: Harness
     assert reply.ephemeral and "Send Messages" in reply.content
     assert list(h.bot.house.registry) == []
     assert [r for r in fake.requests_to(CHANNEL_POST) if r.status == 403] == []
+
+
+async def test_a_table_message_older_than_the_edit_window_is_replaced(h: Harness) -> None:
+    """Discord takes few edits of a message over an hour old (30046): the table is shown in a
+    new message instead, and nothing was refused."""
+    assert h.clock is not None
+    fake = h.discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    await h.slash(ann, "table open")
+    await h.slash(ann, "sit", buy_in=500)
+    await h.settled()
+    first = fake.channel_messages()[-1]
+    edits = f"PATCH /channels/{fake.channel_id}/messages/{first['id']}"
+    before = len(fake.requests_to(edits))
+    await h.clock.advance(fake.old_message_age + 1)
+    await h.slash(bob, "sit", buy_in=500)
+    await h.settled()
+    assert not [r for r in fake.requests if r.status == 429]
+    both = [m for m in fake.channel_messages() if "Bob" in json.dumps(m["embeds"])]
+    assert both and first["id"] not in {m["id"] for m in both}
+    assert len(fake.requests_to(edits)) == before
