@@ -44,7 +44,7 @@ from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
 from bot.edge.drawing import DrawingProcess
-from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from tests.e2e.fake_discord import JSON, FakeDiscord, buttons, message_text
 from words import Texts
 
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")
@@ -71,8 +71,7 @@ async def next_turn(
         message = fake.table_message(channel_id)
         if message is not None:
             ids = set(buttons(message).values())
-            description = message["embeds"][0].get("description", "") if message["embeds"] else ""
-            actor = ACTOR.search(description)
+            actor = ACTOR.search(message_text(message))
             if ids and not ids & seen and actor is not None:
                 return message, actor.group(1)
         await changed.wait()

@@ -178,7 +178,7 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     text = labels.words
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
-        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels, text)
     for corner in _corners(view, labels, text):
         canvas.paste(corner.image, corner.box[:2])
     _draw_middle(canvas, view, labels, text)
@@ -197,9 +197,10 @@ def _draw_seat(
     slot: Slot,
     label: SeatLabel | None,
     view: PublicTable,
-    four_colour: bool,
+    labels: TableLabels,
     text: Words,
 ) -> None:
+    four_colour = labels.four_colour
     left, top, right, _ = slot.box
     if not seat.dealt_in and label is None:
         canvas.paste(_panel_on_felt("dim", left, top), (left, top))
@@ -217,7 +218,7 @@ def _draw_seat(
     canvas.paste(_panel_on_felt(style, left, top), (left, top))
 
     # Top row: name on the left; on the right his stack, ALL-IN, or at the end what he won.
-    corner, corner_colour = _corner(seat, label, won, text)
+    corner, corner_colour = _corner(seat, label, won, text) if labels.figures else ("", theme.GOLD)
     corner_width = draw_text(
         canvas, (right - PAD, top + NAME_Y), corner, 16, corner_colour, bold=True, anchor="rm"
     )
@@ -399,6 +400,8 @@ class _Line:
 def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
     if view.is_over and view.results:
         return _result_lines(view, labels, text)
+    if not labels.figures:
+        return []
     lines = [_Line(f"{text.pot} {text.chips(view.pot)}", 24, theme.GOLD, bold=True)]
     if len(view.pots) > 1:
         main, *sides = view.pots

@@ -128,9 +128,7 @@ class StudBot(commands.AutoShardedBot):
         self.store = store
         self.texts = texts
         shards = settings.shards
-        self.house = House(
-            store, texts, clock=clock, owns=None if shards is None else shards.owns
-        )
+        self.house = House(store, texts, clock=clock, owns=None if shards is None else shards.owns)
         self.identify_turns = identify_turns
         self.presenter = DiscordPresenter(
             self, self.house, texts, DrawingProcess() if drawing is None else drawing

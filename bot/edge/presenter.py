@@ -21,11 +21,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import discord
+from discord.http import MultipartParameters
 
 from bot.core.errors import error_id
 from bot.core.games import game_name
@@ -34,11 +36,11 @@ from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
-from bot.core.views import PrivateView, ResultsView, TableView
-from bot.edge.buttons import table_view
+from bot.core.views import Picture, PrivateView, ResultsView, TableView
 from bot.edge.drawing import Drawing, DrawingCrashed
-from bot.edge.embeds import ledger_embed, results_embed, stats_embed, table_embed
+from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
 from bot.edge.funnel import answer, brief, is_retryable, with_retries
+from bot.edge.layout import IS_COMPONENTS_V2, hand_layout, results_layout, without_buttons
 from bot.edge.permissions import NEEDED_PERMISSIONS
 from render import (
     hand_rankings_png,
@@ -74,7 +76,8 @@ REPLACE_AFTER: Final = 55 * 60.0
 class _MessageState:
     message_id: int | None = None
     posted_at: float = 0.0  # when, on the core's clock
-    key: tuple[int, int] | None = None  # (hand id, street) the message shows; None: idle table
+    key: int | None = None  # the hand the message shows; None: the idle table
+    picture: Picture | None = None  # the picture the message carries, while the hand is live
     has_buttons: bool = False
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
 
@@ -203,8 +206,17 @@ class DiscordPresenter:
         return self.bot.get_partial_messageable(outbox.channel_id, guild_id=outbox.guild_id)
 
     async def _clear_buttons(self, outbox: Outbox, message_id: int) -> None:
+        """Take the buttons off an older message of the table (one from before a restart, or
+        of a hand that never got its results): a hand's message keeps its picture and text."""
+        channel_id = outbox.channel_id
         try:
-            await self._channel(outbox).get_partial_message(message_id).edit(view=None)
+            raw = await self.bot.http.get_message(channel_id, message_id)
+            if raw.get("flags", 0) & IS_COMPONENTS_V2:
+                payload = {"components": without_buttons(dict(raw)), "flags": raw["flags"]}
+                params = MultipartParameters(payload=payload, multipart=None, files=None)
+                await self.bot.http.edit_message(channel_id, message_id, params=params)
+            else:
+                await self._channel(outbox).get_partial_message(message_id).edit(view=None)
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
@@ -214,98 +226,86 @@ class DiscordPresenter:
                 raise
             # Too old for Discord to edit: its buttons stay, and a click on one is answered
             # as a button of an old hand.
-            log.info("channel %s: message %s too old to edit", outbox.channel_id, message_id)
+            log.info("channel %s: message %s too old to edit", channel_id, message_id)
 
     async def _table(self, outbox: Outbox, state: _MessageState, view: TableView) -> int | None:
-        """Show the table: edit its message, or post a new one for a new street."""
+        """Show the table: an idle table's message, or the hand's one live message."""
         hand = view.hand
-        if hand is None and state.after_hand:
-            return None
-        embed = table_embed(view, self.texts)
-        buttons: discord.ui.View | None = None
-        files: list[discord.File] = []
-        key = None
-        if hand is not None:
-            key = (hand.hand_id, hand.street)
-            buttons = table_view(
-                view.channel_id, hand.hand_id, hand.seq, hand.buttons, view.lang, self.texts
-            )
-            # A new street gets a new message: the old one's buttons go meanwhile.
-            png = await self._draw_and_clear(
-                outbox, state, state.key != key, table_png, hand.public, hand.labels
-            )
-            files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
-            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
-        channel = self._channel(outbox)
-        posted: int | None = None
-        edit = state.message_id is not None and state.key == key and self._young(state)
-        if edit:
-            assert state.message_id is not None
-            message = channel.get_partial_message(state.message_id)
-            try:
-                if buttons is None:
-                    await message.edit(embed=embed)
-                else:
-                    await message.edit(embed=embed, view=buttons, attachments=files)
-            except discord.HTTPException as error:
-                if error.code != OLD_MESSAGE_EDITS:
-                    raise
-                edit = False  # older than Discord edits freely after all: shown anew
-        if not edit:
-            if state.message_id is not None and state.has_buttons:
-                # The street moved on: its message keeps the picture but loses the buttons.
-                await self._clear_buttons(outbox, state.message_id)
-                state.has_buttons = False
-            if buttons is None:
-                message = await channel.send(embed=embed)
-            else:
-                message = await channel.send(embed=embed, view=buttons, files=files)
-            posted = message.id
-            state.message_id, state.key, state.after_hand = posted, key, False
-            state.posted_at = self.house.clock.now()
-        state.has_buttons = buttons is not None
+        if hand is None:
+            if state.after_hand:
+                return None  # the finished hand's message says when the next one starts
+            return await self._show(outbox, state, None, idle_embed(view, self.texts))
+        layout = hand_layout(view, hand, self.texts, TABLE_PICTURE)
+        picture = None
+        if hand.picture != state.picture or not self._editable(state, hand.hand_id):
+            # Cards dealt or shown, a seat changed, or a new message: the picture goes up.
+            png = await self._draw(table_png, hand.picture.public, hand.picture.labels)
+            picture = discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
+        posted = await self._show(outbox, state, hand.hand_id, layout, picture)
+        state.picture = hand.picture
+        state.has_buttons = True
         return posted
 
-    def _young(self, state: _MessageState) -> bool:
-        """The table's message is young enough for Discord to take edits of it freely."""
-        return self.house.clock.now() - state.posted_at < REPLACE_AFTER
+    async def _results(self, outbox: Outbox, state: _MessageState, view: ResultsView) -> int | None:
+        """A finished hand: its message becomes the hand's record, with the showdown picture,
+        what was shown and won and each player's result, and no buttons."""
+        png = await self._draw(showdown_png, view.public, view.labels)
+        layout = results_layout(view, self.texts, SHOWDOWN_PICTURE)
+        picture = discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE)
+        posted = await self._show(outbox, state, view.hand_id, layout, picture)
+        state.after_hand, state.has_buttons, state.picture = True, False, None
+        return posted
 
-    async def _draw_and_clear(
+    async def _show(
         self,
         outbox: Outbox,
         state: _MessageState,
-        clear: bool,
-        draw: Callable[..., bytes],
-        *args: object,
-    ) -> bytes:
-        """Draw a picture; when ``clear``, meanwhile take the buttons off the table's current
-        message (a new one follows): the two waits overlap instead of adding up."""
-        if not clear or state.message_id is None or not state.has_buttons:
-            return await self._draw(draw, *args)
-        # Either failing fails the delivery, which is tried again whole (clearing twice is
-        # harmless; the picture is drawn again).
-        png, _ = await asyncio.gather(
-            self._draw(draw, *args), self._clear_buttons(outbox, state.message_id)
-        )
-        state.has_buttons = False
-        return png
-
-    async def _results(self, outbox: Outbox, state: _MessageState, view: ResultsView) -> int:
-        """A finished hand: its showdown picture, pots and results, as a message of its own."""
-        embed = results_embed(view, self.texts, SHOWDOWN_PICTURE)
-        png = await self._draw_and_clear(
-            outbox, state, True, showdown_png, view.public, view.labels
-        )
-        if state.message_id is not None and state.has_buttons:
+        key: int | None,
+        shown: discord.Embed | discord.ui.LayoutView,
+        picture: discord.File | None = None,
+    ) -> int | None:
+        """Edit the message showing ``key`` (a hand, or None: the idle table) with ``shown``, or
+        post a new one: for another hand, or when Discord would no longer edit it freely. An
+        edit without ``picture`` keeps the one the message has. The id of a message posted."""
+        channel = self._channel(outbox)
+        if self._editable(state, key):
+            assert state.message_id is not None
+            message = channel.get_partial_message(state.message_id)
+            try:
+                if isinstance(shown, discord.Embed):
+                    await message.edit(embed=shown)
+                elif picture is None:
+                    await message.edit(view=shown)  # the attachment stays: no upload
+                else:
+                    await message.edit(view=shown, attachments=[picture])
+                return None
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                # Older than Discord edits freely after all: shown anew (tried again when
+                # the new message needs a picture not drawn yet).
+                state.posted_at = -math.inf
+                if isinstance(shown, discord.ui.LayoutView) and picture is None:
+                    raise
+        if state.message_id is not None and state.has_buttons and state.key != key:
+            # Another hand's message, left with buttons (a hand voided): they go.
             await self._clear_buttons(outbox, state.message_id)
-            state.has_buttons = False
-        posted = await self._channel(outbox).send(
-            self.texts.t(view.lang, "reveal", hand_id=view.hand_id),
-            embed=embed,
-            file=discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE),
+        if isinstance(shown, discord.Embed):
+            message = await channel.send(embed=shown)
+        else:
+            assert picture is not None, "a new hand message carries its picture"
+            message = await channel.send(view=shown, file=picture)
+        state.message_id, state.key, state.after_hand = message.id, key, False
+        state.posted_at, state.has_buttons = self.house.clock.now(), False
+        return message.id
+
+    def _editable(self, state: _MessageState, key: int | None) -> bool:
+        """The message showing ``key`` is there, and young enough for Discord to edit freely."""
+        return (
+            state.message_id is not None
+            and state.key == key
+            and self.house.clock.now() - state.posted_at < REPLACE_AFTER
         )
-        state.message_id, state.key, state.after_hand = posted.id, None, True
-        return posted.id
 
     # ------------------------------------------------------------------ private cards
 

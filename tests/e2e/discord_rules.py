@@ -271,3 +271,85 @@ def sync_problems(commands: list[JSON]) -> list[str]:
     if len(set(keys)) != len(keys):
         problems.append("two commands of one type share a name")
     return problems
+
+
+# Components V2 (docs/components/reference): a message with this flag is made of components only.
+IS_COMPONENTS_V2 = 1 << 15
+COMPONENTS_MAX = 40  # every component, nested ones included
+TEXT_MAX = 4000  # all text displays of a message together
+ACTION_ROW, BUTTON, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY = 1, 2, 9, 10, 11, 12
+FILE, SEPARATOR, CONTAINER = 13, 14, 17
+TOP_LEVEL_V2 = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER}
+IN_CONTAINER = {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR}
+ROW_WIDTH = 5
+LABEL_MAX = 80
+CUSTOM_ID_MAX = 100
+
+
+def message_problems(message: JSON, old_flags: int | None = None) -> list[str]:
+    """What Discord refuses in a message as it would stand after a create or an edit (its
+    ``flags`` the new ones; ``old_flags`` the flags before an edit)."""
+    flags = int(message.get("flags") or 0)
+    components = message.get("components") or []
+    if old_flags is not None and old_flags & IS_COMPONENTS_V2 and not flags & IS_COMPONENTS_V2:
+        return ["the IS_COMPONENTS_V2 flag can't be taken off a message"]
+    if not flags & IS_COMPONENTS_V2:
+        problems = [
+            f"component type {c.get('type')} needs IS_COMPONENTS_V2"
+            for c in components
+            if c.get("type") != ACTION_ROW
+        ]
+        if len(components) > 5:
+            problems.append(f"{len(components)} action rows, over 5")
+        return problems + [p for row in components for p in _row(row)]
+    problems = []
+    if message.get("content"):
+        problems.append("a Components V2 message has no content")
+    if message.get("embeds"):
+        problems.append("a Components V2 message has no embeds")
+    if not components:
+        problems.append("a Components V2 message has components")
+    files = {a["filename"] for a in message.get("attachments") or []}
+    count, text = 0, 0
+    for component, parent in _walk(components, None):
+        count += 1
+        kind = component.get("type")
+        allowed = TOP_LEVEL_V2 if parent is None else IN_CONTAINER if parent == CONTAINER else None
+        if allowed is not None and kind not in allowed:
+            problems.append(f"component type {kind} can't be inside {parent or 'the message'}")
+        if kind == TEXT_DISPLAY:
+            text += len(component.get("content") or "")
+        if kind == ACTION_ROW:
+            problems += _row(component)
+        for item in component.get("items") or []:
+            url = str(item.get("media", {}).get("url", ""))
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in files:
+                problems.append(f"{url} names no attachment of the message")
+    if count > COMPONENTS_MAX:
+        problems.append(f"{count} components, over {COMPONENTS_MAX}")
+    if text > TEXT_MAX:
+        problems.append(f"{text} characters of text, over {TEXT_MAX}")
+    return problems
+
+
+def _walk(components: list[JSON], parent: int | None) -> Iterator[tuple[JSON, int | None]]:
+    for component in components:
+        yield component, parent
+        if component.get("type") != ACTION_ROW:
+            yield from _walk(component.get("components") or [], component.get("type"))
+        else:
+            for child in component.get("components") or []:
+                yield child, ACTION_ROW
+
+
+def _row(row: JSON) -> list[str]:
+    buttons = row.get("components") or []
+    problems = []
+    if not 1 <= len(buttons) <= ROW_WIDTH:
+        problems.append(f"an action row of {len(buttons)} components, not 1-{ROW_WIDTH}")
+    for button in buttons:
+        if len(button.get("label") or "") > LABEL_MAX:
+            problems.append(f"a button label over {LABEL_MAX}: {button.get('label')!r}")
+        if len(button.get("custom_id") or "") > CUSTOM_ID_MAX:
+            problems.append(f"a custom id over {CUSTOM_ID_MAX}")
+    return problems

@@ -39,7 +39,13 @@ from typing import Any, Literal
 from aiohttp import WSMsgType, web
 
 from bot.core.clock import Clock
-from tests.e2e.discord_rules import OLD_MESSAGE_EDIT_CODE, OLD_MESSAGE_SECONDS, sync_problems
+from tests.e2e.discord_rules import (
+    IS_COMPONENTS_V2,
+    OLD_MESSAGE_EDIT_CODE,
+    OLD_MESSAGE_SECONDS,
+    message_problems,
+    sync_problems,
+)
 from tests.e2e.faults import (
     FORBIDDEN_MESSAGES,
     FaultKind,
@@ -87,6 +93,11 @@ def json_response(data: object, status: int = 200) -> web.Response:
 
 def error(status: int, code: int, message: str) -> web.Response:
     return json_response({"message": message, "code": code}, status)
+
+
+def invalid(problems: list[str]) -> web.Response:
+    """Discord's 400 for a body it refuses, with the fake's reasons."""
+    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
 
 
 class CallbackTooLate(Exception):
@@ -557,22 +568,8 @@ class FakeDiscord:
 
     def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
         message_id = extra.pop("id", None) or self.snowflake()
-        attachments = [
-            {
-                "id": str(self.snowflake()),
-                "filename": upload.filename,
-                "size": len(upload.data),
-                "url": f"https://cdn.invalid/{upload.filename}",
-                "proxy_url": f"https://cdn.invalid/{upload.filename}",
-                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
-            }
-            for upload in files
-        ]
-        ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
-        for upload in files:
-            upload.channel_id = 0 if ephemeral else channel_id  # only its recipient sees it
-            self.uploads.append(upload)
-        return {
+        attachments = self._attachments(files)
+        message = {
             "id": str(message_id),
             "channel_id": str(channel_id),
             "author": self.bot_user,
@@ -591,6 +588,27 @@ class FakeDiscord:
             "flags": data.get("flags", 0) or 0,
             **extra,
         }
+        return message
+
+    def _attachments(self, files: list[Upload]) -> list[JSON]:
+        return [
+            {
+                "id": str(self.snowflake()),
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": f"https://cdn.invalid/{upload.filename}",
+                "proxy_url": f"https://cdn.invalid/{upload.filename}",
+                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
+            }
+            for upload in files
+        ]
+
+    def _keep(self, files: list[Upload], message: JSON) -> None:
+        """Record uploads a message took (an ephemeral one's: only its recipient sees them)."""
+        ephemeral = bool(message["flags"] & EPHEMERAL)
+        for upload in files:
+            upload.channel_id = 0 if ephemeral else int(message["channel_id"])
+            self.uploads.append(upload)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         arrived = self.clock.now()
@@ -699,8 +717,14 @@ class FakeDiscord:
             refused = self._refused(method, channel_id, files)
             if refused is not None:
                 return refused
+            if method == "GET" and len(parts) == 4:
+                found = self.messages.get(int(parts[3]))
+                return json_response(found) if found else error(404, 10008, "Unknown Message")
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
+                if problems := message_problems(message):
+                    return invalid(problems)
+                self._keep(files, message)
                 self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
                 self._updated(message)
@@ -717,7 +741,7 @@ class FakeDiscord:
                         "Maximum number of edits to messages older than 1 hour reached."
                         " Try again later.",
                     )
-                return json_response(self._edit(message_id, channel_id, body, files))
+                return self._edited(self._edit(message_id, channel_id, body, files))
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), body, files, arrived)
         if parts[0] == "webhooks" and len(parts) in (3, 5):
@@ -743,12 +767,18 @@ class FakeDiscord:
                     " /messages/@original (a followup there is deprecated)",
                 )
             message = self._message(self._interaction_channels[interaction_id], body, files)
+            if problems := message_problems(message):
+                return invalid(problems)
+            self._keep(files, message)
             self._store(message, arrived)
         elif method == "PATCH" and len(parts) == 5 and parts[4] == "@original":
             if original is None:
                 return error(404, 10008, "Unknown Message")
             channel_id = self._interaction_channels[interaction_id]
-            message = self._edit(original, channel_id, body, files, loaded=True)
+            edited = self._edit(original, channel_id, body, files, loaded=True)
+            if isinstance(edited, list):
+                return invalid(edited)
+            message = edited
             body = {**body, "flags": message["flags"]}
         else:
             return self._unknown(method, "/" + "/".join(parts))
@@ -769,16 +799,19 @@ class FakeDiscord:
         files: list[Upload],
         *,
         loaded: bool = False,
-    ) -> JSON:
+    ) -> JSON | list[str]:
         """A message edited as Discord edits one: the fields sent replace theirs; attachments
         are those the edit lists by id (all of them when it lists none and uploads nothing)
-        and the files it uploads."""
+        and the files it uploads. What Discord would refuse in the result, if anything."""
         old = self.messages[message_id]
         merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
         if "components" in body:
             merged["components"] = body["components"]
+        # Only the flags a client may set change (IS_COMPONENTS_V2, here); the rest stay.
         flags = old["flags"] & ~LOADING if loaded else old["flags"]
-        message = self._message(channel_id, {**merged, "flags": flags}, files, id=message_id)
+        if "flags" in body:
+            flags = flags & ~IS_COMPONENTS_V2 | int(body["flags"] or 0) & IS_COMPONENTS_V2
+        message = self._message(channel_id, {**merged, "flags": flags}, [], id=message_id)
         if "attachments" in body:
             kept = {str(attachment["id"]) for attachment in body["attachments"]}
             message["attachments"] = [a for a in old["attachments"] if a["id"] in kept] + message[
@@ -786,11 +819,18 @@ class FakeDiscord:
             ]
         elif not files:
             message["attachments"] = old["attachments"]
+        message["attachments"] += self._attachments(files)
+        if problems := message_problems(message, old["flags"]):
+            return problems
+        self._keep(files, message)
         message["timestamp"] = old["timestamp"]
         message["edited_timestamp"] = datetime.now(UTC).isoformat()
         self.messages[message_id] = message
         self._updated(message)
         return message
+
+    def _edited(self, edited: JSON | list[str]) -> web.Response:
+        return invalid(edited) if isinstance(edited, list) else json_response(edited)
 
     def _unknown(self, method: str, path: str) -> web.Response:
         self.unknown_routes.append(f"{method} {path}")
@@ -828,7 +868,8 @@ class FakeDiscord:
 
     def _updated(self, message: JSON) -> None:
         channel_id = int(message["channel_id"])
-        if self.on_update is not None and message["embeds"] and channel_id in self.channel_ids:
+        shown = message["embeds"] or message["flags"] & IS_COMPONENTS_V2
+        if self.on_update is not None and shown and channel_id in self.channel_ids:
             self.on_update(channel_id)
 
     def _callback(
@@ -852,6 +893,7 @@ class FakeDiscord:
             # A deferral's response is a "thinking" message its first answer replaces.
             shown = data if kind == 4 else {"flags": (data.get("flags") or 0) | LOADING}
             message = self._message(self._interaction_channels[interaction_id], shown, files)
+            self._keep(files, message)
             self._store(message, arrived)
             self._originals[interaction_id] = int(message["id"])
         callback = Callback(kind, data, files, message, interaction_id)
@@ -987,11 +1029,28 @@ class FakeDiscord:
         return None
 
 
+def components(message: JSON) -> list[JSON]:
+    """Every component of a message, nested ones included (Components V2 nests them)."""
+    found: list[JSON] = []
+    todo = list(message.get("components", []))
+    while todo:
+        component = todo.pop(0)
+        found.append(component)
+        todo[:0] = component.get("components", [])
+    return found
+
+
 def buttons(message: JSON) -> dict[str, str]:
     """Action buttons of a message: label -> custom id."""
     return {
         child["label"]: child["custom_id"]
-        for row in message.get("components", [])
-        for child in row.get("components", [])
+        for child in components(message)
         if str(child.get("custom_id", "")).startswith("stud:a:")
     }
+
+
+def message_text(message: JSON) -> str:
+    """What a message says: its content, embeds and (Components V2) text displays."""
+    texts = [message.get("content") or "", json.dumps(message.get("embeds") or [])]
+    texts += [c["content"] for c in components(message) if c.get("type") == 10]
+    return "\n".join(texts)

@@ -17,7 +17,6 @@ real time: those two cases are in the slow tier.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -26,7 +25,14 @@ import pytest
 
 from bot.core.settings import GameDefaults
 from bot.core.table import LiveHand
-from tests.e2e.fake_discord import ALL_PERMISSIONS, JSON, SEND_MESSAGES, FakeDiscord, buttons
+from tests.e2e.fake_discord import (
+    ALL_PERMISSIONS,
+    JSON,
+    SEND_MESSAGES,
+    FakeDiscord,
+    buttons,
+    message_text,
+)
 from tests.e2e.faults import Fault
 from tests.e2e.harness import (
     COUNTDOWN,
@@ -279,6 +285,6 @@ async def test_a_table_message_older_than_the_edit_window_is_replaced(h: Harness
     await h.slash(bob, "sit", buy_in=500)
     await h.settled()
     assert not [r for r in fake.requests if r.status == 429]
-    both = [m for m in fake.channel_messages() if "Bob" in json.dumps(m["embeds"])]
+    both = [m for m in fake.channel_messages() if "Bob" in message_text(m)]
     assert both and first["id"] not in {m["id"] for m in both}
     assert len(fake.requests_to(edits)) == before
