@@ -106,7 +106,7 @@ async def drive_table(
         done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         pending[channel_id] = done
         reply = await fake.click(by_name[actor], message, passive(labels))
-        if reply.kind != 6:
+        if reply.kind not in (6, 7):
             raise RuntimeError(f"the bot refused a click: {reply.content}")
         updated = await asyncio.wait_for(done, 60)
         record = fake.interactions[reply.interaction_id]

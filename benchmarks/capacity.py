@@ -117,7 +117,7 @@ class Players:
             done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
             self._pending[channel_id] = done
             reply = await self.fake.click(players[actor], message, passive(labels))
-            if reply.kind != 6:
+            if reply.kind not in (6, 7):
                 raise RuntimeError(f"the bot refused a click: {reply.content}")
             updated = await asyncio.wait_for(done, 60)
             created = self.fake.interactions[reply.interaction_id].created

@@ -37,6 +37,7 @@ from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
 from bot.core.views import Picture, PrivateView, ResultsView, TableView
+from bot.edge.clicks import Clicks, PendingClick
 from bot.edge.drawing import Drawing, DrawingCrashed
 from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
 from bot.edge.funnel import answer, brief, is_retryable, with_retries
@@ -95,6 +96,7 @@ class DiscordPresenter:
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, oldest use first
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
+        self.clicks = Clicks()  # clicks the table's next update answers
 
     # ------------------------------------------------------------------ delivery
 
@@ -241,7 +243,7 @@ class DiscordPresenter:
             # Cards dealt or shown, a seat changed, or a new message: the picture goes up.
             png = await self._draw(table_png, hand.picture.public, hand.picture.labels)
             picture = discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
-        posted = await self._show(outbox, state, hand.hand_id, layout, picture)
+        posted = await self._show_claiming(outbox, state, hand.hand_id, layout, picture)
         state.picture = hand.picture
         state.has_buttons = True
         return posted
@@ -252,9 +254,27 @@ class DiscordPresenter:
         png = await self._draw(showdown_png, view.public, view.labels)
         layout = results_layout(view, self.texts, SHOWDOWN_PICTURE)
         picture = discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE)
-        posted = await self._show(outbox, state, view.hand_id, layout, picture)
+        posted = await self._show_claiming(outbox, state, view.hand_id, layout, picture)
         state.after_hand, state.has_buttons, state.picture = True, False, None
         return posted
+
+    async def _show_claiming(
+        self,
+        outbox: Outbox,
+        state: _MessageState,
+        hand_id: int,
+        layout: discord.ui.LayoutView,
+        picture: discord.File | None,
+    ) -> int | None:
+        """Show the hand's message; a click waiting on it gets this update as its answer."""
+        click = None
+        if self._editable(state, hand_id):
+            click = self.clicks.claim(outbox.channel_id, state.message_id)
+        try:
+            return await self._show(outbox, state, hand_id, layout, picture, click)
+        finally:
+            if click is not None:
+                Clicks.answered(click)
 
     async def _show(
         self,
@@ -263,11 +283,19 @@ class DiscordPresenter:
         key: int | None,
         shown: discord.Embed | discord.ui.LayoutView,
         picture: discord.File | None = None,
+        click: PendingClick | None = None,
     ) -> int | None:
         """Edit the message showing ``key`` (a hand, or None: the idle table) with ``shown``, or
         post a new one: for another hand, or when Discord would no longer edit it freely. An
-        edit without ``picture`` keeps the one the message has. The id of a message posted."""
+        edit without ``picture`` keeps the one the message has; with ``click``, it is that
+        click's answer. The id of a message posted."""
         channel = self._channel(outbox)
+        if (
+            click is not None
+            and isinstance(shown, discord.ui.LayoutView)
+            and await self._answer_click(click, shown, picture)
+        ):
+            return None
         if self._editable(state, key):
             assert state.message_id is not None
             message = channel.get_partial_message(state.message_id)
@@ -298,6 +326,25 @@ class DiscordPresenter:
         state.message_id, state.key, state.after_hand = message.id, key, False
         state.posted_at, state.has_buttons = self.house.clock.now(), False
         return message.id
+
+    async def _answer_click(
+        self, click: PendingClick, shown: discord.ui.LayoutView, picture: discord.File | None
+    ) -> bool:
+        """Answer the click with the update (the message it was on is edited): False if Discord
+        would not take it, and the update goes as an edit instead."""
+        response = click.interaction.response
+        try:
+            if picture is None:
+                await response.edit_message(view=shown)
+            else:
+                await response.edit_message(view=shown, attachments=[picture])
+        except discord.HTTPException as error:
+            # Too late (10062), or Discord failing: the edit shows the table all the same.
+            log.info("a click's update could not answer it (%s)", brief(error))
+            if picture is not None:
+                picture.reset()
+            return False
+        return True
 
     def _editable(self, state: _MessageState, key: int | None) -> bool:
         """The message showing ``key`` is there, and young enough for Discord to edit freely."""

@@ -267,6 +267,7 @@ class FakeDiscord:
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
         self._created: dict[int, float] = {}  # message id -> when, on the fake's clock
         self._originals: dict[int, int] = {}  # interaction id -> its response's message id
+        self._clicked: dict[int, int] = {}  # a click's interaction id -> the message clicked
         self._session_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self._slow: set[asyncio.Task[None]] = set()  # the waits of slow answers in progress
@@ -884,11 +885,21 @@ class FakeDiscord:
             return error(404, 10062, "Unknown interaction")
         if record.acknowledged is not None:
             return error(400, 40060, "Interaction has already been acknowledged.")
-        record.acknowledged = arrived
         kind = int(body["type"])
         data = body.get("data") or {}
-        future = self._callbacks.pop(interaction_id)
         message = None
+        if kind == 7:
+            # UPDATE_MESSAGE: the answer to a click is the edit of the message it was on.
+            clicked = self._clicked.get(interaction_id)
+            if clicked is None:
+                return error(400, 50035, "Invalid Form Body: no message to update")
+            channel_id = self._interaction_channels[interaction_id]
+            edited = self._edit(clicked, channel_id, data, files)
+            if isinstance(edited, list):
+                return invalid(edited)
+            message = edited
+        record.acknowledged = arrived
+        future = self._callbacks.pop(interaction_id)
         if kind in (4, 5):
             # A deferral's response is a "thinking" message its first answer replaces.
             shown = data if kind == 4 else {"flags": (data.get("flags") or 0) | LOADING}
@@ -956,6 +967,8 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
+            if kind == 3:
+                self._clicked[interaction_id] = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
         return await asyncio.wait_for(future, 10)
 

@@ -263,7 +263,8 @@ async def test_a_command_the_bot_does_not_have_is_answered_and_only_warned_of(
 
 async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: Harness) -> None:
     """Issue 23 point 1: one Components V2 message a hand (picture, text, buttons in a
-    container), edited in place; a click changes its text and buttons and keeps its picture; a
+    container), edited in place; a click changes its text and buttons and keeps its picture, in
+    the one request that answers it; a
     picture goes up for each street dealt and once for the showdown; the message stays as the
     hand's record, with its results and no buttons."""
     fake = english.discord
@@ -291,9 +292,13 @@ async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: H
     actor = table.actor_id()
     assert actor is not None and table.live is not None
     seq = table.live.seq
-    await fake.click(players[actor], live, passive(buttons(live)))
+    edits = f"PATCH /channels/{fake.channel_id}/messages/{live['id']}"
+    edited = len(fake.requests_to(edits))
+    reply = await fake.click(players[actor], live, passive(buttons(live)))
     await english.applied(seq)
     await english.settled()
+    # One request: the click's answer is the update itself (UPDATE_MESSAGE), no edit after it.
+    assert reply.kind == 7 and len(fake.requests_to(edits)) == edited
     after = fake.messages[int(live["id"])]
     assert after["attachments"] == [picture] and len(channel_uploads()) == uploads
     assert message_text(after) != text and buttons(after) != buttons(live)
