@@ -101,9 +101,7 @@ class House:
             if not table.closed:
                 self._messages.posted(table.channel_id, message_id)
 
-    def failed(
-        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
-    ) -> None:
+    def failed(self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]) -> None:
         table = self.registry.find(outbox.channel_id)
         if table is None:
             return

@@ -14,6 +14,7 @@ from tests.cogs.world import (
     live_table,
     make_bot,
     member,
+    message_text,
     open_and_seat,
     passive_label,
     play_out_with_buttons,
@@ -37,9 +38,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
-    message = table_message(world)
-    (embed,) = message.embeds
-    seats = embed.description or ""
+    seats = message_text(table_message(world))
     assert "ann" in seats and "bob" in seats and "Player" not in seats, seats
     while live_table(world).live is not None:
         current = table_message(world)
