@@ -3,6 +3,7 @@
 
 from bot.core.storage.common import MAX_AMOUNT
 from bot.core.storage.errors import (
+    AlreadyRegistered,
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
@@ -17,13 +18,17 @@ from bot.core.storage.errors import (
     NoTable,
     NotEnoughChips,
     NothingToTake,
+    NoTournament,
+    NotRegistered,
     NotSeated,
     PlayerInHand,
+    RegistrationClosed,
     SchemaTooNew,
     SeatsChanged,
     StoreError,
     TableExists,
     TableFull,
+    TournamentStarted,
 )
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -47,6 +52,9 @@ from bot.core.storage.models import (
     SeatFacts,
     Table,
     TableLedger,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
     Wallet,
 )
 from bot.core.storage.store import Store
@@ -55,6 +63,7 @@ __all__ = [
     "ALL_GAMES",
     "MAX_AMOUNT",
     "PERIODS",
+    "AlreadyRegistered",
     "AlreadySeated",
     "AuditFailed",
     "AuditTotals",
@@ -78,12 +87,15 @@ __all__ = [
     "LeaderboardRow",
     "LedgerEntry",
     "NoTable",
+    "NoTournament",
     "NotEnoughChips",
+    "NotRegistered",
     "NotSeated",
     "NothingToTake",
     "Period",
     "PlayerInHand",
     "PlayerStats",
+    "RegistrationClosed",
     "SchemaTooNew",
     "Season",
     "SeasonReset",
@@ -96,5 +108,9 @@ __all__ = [
     "TableExists",
     "TableFull",
     "TableLedger",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentStarted",
+    "TournamentTable",
     "Wallet",
 ]

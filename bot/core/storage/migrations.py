@@ -23,6 +23,7 @@ from typing import Final, TypeAlias
 import aiosqlite
 import asyncpg
 
+from bot.core.storage import tournament_schema
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.errors import SchemaTooNew
 
@@ -435,6 +436,11 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
+# Migration 11: tournaments (issue 21), in ``tournament_schema.py`` (this file's length).
+_TOURNAMENTS: Final = tuple(
+    Dialects(*s) if isinstance(s, tuple) else s
+    for s in tournament_schema.statements(_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
+)
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -446,12 +452,15 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
+    _TOURNAMENTS,
 )
 LATEST: Final = len(MIGRATIONS)
 
 # Every table the migrations create, each after the tables it references: the order in which
 # ``stud-bot migrate-db`` copies them (a test checks that none is missing).
 TABLES: Final = (
+    "tournaments",
+    "tournament_entries",
     "tables",
     "wallets",
     "seats",

@@ -53,12 +53,14 @@ from bot.core.storage.facades import Hands, Players, Reports, Seating, Wallets
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
+from bot.core.storage.tournament_facade import Tournaments
 
 
 class Store:
     """Open with ``await Store.open(path_or_url)``; close with ``await store.close()``.
 
-    ``wallets``, ``seating``, ``hands``, ``players`` and ``reports`` are its facades; the store
+    ``wallets``, ``seating``, ``hands``, ``players``, ``reports`` and ``tournaments`` are its
+    facades; the store
     itself audits the chips, keeps the process's facts (``get_meta``, ``set_meta``), backs a
     SQLite file up and copies a whole database. Methods raise a ``StoreError`` subclass
     (readable ``str()``) for anything a player can get wrong, and then nothing has changed.
@@ -83,6 +85,7 @@ class Store:
         self.hands = Hands(backend)
         self.players = Players(backend)
         self.reports = Reports(backend)
+        self.tournaments = Tournaments(backend, self)
 
     @classmethod
     async def open(
