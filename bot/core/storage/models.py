@@ -278,6 +278,7 @@ class Tournament:
     prize_pool: int
     elapsed: int  # seconds of play saved for the level clock (11.8)
     message_id: int | None
+    settings: dict[str, Any]  # its tables' settings (turn time, language...), opaque to the store
     created_at: datetime
     started_at: datetime | None
     ended_at: datetime | None

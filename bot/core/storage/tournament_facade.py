@@ -54,9 +54,11 @@ class Tournaments:
         start_at: datetime | None = None,
         late_level: int | None = None,
         reentry: bool = False,
+        settings: Mapping[str, Any] | None = None,
     ) -> Tournament:
         """A new tournament, open for registration. ``InvalidTableConfig`` for settings out of
-        range, or not exactly one of ``start_entrants`` (a sit-and-go) and ``start_at``."""
+        range, or not exactly one of ``start_entrants`` (a sit-and-go) and ``start_at``.
+        ``settings`` (its tables' turn time, language...) are kept as JSON."""
         problems = [
             (not is_int(seats) or not 2 <= seats <= seating.MAX_SEATS, "a table has 2 to 8 seats"),
             (not is_amount(starting_stack), f"a starting stack is 1 to {MAX_AMOUNT:,} chips"),
@@ -89,6 +91,7 @@ class Tournaments:
             "late_level": late_level,
             "reentry": int(reentry),
             "seed": seed,
+            "settings": seating.encode_settings(settings),
         }
         async with self._backend.write() as db:
             tournament_id = await tournaments.create(db, columns, utcnow())

@@ -12,6 +12,7 @@ tournament is passed as its row (``require``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -308,9 +309,9 @@ async def knock_out(db: Connection, tournament: Row, places: Mapping[int, int]) 
 async def move(
     db: Connection, tournament: Row, user_id: int, source: Row, target: Row, position: int
 ) -> None:
-    """Move a player and his stack from one of the tournament's tables to another (11.5)."""
+    """Move a player and his stack from one of the tournament's tables to another (11.5):
+    from a table between hands, to one that may be playing (he is dealt in from its next)."""
     await _no_live_hand(db, source)
-    await _no_live_hand(db, target)
     moved = await db.run(
         "UPDATE seats SET table_id = ?, position = ? WHERE table_id = ? AND user_id = ?",
         (target["id"], position, source["id"], user_id),
@@ -411,6 +412,7 @@ def to_tournament(row: Row) -> Tournament:
         prize_pool=int(row["prize_pool"]),
         elapsed=int(row["elapsed"]),
         message_id=None if row["message_id"] is None else int(row["message_id"]),
+        settings=json.loads(row["settings"]),
         created_at=required_ts(row["created_at"]),
         started_at=parse_ts(row["started_at"]),
         ended_at=parse_ts(row["ended_at"]),
