@@ -69,6 +69,7 @@ class House:
             self.tasks,
             owns=owns,
             flush=self._messages.flush,
+            tournaments=self.tournaments.restore,
         )
 
     # ------------------------------------------------------------------ the edge's reports
@@ -88,9 +89,7 @@ class House:
             if not table.closed:
                 self._messages.posted(table.channel_id, message_id)
 
-    def failed(
-        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
-    ) -> None:
+    def failed(self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]) -> None:
         table = self.registry.find(outbox.channel_id)
         if table is None:
             return

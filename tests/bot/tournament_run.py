@@ -9,7 +9,7 @@ from collections import Counter
 
 from bot.core.storage import Store, Tournament
 from bot.core.table import Table
-from bot.core.tournament import TournamentDirector
+from bot.core.tournament import Record, TournamentDirector
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
 
 LOBBY = 77
@@ -36,6 +36,8 @@ class TournamentRun:
         self.balanced_checks = 0
         self.director: TournamentDirector | None = None
         self.tournament: Tournament | None = None
+        self.restarts = 0
+        self.records: list[Record] = []  # each director's, the one playing now last
 
     async def _thread(self, tournament: Tournament, number: int) -> int:
         return next(self.threads)
@@ -57,19 +59,36 @@ class TournamentRun:
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
         self.director = self.house.tournaments.directors[self.tournament.tournament_id]
+        self.records.append(self.director.record)
         return self.director
+
+    async def crash_and_restart(self) -> None:
+        """The process dies (every task of the core stops where it was, no shutdown, nothing
+        saved that wasn't), and a new one restores what the store holds."""
+        assert self.tournament is not None
+        # The dead process shows nothing more and starts no clock: its screen goes dark first.
+        self.screen.working = False
+        self.house.on_outbox = lambda outbox: None
+        await self.house.tasks.stop()
+        self.house = new_house(self.store, self.clock)
+        self.screen = Screen(self.house)
+        self.house.tournaments.make_thread = self._thread
+        await self.house.recovery.restore()
+        self.director = self.house.tournaments.directors[self.tournament.tournament_id]
+        self.records.append(self.director.record)
+        self.restarts += 1
 
     def tables(self) -> list[Table]:
         assert self.director is not None
         return list(self.director.tables.values())
 
-    async def play(self, max_steps: int = 200_000) -> None:
+    async def play(self, max_steps: int = 200_000, crashes: float = 0.0) -> None:
         """Random decisions at every table until one player has every chip: the audit (the
         tournament's included) after every hand, balance whenever every table is between
-        hands."""
-        director = self.director
-        assert director is not None
+        hands; after any decision, with probability ``crashes``, a crash and a restart."""
         for _ in range(max_steps):
+            director = self.director
+            assert director is not None
             if director.finished:
                 return
             acted = False
@@ -81,7 +100,16 @@ class TournamentRun:
                 spec = self.rng.choice(table.buttons())
                 await self.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)
                 acted = True
-                if table.live is not live:
+                ended = table.live is not live
+                if self.rng.random() < crashes * (10 if ended else 1):
+                    # Often right as a hand ends, before the director has dealt with it.
+                    await self.crash_and_restart()
+                    self.hands += ended
+                    await self.clock.until_idle(lambda: self.house.tasks)
+                    await self.store.audit()
+                    self.audits += 1
+                    break
+                if ended:
                     self.hands += 1
                     await self.clock.until_idle(lambda: self.house.tasks)
                     await self.store.audit()

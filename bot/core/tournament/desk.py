@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from random import Random
 from typing import Any, Literal
@@ -23,11 +23,11 @@ from bot.core.errors import TableError
 from bot.core.players import Players
 from bot.core.registry import Registry
 from bot.core.settings import DEFAULT_TIME_BANK
-from bot.core.storage import Store, Tournament
+from bot.core.storage import Store, Tournament, TournamentEntry
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import TournamentDirector
-from engine.tournament import seat_entrants, structure
+from engine.tournament import Finish, seat_entrants, structure
 from words import EN
 
 log = logging.getLogger(__name__)
@@ -171,8 +171,59 @@ class Tournaments:
             await self._players.four_colour(user_id)
         return table
 
+    async def restore(self) -> None:
+        """After a restart: every running tournament whose tables this process restored gets
+        its director back, its level clock where it was saved (11.8). Players out in a hand
+        whose end the director had not dealt with yet get their places before anything is
+        dealt there."""
+        live = {record.channel_id: record for record in await self._store.hands.live()}
+        for tournament in await self._store.tournaments.active():
+            if tournament.state != "running":
+                continue
+            stored = await self._store.tournaments.tables(tournament.tournament_id)
+            found = {t.number: self._registry.find(t.channel_id) for t in stored}
+            tables = {number: table for number, table in found.items() if table is not None}
+            if not tables or len(tables) != len(stored):
+                continue  # another process's
+            entries = await self._store.tournaments.entries(tournament.tournament_id)
+            hands = {
+                n: await self._store.tournaments.hands_dealt(t.channel_id)
+                for n, t in tables.items()
+            }
+            director = self._direct(
+                tournament,
+                tables,
+                {e.user_id for e in entries if e.place is None},
+                hands_dealt=hands,
+                finishes=finishes_of(entries),
+            )
+            director.entrants = sum(e.entries for e in entries)
+            outs: list[tuple[int, int, int]] = []  # (table, user, chips he began with)
+            for number, table in sorted(tables.items()):
+                record = live.get(table.channel_id)
+                playing = set() if record is None else {p.user_id for p in record.players}
+                for seat in sorted(table.seats.values(), key=lambda s: s.position):
+                    if seat.stack == 0 and seat.user_id not in playing:
+                        last = await self._store.hands.last_for(seat.user_id, finished=True)
+                        began = (
+                            0
+                            if last is None
+                            else next(
+                                p.starting_stack for p in last.players if p.user_id == seat.user_id
+                            )
+                        )
+                        outs.append((number, seat.user_id, began))
+            playing_tables = {n for n, t in tables.items() if t.channel_id in live}
+            director.resume(outs, playing_tables)
+
     def _direct(
-        self, tournament: Tournament, tables: dict[int, Table], left: set[int]
+        self,
+        tournament: Tournament,
+        tables: dict[int, Table],
+        left: set[int],
+        *,
+        hands_dealt: dict[int, int] | None = None,
+        finishes: Sequence[Finish] = (),
     ) -> TournamentDirector:
         director = TournamentDirector(
             tournament,
@@ -184,6 +235,8 @@ class Tournaments:
             tasks=self._tasks,
             players_left=left,
             on_finish=self._finished,
+            hands_dealt=hands_dealt,
+            finishes=finishes,
         )
         self.directors[tournament.tournament_id] = director
         return director
@@ -192,6 +245,15 @@ class Tournaments:
         self.directors.pop(director.tournament.tournament_id, None)
         if self.on_finish is not None:
             await self.on_finish(director)
+
+
+def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
+    """The places the store holds, as the director ranked them (ties together)."""
+    by_place: dict[int, list[int]] = {}
+    for entry in entries:
+        if entry.place is not None:
+            by_place.setdefault(entry.place, []).append(entry.user_id)
+    return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
 
 
 def _config(tournament: Tournament) -> TableConfig:

@@ -112,8 +112,34 @@ class TournamentDirector:
         self.hand_for_hand = False
         self._round: set[int] = set()  # tables that dealt in this hand-for-hand round
         self.finished = False
+        self._held = False  # restored with players out to rank first: nothing is dealt
         for table in tables.values():
             table.tournament = self
+
+    def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
+        """After a restart: ``outs`` (table, player, chips he began his last hand with) went
+        out in hands the director had not dealt with; the tables ``playing`` have a hand in
+        play. Hand-for-hand resumes if it was on: the tables playing are this round's."""
+        staying = len(self.left) - len(outs)
+        self.hand_for_hand = hand_for_hand(staying, paid_places(self.entrants), len(self.tables))
+        # The tables between hands have played this round already: they wait for the others.
+        self._round = set(self.tables) if self.hand_for_hand and playing else set()
+        if not outs:
+            return
+        self._held = True
+        self._pending = [
+            _Out(table, order, user, began) for order, (table, user, began) in enumerate(outs)
+        ]
+        self._tasks.spawn(self._resume())
+
+    async def _resume(self) -> None:
+        async with self._lock:
+            self._held = False
+            if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
+                return  # the round's last hand ends them
+            await self._between_hands(0)
+        if not self.finished:
+            self._deal_on()
 
     # ------------------------------------------------------------------ the clock and levels
 
@@ -142,7 +168,7 @@ class TournamentDirector:
 
     def may_deal(self, table: Table) -> bool:
         number = self._numbers.get(table.channel_id)
-        if self.finished or number is None or self._lock.locked():
+        if self.finished or number is None or self._held or self._lock.locked():
             # The director is moving players: it deals again when it is done.
             return False
         if self.hand_for_hand:
