@@ -112,6 +112,8 @@ class Dealer:
             if len(players) < 2 or not _person_dealt_in(table):
                 table.outbox.redraw()
                 return None
+            if table.tournament is not None and not table.tournament.may_deal(table):
+                return None
             positions = [seat.position for seat in players]
             dealer = _next_dealer(positions, table.last_dealer)
             deck = shuffled_deck()
@@ -369,6 +371,14 @@ class Dealer:
         hand = live.hand
         table.live = None
         self.turns.stop(table)
+        if table.tournament is not None:
+            # RULES 11.3: at a tournament's table nobody sits out or leaves; its director takes
+            # the players out, moves them and deals the next hand.
+            last = table.log[-1] if table.log else ""
+            table.outbox.put(results_view(table, live, end, self._texts, last))
+            table.outbox.redraw()
+            table.tournament.hand_ended(table, live, end)
+            return
         timed_out = {live.users[seat] for seat in hand.timed_out}
         fresh = {seat.user_id: seat for seat in await self._store.seating.seats(table.channel_id)}
         for user_id in list(fresh):

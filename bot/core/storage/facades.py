@@ -405,9 +405,12 @@ class Hands:
             table = await seating.table_by_id(db, ending.table_id)
             await seating.return_stacks(db, table, hand_id, ending.stacks())
             nets = ending.nets()
-            await wallets.add_results(db, ending.guild_id, nets)
-            if facts is not None:
-                await reports.count_hand(db, ending.guild_id, hand_id, facts, nets, now)
+            # A tournament's chips are not the wallets' and its hands count in no cash stats
+            # (RULES 11.1).
+            if table["tournament_id"] is None:
+                await wallets.add_results(db, ending.guild_id, nets)
+                if facts is not None:
+                    await reports.count_hand(db, ending.guild_id, hand_id, facts, nets, now)
             cashed_out = await seating.cash_out_leaving(db, table, now)
         return ending.result(cashed_out)
 

@@ -22,11 +22,11 @@ from typing import Final
 import aiosqlite
 import asyncpg
 
-from bot.core.storage import coordination
+from bot.core.storage import coordination, tournament_schema
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.dialects import Dialects, Statement
 from bot.core.storage.errors import SchemaTooNew
-from bot.core.storage.migration_house import HOUSE_MIGRATION
+from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -433,6 +433,11 @@ _ALWAYS_SHOW: Final = (
     " CHECK (always_show IN (0, 1))",
 )
 
+# Migration 14: tournaments (issue 21), in ``tournament_schema.py`` (this file's length).
+_TOURNAMENTS: Final = tuple(
+    Dialects(*s) if isinstance(s, tuple) else s
+    for s in tournament_schema.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
+)
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -447,12 +452,15 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _ALWAYS_SHOW,
     coordination.SCHEMA,
     HOUSE_MIGRATION,
+    _TOURNAMENTS,
 )
 LATEST: Final = len(MIGRATIONS)
 
 # Every table the migrations create, each after the tables it references: the order in which
 # ``stud-bot migrate-db`` copies them (a test checks that none is missing).
 TABLES: Final = (
+    "tournaments",
+    "tournament_entries",
     "tables",
     "wallets",
     "seats",

@@ -59,12 +59,14 @@ from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
+from bot.core.storage.tournament_facade import Tournaments
 
 
 class Store:
     """Open with ``await Store.open(path_or_url)``; close with ``await store.close()``.
 
-    ``wallets``, ``seating``, ``hands``, ``players`` and ``reports`` are its facades; the store
+    ``wallets``, ``seating``, ``hands``, ``players``, ``reports`` and ``tournaments`` are its
+    facades; the store
     itself audits the chips, keeps the process's facts (``get_meta``, ``set_meta``), backs a
     SQLite file up and copies a whole database. Methods raise a ``StoreError`` subclass
     (readable ``str()``) for anything a player can get wrong, and then nothing has changed.
@@ -92,6 +94,7 @@ class Store:
         self.reports = Reports(backend)
         self.coordination = Coordination(backend)
         self.house = House(backend, self)
+        self.tournaments = Tournaments(backend, self)
 
     @classmethod
     async def open(
