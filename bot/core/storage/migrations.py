@@ -426,13 +426,11 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
-# A player's choice to show his hand at every showdown, even one that can no longer win
-# (RULES 5.6); by default a losing hand is mucked unseen.
+# 11: a player may show every hand at a showdown (RULES 5.6); by default a loser mucks unseen.
 _ALWAYS_SHOW: Final = (
     "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
     " CHECK (always_show IN (0, 1))",
 )
-
 # Migration 14: tournaments (issue 21), in ``tournament_schema.py`` (this file's length).
 _TOURNAMENTS: Final = tuple(
     Dialects(*s) if isinstance(s, tuple) else s
