@@ -152,14 +152,6 @@ class DiscordPresenter:
                     continue
                 pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
                 if self.budget.strained:
-                    if isinstance(effect, ClearButtons):
-                        # Cosmetic (an old message keeps its dead buttons): not worth a retry
-                        # while Discord's refusals near the ban.
-                        log.info(
-                            "channel %s: old buttons left (budget strained)", outbox.channel_id
-                        )
-                        outbox.delivered(effect)
-                        continue
                     pause = max(pause, STRAINED_PAUSE)
                 attempt += 1
                 log.warning(
@@ -235,6 +227,12 @@ class DiscordPresenter:
             if error.code != UNKNOWN_MESSAGE:
                 raise
             # Deleted by someone: there are no buttons left to take away.
+        except Exception as error:
+            if not (self.budget.strained and is_retryable(error)):
+                raise
+            # Cosmetic (its buttons are refused as old anyway): not worth a retry while
+            # Discord's refusals near the ban.
+            log.info("channel %s: old buttons left (budget strained)", outbox.channel_id)
 
     async def _table(self, outbox: Outbox, state: _MessageState, view: TableView) -> int | None:
         """Show the table: edit its message, or post a new one for a new street."""
