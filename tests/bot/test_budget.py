@@ -210,3 +210,16 @@ async def test_a_strained_budget_leaves_old_buttons_rather_than_retry(store: Sto
     assert budget.strained
     await presenter._clear_buttons(outbox, 10)  # type: ignore[arg-type]
     assert edits == [{"view": None}, {"view": None}]  # tried once each time, never again
+
+
+async def test_two_processes_share_their_counts_through_the_store(store: Store) -> None:
+    wall = Wall()
+    mine, other = InvalidRequests(limit=10, clock=wall), InvalidRequests(limit=10, clock=wall)
+    for _ in range(4):
+        other.record(429)
+    mine.record(403)
+    await other.share(store.coordination)
+    await mine.share(store.coordination)
+    assert mine.used == 5 and mine.strained
+    await other.share(store.coordination)
+    assert other.used == 5 and other.strained
