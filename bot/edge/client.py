@@ -141,7 +141,9 @@ class StudBot(commands.AutoShardedBot):
         self.store = store
         self.texts = texts
         shards = settings.shards
-        self.house = House(store, texts, clock=clock, owns=None if shards is None else shards.owns)
+        self.house = House(
+            store, texts, clock=clock, owns=None if shards is None else shards.owns
+        )
         self.identify_turns = identify_turns
         self.session_starts = SessionStarts(store.coordination, self.fetch_session_start_limits)
         drawing = DrawingProcess() if drawing is None else drawing
