@@ -79,8 +79,12 @@ class DatabaseTurns:
 
     async def wait(self, shard_id: int) -> None:
         if self._concurrency is None:  # Discord's figure does not change while we run
-            self._concurrency = max(1, (await self._limits()).max_concurrency)
-        bucket = shard_id % self._concurrency
+            try:
+                self._concurrency = max(1, (await self._limits()).max_concurrency)
+            except Exception:
+                # One queue for every shard is never wrong, only slower: asked again next time.
+                log.warning("could not read Discord's max_concurrency: one IDENTIFY at a time")
+        bucket = shard_id % (self._concurrency or 1)
         wait = await self._coordination.book_identify(bucket, self.interval)
         if wait > 0:
             await self._sleep(wait)

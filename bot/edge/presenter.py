@@ -163,14 +163,6 @@ class DiscordPresenter:
                     continue
                 pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
                 if self.budget.strained:
-                    if isinstance(effect, ClearButtons):
-                        # Cosmetic (an old message keeps its dead buttons): not worth a retry
-                        # while Discord's refusals near the ban.
-                        log.info(
-                            "channel %s: old buttons left (budget strained)", outbox.channel_id
-                        )
-                        outbox.delivered(effect)
-                        continue
                     pause = max(pause, STRAINED_PAUSE)
                 attempt += 1
                 log.warning(
@@ -255,12 +247,17 @@ class DiscordPresenter:
             if error.code != UNKNOWN_MESSAGE:
                 raise
             # Deleted by someone: there are no buttons left to take away.
-        except discord.HTTPException as error:
-            if error.code != OLD_MESSAGE_EDITS:
+        except Exception as error:
+            if isinstance(error, discord.HTTPException) and error.code == OLD_MESSAGE_EDITS:
+                # Too old for Discord to edit: its buttons stay, and a click on one is answered
+                # as a button of an old hand.
+                log.info("channel %s: message %s too old to edit", channel_id, message_id)
+            elif self.budget.strained and is_retryable(error):
+                # Cosmetic (its buttons are refused as old anyway): not worth a retry while
+                # Discord's refusals near the ban.
+                log.info("channel %s: old buttons left (budget strained)", channel_id)
+            else:
                 raise
-            # Too old for Discord to edit: its buttons stay, and a click on one is answered
-            # as a button of an old hand.
-            log.info("channel %s: message %s too old to edit", channel_id, message_id)
 
     async def _table(self, outbox: Outbox, state: _MessageState, view: TableView) -> int | None:
         """Show the table: an idle table's message, or the hand's one live message."""

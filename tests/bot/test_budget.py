@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from types import SimpleNamespace
 
 import aiohttp
+import discord
 import pytest
 from aiohttp import web
 
 from bot.core.storage import Store
 from bot.edge.budget import WINDOW, InvalidRequests, trace
 from bot.edge.dms import BACK_OFF, REOPEN_GAP, ClosedDms
+from bot.edge.drawing import InProcessDrawing
+from bot.edge.presenter import DiscordPresenter
+from tests.texts import TEXTS
 
 
 class Wall:
@@ -169,3 +174,52 @@ async def test_a_players_dms_take_turns_so_one_refusal_stops_the_next(store: Sto
     await asyncio.gather(dm("third street"), dm("seventh street"))
     assert tried == ["third street"]
     assert dms._turns == {} and dms._waiting == {}
+
+
+async def test_a_strained_budget_leaves_old_buttons_rather_than_retry(store: Store) -> None:
+    """Taking the buttons off an old message is cosmetic: while the budget is strained, Discord
+    failing it is not worth a retry; otherwise the failure is retried as any other."""
+
+    class Down:
+        status, reason = 503, "Service Unavailable"
+
+    edits: list[object] = []
+
+    async def edit(**changes: object) -> None:
+        edits.append(changes)
+        raise discord.DiscordServerError(Down(), "down")
+
+    message = SimpleNamespace(edit=edit)
+    channel = SimpleNamespace(get_partial_message=lambda message_id: message)
+    bot = SimpleNamespace(get_partial_messageable=lambda *args, **kwargs: channel)
+    house = SimpleNamespace(clock=None, on_outbox=None)
+    budget = InvalidRequests(limit=2, clock=Wall())
+    presenter = DiscordPresenter(
+        bot,  # type: ignore[arg-type]
+        house,  # type: ignore[arg-type]
+        TEXTS,
+        InProcessDrawing(),
+        budget=budget,
+        dms=ClosedDms(store.coordination),
+    )
+    outbox = SimpleNamespace(channel_id=1, guild_id=2)
+    with pytest.raises(discord.DiscordServerError):
+        await presenter._clear_buttons(outbox, 10)  # type: ignore[arg-type]
+    budget.record(403)
+    budget.record(429)
+    assert budget.strained
+    await presenter._clear_buttons(outbox, 10)  # type: ignore[arg-type]
+    assert edits == [{"view": None}, {"view": None}]  # tried once each time, never again
+
+
+async def test_two_processes_share_their_counts_through_the_store(store: Store) -> None:
+    wall = Wall()
+    mine, other = InvalidRequests(limit=10, clock=wall), InvalidRequests(limit=10, clock=wall)
+    for _ in range(4):
+        other.record(429)
+    mine.record(403)
+    await other.share(store.coordination)
+    await mine.share(store.coordination)
+    assert mine.used == 5 and mine.strained
+    await other.share(store.coordination)
+    assert other.used == 5 and other.strained

@@ -118,3 +118,17 @@ async def test_a_crash_loop_is_remembered_across_restarts(store: Store) -> None:
     assert await start_pause(store.coordination, "4-7", now=lambda: clock[0]) == 0.0
     clock[0] += LOOP_WINDOW  # a quiet spell: starting over is free again
     assert await start_pause(store.coordination, "0-3", now=lambda: clock[0]) == 0.0
+
+
+async def test_without_discords_figure_every_shard_queues_in_one_bucket(store: Store) -> None:
+    if not store.coordination.shared:
+        pytest.skip("IDENTIFY is coordinated in the database on PostgreSQL only (SQLite: a file)")
+
+    async def down() -> Limits:
+        raise OSError("no route")
+
+    sleeps = Sleeps()
+    turns = DatabaseTurns(store.coordination, down, sleep=sleeps)
+    await turns.wait(0)
+    await turns.wait(1)  # bucket 1 of 2 it would be; bucket 0 of 1 it is
+    assert [round(s) for s in sleeps.slept] == [5]

@@ -173,6 +173,9 @@ class Store:
         ledger's references stay right, and new ids continue after the copied ones.
         """
         async with source._backend.read() as reading, self._backend.write() as writing:
+            if self._backend.dialect == "postgresql":
+                # Idle while the source reads a batch, maybe for long: no worker waits on it.
+                await writing.run("SET LOCAL idle_in_transaction_session_timeout = 0")
             await admin.require_empty(writing)
             copied = await admin.copy_rows(reading, writing)
             await audit(writing)
