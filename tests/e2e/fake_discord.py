@@ -167,6 +167,7 @@ class Upload:
     channel_id: int
     filename: str
     data: bytes
+    message_id: int = 0  # the message that took it
 
 
 DISPOSITION_FIELD = re.compile(rb'(\w+)="([^"]*)"')
@@ -609,6 +610,7 @@ class FakeDiscord:
         ephemeral = bool(message["flags"] & EPHEMERAL)
         for upload in files:
             upload.channel_id = 0 if ephemeral else int(message["channel_id"])
+            upload.message_id = int(message["id"])
             self.uploads.append(upload)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
