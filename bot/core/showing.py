@@ -84,6 +84,7 @@ def _hand_view(
         buttons=tuple(table.buttons()),
         labels=labels,
         picture=still_picture(public, labels),
+        commitment=live.commitment,
     )
 
 
@@ -134,6 +135,7 @@ def results_view(
         ),
         next_hand_at=table.next_hand_at,
         next_game=coming,
+        commitment=live.commitment,
     )
 
 

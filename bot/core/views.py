@@ -72,6 +72,7 @@ class HandView:
     buttons: tuple[ButtonSpec, ...]
     labels: TableLabels
     picture: Picture
+    commitment: str  # the deck's digest, published with the hand's first cards (fairness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,7 @@ class ResultsView:
     nets: tuple[tuple[str, int], ...]  # each player's name and his result, in seat order
     next_hand_at: float | None
     next_game: str | None
+    commitment: str  # the deck's digest, which the reveal checks against
 
 
 @dataclass(frozen=True, slots=True)
