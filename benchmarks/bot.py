@@ -3,21 +3,22 @@
 The unmodified bot runs in this process and connects to the fake Discord of the end-to-end
 tests (REST and gateway on 127.0.0.1), which runs with its players in a child process so the two
 don't share an event loop. Each table has two players who click the table buttons once the bot
-shows them, after a random think time (``--think``: mean seconds, one run per value). For every
-click two times are measured from its arrival (the INTERACTION_CREATE sent): to the bot's
-acknowledgement (its first callback request), and to the bot's update of that channel's table
-message (or the results, when the click ended the hand). Printed for the whole run and for its
-steady part (after the first 10 s): p50/p95/max of both, and the bot process's peak RSS.
+shows them, after a random think time (``--think``: mean seconds). For every click two times are
+measured from its arrival (the INTERACTION_CREATE sent): to the bot's acknowledgement (its first
+callback request: the table's update itself when that answers the click), and to the bot's
+update of that channel's table message. Printed for the whole run and for its steady part (after
+the first 10 s), with the CPU a click costs in each process, the click rate that would fill the
+machine's cores at that cost, and the Discord requests the bot made.
 
-The tables open together by default (the issue's set-up), so their deals and showdowns come in
-step for the whole run; ``--stagger S`` opens them at random over the first S seconds instead, as
-a bot's tables are in practice. Each run also prints the CPU a click costs in each process, how
-many clicks/s would fill the machine's cores at that cost, and the time a fixed piece of pure
-Python takes here: this machine's speed swings by a factor of two between days, and figures of
-different days compare only beside that one.
+Then, in turn (issue 23 point 5): the floor client (``benchmarks.floor``) against the same
+players, making the bot's requests with no game, store or drawing; the code before issue 23
+(``git archive`` of 1d409fc, its own benchmark with the same arguments); and the bot again at
+half the click rate that filled the cores; and a table of the figures beside their targets.
+``--alone`` runs the bot only. A line first times a fixed piece of pure Python: this machine's
+speed swings by a factor of two or more between runs, so only ratios of one run compare.
 
-Targets (issue 9): acknowledgement p95 < 10 ms; update p95 < 30 ms at 70 clicks/s and < 50 ms at
-140 clicks/s; RSS < 200 MB.
+The tables open together by default, so their deals and showdowns come in step; ``--stagger S``
+opens them at random over the first S seconds instead, as a bot's tables are in practice.
 """
 
 from __future__ import annotations
