@@ -93,6 +93,8 @@ def announce(
                 cards=cards_text(cards),
                 description=description,
             )
+        case ev.HandMucked(seat=seat):
+            return t(lang, "ann_mucked", name=name_of(seat))
         case ev.PotAwarded(high_winners=high_winners) if high_winners and high_game and low_game:
             return _split_pot(event, texts, lang, name_of)
         case ev.PotAwarded(index=index, amount=amount, winners=winners, description=description):

@@ -23,12 +23,13 @@ from bot.core.views import (
     TableView,
 )
 from engine import events as ev
+from engine.odds import AllInOdds
 from engine.public import PrivateHand, PublicTable
 from render import SeatLabel, TableLabels
 from words import Texts
 
 # The events a finished hand's results list: what was shown and who won what.
-_RESULT_EVENTS = (ev.HandShown, ev.PotAwarded, ev.UncalledBetReturned)
+_RESULT_EVENTS = (ev.HandShown, ev.HandMucked, ev.PotAwarded, ev.UncalledBetReturned)
 
 
 def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
@@ -104,10 +105,16 @@ def still_picture(public: PublicTable, labels: TableLabels) -> Picture:
 
 
 def results_view(
-    table: Table, live: LiveHand, end: HandEnd, texts: Texts, last_action: str
+    table: Table,
+    live: LiveHand,
+    end: HandEnd,
+    texts: Texts,
+    last_action: str,
+    odds: AllInOdds | None = None,
 ) -> ResultsView:
     """The finished hand ``live`` as settled (``end``): shown hands, pots and each player's
-    result, in the table's language. ``last_action`` is the hand's own last line."""
+    result, in the table's language. ``last_action`` is the hand's own last line; ``odds``
+    the chances of the hands all in when the betting stopped (``engine.odds``)."""
     hand = live.hand
     lang = table.config.lang
 
@@ -121,6 +128,9 @@ def results_view(
     )
     names = tuple(table.name(user_id) for user_id in live.users)
     coming = next_game(table, texts, lang)
+    said = [line for line in lines if line]
+    if odds is not None:
+        said.insert(0, odds_line(odds, texts, lang, names, low_game=hand.variant.low is not None))
     return ResultsView(
         hand_id=live.hand_id,
         lang=lang,
@@ -128,15 +138,46 @@ def results_view(
         stakes=table.config.stakes,
         street=hand.street,
         public=PublicTable.from_hand(hand),
-        labels=_labels(table, live, texts, names, coming, last_action),
-        lines=tuple(line for line in lines if line),
+        labels=_labels(table, live, texts, names, coming, last_action, odds=odds),
+        lines=tuple(said),
         nets=tuple(
             (name, end.net[user_id]) for name, user_id in zip(names, live.users, strict=True)
         ),
         next_hand_at=table.next_hand_at,
         next_game=coming,
         commitment=live.commitment,
+        odds=odds,
     )
+
+
+def odds_line(
+    odds: AllInOdds, texts: Texts, lang: str, names: tuple[str, ...], *, low_game: bool
+) -> str:
+    """ "All in on 4th street, the chances were: Ann 62%, Bob 38%" (an estimate says so)."""
+    split = low_game and any(chances.high for chances in odds.seats)
+
+    def percent(share: float) -> str:
+        return f"{round(100 * share)}%"
+
+    parts = []
+    for chances in odds.seats:
+        if split:
+            figures = texts.t(
+                lang,
+                "odds_halves",
+                high=percent(chances.high),
+                low=percent(chances.low),
+                scoop=percent(chances.scoop),
+            )
+        else:
+            figures = percent(chances.win)
+        parts.append(f"{names[chances.seat]} {figures}")
+    if odds.street:
+        street = texts.pictures(lang).street_name(odds.street)
+    else:
+        street = texts.t(lang, "odds_antes")
+    key = "odds_exact" if odds.exact else "odds_estimate"
+    return texts.t(lang, key, street=street, chances=", ".join(parts))
 
 
 def _labels(
@@ -149,6 +190,7 @@ def _labels(
     *,
     seconds: int | None = None,
     banking: bool = False,
+    odds: AllInOdds | None = None,
 ) -> TableLabels:
     """The picture's labels: names, the actor's ``seconds`` (his bank's, when ``banking``), what
     just happened and which game comes next."""
@@ -168,6 +210,7 @@ def _labels(
         words=texts.pictures(lang),
         game=game_name(texts, game_of(live.hand.variant), lang),
         next_game=coming or "",
+        odds=odds,
     )
 
 

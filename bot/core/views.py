@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.core.config import TableConfig
 from bot.core.games import game_name
+from engine.odds import AllInOdds
 from engine.public import PrivateHand, PublicTable
 from engine.stakes import Stakes
 from render import TableLabels
@@ -106,6 +107,9 @@ class ResultsView:
     next_hand_at: float | None
     next_game: str | None
     commitment: str  # the deck's digest, which the reveal checks against
+    # Each live hand's chances when the betting stopped with two or more all in (RULES 2.4);
+    # the picture draws them too (``labels.odds``).
+    odds: AllInOdds | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ import asyncio
 import io
 import logging
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -37,7 +38,9 @@ from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
 from bot.core.views import Picture, PrivateView, ResultsView, TableView
+from bot.edge.budget import InvalidRequests
 from bot.edge.clicks import Clicks, PendingClick
+from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingCrashed
 from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
 from bot.edge.funnel import answer, brief, is_retryable, with_retries
@@ -64,6 +67,8 @@ STATS_PICTURE = "stats.png"
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 DM_CHANNELS_KEPT: Final = 10_000  # a few hundred KB: every player of a busy process
+# While the invalid-request budget is strained: the least pause before a retry (bot.edge.budget).
+STRAINED_PAUSE: Final = 30.0
 # Discord's codes for a channel that is gone and for a message that is.
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
@@ -84,8 +89,21 @@ class _MessageState:
 
 
 class DiscordPresenter:
-    def __init__(self, bot: discord.Client, house: House, texts: Texts, drawing: Drawing) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        house: House,
+        texts: Texts,
+        drawing: Drawing,
+        *,
+        budget: InvalidRequests,
+        dms: ClosedDms,
+    ) -> None:
         self.bot = bot
+        self.budget = budget  # what Discord's invalid-request budget has spent
+        self.dms = dms  # who takes no DMs
+        # Told how long each table update took to show (the metrics, when they are on).
+        self.table_shown: Callable[[float], None] = lambda seconds: None
         self.house = house
         self.texts = texts
         self.drawing = drawing
@@ -119,6 +137,7 @@ class DiscordPresenter:
         state = self._states.setdefault(outbox.channel_id, _MessageState())
         attempt = 0
         while not self._closing and (effect := outbox.take()) is not None:
+            started = time.perf_counter()
             try:
                 posted = await self._deliver(outbox, state, effect)
             except discord.NotFound as error:
@@ -142,6 +161,16 @@ class DiscordPresenter:
                     self._dropped(outbox, effect)
                     continue
                 pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                if self.budget.strained:
+                    if isinstance(effect, ClearButtons):
+                        # Cosmetic (an old message keeps its dead buttons): not worth a retry
+                        # while Discord's refusals near the ban.
+                        log.info(
+                            "channel %s: old buttons left (budget strained)", outbox.channel_id
+                        )
+                        outbox.delivered(effect)
+                        continue
+                    pause = max(pause, STRAINED_PAUSE)
                 attempt += 1
                 log.warning(
                     "channel %s: Discord failed (%s); trying again in %.1f s",
@@ -153,6 +182,8 @@ class DiscordPresenter:
                 await self.house.clock.sleep(pause)
                 continue
             attempt = 0
+            if isinstance(effect, TableView):
+                self.table_shown(time.perf_counter() - started)
             if posted is None:
                 outbox.delivered(effect)
             else:
@@ -359,6 +390,10 @@ class DiscordPresenter:
     async def _send_private(self, outbox: Outbox, view: PrivateView) -> None:
         user_id = view.user_id
         lang = view.lang
+        if not self.dms.may_try(user_id, strained=self.budget.strained):
+            # Refused lately: another try would only spend Discord's invalid-request budget.
+            outbox.failed(view, Why.DMS_CLOSED)
+            return
         channel = self.bot.get_channel(outbox.channel_id)
         text = self._cards_text(
             view,
@@ -369,6 +404,15 @@ class DiscordPresenter:
         # Behind the table pictures: the player can act on what the table shows, and his
         # down cards are one click away (My cards) if the DM comes a moment later.
         png = await self._private_png(view, behind=True)
+        async with self.dms.turn(user_id):
+            if not self.dms.may_try(user_id, strained=self.budget.strained):
+                # Refused while his picture was drawn (an earlier DM of his).
+                outbox.failed(view, Why.DMS_CLOSED)
+                return
+            await self._dm(outbox, view, text, png)
+
+    async def _dm(self, outbox: Outbox, view: PrivateView, text: str, png: bytes) -> None:
+        user_id = view.user_id
 
         async def send() -> None:
             dm = await self._dm_channel(user_id)
@@ -379,10 +423,13 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             self._dm_channels.pop(user_id, None)
             # Closed DMs (or Discord down for minutes) must not stall the game: the channel
-            # says so once a hand, and the player uses My cards.
+            # says so once a table session, and the player uses My cards.
             log.info("hand %s: no DM to a player (%s)", view.hand_id, error.status)
+            if error.status == 403:
+                await self.dms.refused(user_id)
             outbox.failed(view, Why.DMS_CLOSED)
         else:
+            await self.dms.delivered(user_id)
             outbox.delivered(view)
 
     def _cards_text(self, view: PrivateView, key: str, **params: object) -> str:
@@ -421,6 +468,7 @@ class DiscordPresenter:
 
     async def send_cards(self, interaction: discord.Interaction, view: PrivateView) -> None:
         """The player's own cards, privately (the interaction is already acknowledged)."""
+        await self.dms.asked(view.user_id)  # his DMs may be open again
         png = await self._private_png(view)
         await with_retries(
             lambda: answer(

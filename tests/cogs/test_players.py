@@ -131,8 +131,12 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Razz, Stud Hi-Lo and the mix",
         "Commands",
         "Chips, stats and hands",
+        "Computer players",
     ]
     assert "/table open" in (embed.fields[3].value or "")
+    # What bots are and how they play (issue 22 point 6).
+    assert "/table bots add" in (embed.fields[5].value or "")
+    assert "pot odds" in (embed.fields[5].value or "")
     assert "/stats" in (embed.fields[4].value or "") and all(
         len(field.value or "") <= 1024 for field in embed.fields
     )
@@ -179,3 +183,20 @@ async def test_sit_says_what_the_default_buy_in_is(world: World) -> None:
     command = world.bot.tree.get_command("sit")
     assert isinstance(command, app_commands.Command)
     assert "default" in str(command.parameters[0].description)
+
+
+async def test_settings_showdown_makes_the_players_hands_always_shown(world: World) -> None:
+    """RULES 5.6: the choice is his, saved, and the next hand dealt to him knows it."""
+    ann, bob = world.players[:2]
+    asked = await ann.slash(world.channel, "settings showdown")
+    assert asked.response is not None and "mucked unseen" in asked.response.content
+    chosen = await ann.slash(world.channel, "settings showdown", hands="show")
+    assert chosen.ephemeral and chosen.response is not None
+    assert "even when it can no longer win" in chosen.response.content
+    assert (await world.bot.store.players.preferences(ann.id)).always_show
+    assert not (await world.bot.store.players.preferences(bob.id)).always_show
+    await open_and_seat(world)
+    live = live_table(world).live
+    assert live is not None
+    assert live.hand.always_show == {live.seat_of(ann.id)}
+    await play_out_with_buttons(world)

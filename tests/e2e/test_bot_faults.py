@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -245,6 +246,9 @@ async def test_the_bot_resumes_after_a_dropped_gateway_and_plays_on(
     assert await play_out(h, players) == []
     steps = [step.what for step in fake.gateway_steps]
     assert steps == ["IDENTIFY", "DROPPED", "RESUME", "RESUMED"]
+    # The resume spent none of Discord's 1,000 session starts a day: one counted, the first.
+    today = datetime.now(UTC).date().isoformat()
+    assert await h.bot.store.coordination.count_start(today, 0) == 1
     await h.bot.store.audit()
     assert_unharmed(h, caplog)
 

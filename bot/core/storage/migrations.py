@@ -17,25 +17,16 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final
 
 import aiosqlite
 import asyncpg
 
+from bot.core.storage import coordination
 from bot.core.storage.backend import WRITE_LOCK
+from bot.core.storage.dialects import Dialects, Statement
 from bot.core.storage.errors import SchemaTooNew
-
-
-@dataclass(frozen=True)
-class Dialects:
-    """A statement written for each database; ``None``: nothing to run on that one."""
-
-    sqlite: str | None
-    postgresql: str | None
-
-
-Statement: TypeAlias = str | Dialects
+from bot.core.storage.migration_house import HOUSE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -435,6 +426,13 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
+# A player's choice to show his hand at every showdown, even one that can no longer win
+# (RULES 5.6); by default a losing hand is mucked unseen.
+_ALWAYS_SHOW: Final = (
+    "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
+    " CHECK (always_show IN (0, 1))",
+)
+
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -446,6 +444,9 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
+    _ALWAYS_SHOW,
+    coordination.SCHEMA,
+    HOUSE_MIGRATION,
 )
 LATEST: Final = len(MIGRATIONS)
 
@@ -465,6 +466,8 @@ TABLES: Final = (
     "player_stats",
     "recent_hands",
 )
+# The running bots' coordination, not the game: ``migrate-db`` leaves it behind.
+LIVE_TABLES: Final = coordination.TABLES
 
 
 def for_postgresql(statement: str) -> str:
