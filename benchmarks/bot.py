@@ -3,21 +3,22 @@
 The unmodified bot runs in this process and connects to the fake Discord of the end-to-end
 tests (REST and gateway on 127.0.0.1), which runs with its players in a child process so the two
 don't share an event loop. Each table has two players who click the table buttons once the bot
-shows them, after a random think time (``--think``: mean seconds, one run per value). For every
-click two times are measured from its arrival (the INTERACTION_CREATE sent): to the bot's
-acknowledgement (its first callback request), and to the bot's update of that channel's table
-message (or the results, when the click ended the hand). Printed for the whole run and for its
-steady part (after the first 10 s): p50/p95/max of both, and the bot process's peak RSS.
+shows them, after a random think time (``--think``: mean seconds). For every click two times are
+measured from its arrival (the INTERACTION_CREATE sent): to the bot's acknowledgement (its first
+callback request: the table's update itself when that answers the click), and to the bot's
+update of that channel's table message. Printed for the whole run and for its steady part (after
+the first 10 s), with the CPU a click costs in each process, the click rate that would fill the
+machine's cores at that cost, and the Discord requests the bot made.
 
-The tables open together by default (the issue's set-up), so their deals and showdowns come in
-step for the whole run; ``--stagger S`` opens them at random over the first S seconds instead, as
-a bot's tables are in practice. Each run also prints the CPU a click costs in each process, how
-many clicks/s would fill the machine's cores at that cost, and the time a fixed piece of pure
-Python takes here: this machine's speed swings by a factor of two between days, and figures of
-different days compare only beside that one.
+Then, in turn (issue 23 point 5): the floor client (``benchmarks.floor``) against the same
+players, making the bot's requests with no game, store or drawing; the code before issue 23
+(``git archive`` of 1d409fc, its own benchmark with the same arguments); and the bot again at
+half the click rate that filled the cores; and a table of the figures beside their targets.
+``--alone`` runs the bot only. A line first times a fixed piece of pure Python: this machine's
+speed swings by a factor of two or more between runs, so only ratios of one run compare.
 
-Targets (issue 9): acknowledgement p95 < 10 ms; update p95 < 30 ms at 70 clicks/s and < 50 ms at
-140 clicks/s; RSS < 200 MB.
+The tables open together by default, so their deals and showdowns come in step; ``--stagger S``
+opens them at random over the first S seconds instead, as a bot's tables are in practice.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import random
 import re
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -40,14 +43,17 @@ import discord
 import yarl
 
 from benchmarks import capacity
+from benchmarks.floor import FloorClient, Shape, floor_png
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
 from bot.edge.drawing import DrawingProcess
+from tests.e2e.discord_rules import IS_COMPONENTS_V2
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons, message_text
 from words import Texts
 
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")
+ROOT = Path(__file__).resolve().parent.parent
 STEADY_AFTER = 10.0  # seconds: tables opening and first deals are behind by then
 
 
@@ -146,9 +152,52 @@ async def discord_side(
         )
     )
     elapsed = time.monotonic() - began
-    conn.send(([(s.at - began, s.ack, s.update) for s in samples], elapsed))
+    conn.send(([(s.at - began, s.ack, s.update) for s in samples], elapsed, counts(fake, channels)))
     await asyncio.to_thread(conn.recv)  # wait for the bot to disconnect first
     await fake.stop()
+
+
+STREET = re.compile(r"hand #\d+, (\d)(?:st|nd|rd|th) street")
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What the bot asked of Discord while its tables played."""
+
+    requests: int  # REST requests, less those answering slash commands (the tables' set-up)
+    hands: int  # hand messages (Components V2) posted
+    streets: int  # streets dealt, over those hands
+    table_pictures: int  # pictures uploaded to the hands' messages
+    worst: int  # the most a hand uploaded past its streets dealt plus two
+    dms: int  # DMs with a picture
+    updates: int  # clicks answered by their table update (UPDATE_MESSAGE)
+    deferred: int  # clicks acknowledged on their own (a deferred update)
+
+
+def counts(fake: FakeDiscord, channels: list[int]) -> Counts:
+    commands = {str(i) for i, record in fake.interactions.items() if record.kind == 2}
+    requests = sum(
+        1
+        for r in fake.requests
+        if not ({part.removeprefix("token-") for part in r.path.split("/")} & commands)
+    )
+    wanted = set(channels)
+    hands = [
+        m
+        for m in fake.messages.values()
+        if int(m["channel_id"]) in wanted and m["flags"] & IS_COMPONENTS_V2
+    ]
+    streets, pictures, worst = 0, 0, -99
+    for message in hands:
+        text = message_text(message)
+        dealt = 5 if "showdown" in text else int(m[1]) - 2 if (m := STREET.search(text)) else 1
+        taken = sum(1 for u in fake.uploads if u.message_id == int(message["id"]))
+        streets, pictures, worst = streets + dealt, pictures + taken, max(worst, taken - dealt - 2)
+    dms = sum(1 for u in fake.uploads if u.channel_id not in wanted and u.channel_id)
+    kinds = fake.callback_kinds
+    return Counts(
+        requests, len(hands), streets, pictures, worst, dms, kinds.get(7, 0), kinds.get(6, 0)
+    )
 
 
 def run_discord(tables: int, clicks: int, think: float, stagger: float, conn: Connection) -> None:
@@ -188,12 +237,22 @@ class Usage:
     drawing_peak_mb: float
 
 
-async def bot_side(
-    conn: Connection, discord_pid: int
-) -> tuple[list[tuple[float, float, float]], float, Usage]:
+Played = tuple[list[tuple[float, float, float]], float, Counts]
+
+
+async def bot_side(conn: Connection, discord_pid: int, floor: Shape | None) -> tuple[Played, Usage]:
+    """The bot (or, with ``floor``, the floor client) against the fake Discord of the child."""
     port, guild_id = await asyncio.to_thread(conn.recv)
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    if floor is not None:
+        client = FloorClient(floor, floor_png())
+        runner = asyncio.create_task(client.start("benchmark-token"))
+        played, usage = await _measured(conn, discord_pid, None)
+        await client.close()
+        await runner
+        conn.send("closed")
+        return played, usage
     with tempfile.TemporaryDirectory() as directory:
         settings = Settings(
             token="benchmark-token",
@@ -207,22 +266,30 @@ async def bot_side(
         bot._connection.guild_ready_timeout = 0.05
         runner = asyncio.create_task(bot.start(settings.token))
         await drawing.start()
-        before = await asyncio.to_thread(conn.recv)  # the players start
-        assert before == "playing"
-        start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))
-        start_drawing = cpu_seconds(drawing_pid(drawing))
-        samples, elapsed = await asyncio.to_thread(conn.recv)
-        usage = Usage(
-            cpu_seconds(os.getpid()) - start[0],
-            cpu_seconds(drawing_pid(drawing)) - start_drawing,
-            cpu_seconds(discord_pid) - start[1],
-            peak_mb(drawing_pid(drawing)),
-        )
+        played, usage = await _measured(conn, discord_pid, drawing)
         await bot.close()
         await runner
         await store.close()
     conn.send("closed")
-    return samples, elapsed, usage
+    return played, usage
+
+
+async def _measured(
+    conn: Connection, discord_pid: int, drawing: DrawingProcess | None
+) -> tuple[Played, Usage]:
+    """The CPU each process spends from the players' start to their end, and what they saw."""
+    before = await asyncio.to_thread(conn.recv)  # the players start
+    assert before == "playing"
+    start = (cpu_seconds(os.getpid()), cpu_seconds(discord_pid))
+    start_drawing = 0.0 if drawing is None else cpu_seconds(drawing_pid(drawing))
+    played: Played = await asyncio.to_thread(conn.recv)
+    usage = Usage(
+        cpu_seconds(os.getpid()) - start[0],
+        0.0 if drawing is None else cpu_seconds(drawing_pid(drawing)) - start_drawing,
+        cpu_seconds(discord_pid) - start[1],
+        0.0 if drawing is None else peak_mb(drawing_pid(drawing)),
+    )
+    return played, usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,11 +299,16 @@ class Sample:
     update: float  # seconds from arrival to the table update
 
 
+def percentile(values: list[float], share: float) -> float:
+    ms = sorted(value * 1000 for value in values)
+    return ms[max(0, round(share * len(ms)) - 1)] if ms else float("nan")
+
+
 def figures(values: list[float]) -> str:
     ms = sorted(value * 1000 for value in values)
     if not ms:
         return "no clicks"
-    p95 = ms[max(0, round(0.95 * len(ms)) - 1)]
+    p95 = percentile(values, 0.95)
     return f"p50 {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, max {ms[-1]:.1f} ms"
 
 
@@ -252,52 +324,181 @@ def machine_speed() -> float:
     return best * 1000
 
 
-def run(tables: int, clicks: int, think: float, stagger: float) -> None:
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One run's figures."""
+
+    samples: list[tuple[float, float, float]]  # (arrival, acknowledgement, update), seconds
+    elapsed: float
+    counts: Counts
+    usage: Usage
+
+    @property
+    def clicks(self) -> int:
+        return len(self.samples)
+
+    @property
+    def rate(self) -> float:
+        return self.clicks / self.elapsed
+
+    def per_click_ms(self, seconds: float) -> float:
+        return seconds * 1000 / self.clicks
+
+    @property
+    def full_at(self) -> float:
+        """The click rate at which this run's CPU a click fills the machine's cores."""
+        spent = self.usage.bot + self.usage.drawing + self.usage.discord
+        return self.rate / (spent / (self.elapsed * (os.cpu_count() or 1)))
+
+    def shape(self) -> Shape:
+        """What the bot did per click, for the floor to do the same."""
+        c = self.counts
+        return Shape(
+            pictures=max(0, c.table_pictures - c.hands) / self.clicks,
+            dms=c.dms / self.clicks,
+            clicks_per_hand=self.clicks / max(1, c.hands),
+        )
+
+
+def run(tables: int, clicks: int, think: float, stagger: float, floor: Shape | None = None) -> Run:
     parent, child = multiprocessing.Pipe()
     discord_process = multiprocessing.get_context("spawn").Process(
         target=run_discord, args=(tables, clicks, think, stagger, child), daemon=True
     )
     discord_process.start()
-    samples, elapsed, usage = asyncio.run(bot_side(parent, discord_process.pid or 0))
+    (samples, elapsed, counted), usage = asyncio.run(
+        bot_side(parent, discord_process.pid or 0, floor)
+    )
     discord_process.join(30)
-    steady = [s for s in samples if s[0] >= STEADY_AFTER]
-    opened = f", opened over {stagger:g} s" if stagger else ""
+    return Run(samples, elapsed, counted, usage)
+
+
+def report(name: str, result: Run, think: float) -> None:
+    steady = [s for s in result.samples if s[0] >= STEADY_AFTER]
     print(
-        f"{tables} tables{opened}, mean think time {think:g} s: {len(samples)} clicks in "
-        f"{elapsed:.1f} s ({len(samples) / elapsed:.0f}/s; steady part {len(steady)} clicks)"
+        f"{name}, mean think time {think:g} s: {result.clicks} clicks in {result.elapsed:.1f} s "
+        f"({result.rate:.0f}/s; steady part {len(steady)} clicks)"
     )
-    for name, part in (("whole run", samples), (f"after {STEADY_AFTER:g} s", steady)):
-        print(f"  {name:>11}: acknowledgement {figures([s[1] for s in part])}")
+    for part_name, part in (("whole run", result.samples), (f"after {STEADY_AFTER:g} s", steady)):
+        print(f"  {part_name:>11}: acknowledgement {figures([s[1] for s in part])}")
         print(f"  {'':>11}  table update    {figures([s[2] for s in part])}")
-    spent = (usage.bot, usage.drawing, usage.discord)
-    busy = sum(spent) / (elapsed * (os.cpu_count() or 1))
+    u = result.usage
     print(
-        f"  CPU while playing: bot {usage.bot:.1f} s, drawing {usage.drawing:.1f} s, "
-        f"fake Discord and its players {usage.discord:.1f} s ({busy:.0%} of the machine)"
+        "  CPU per click: bot {:.2f} ms, drawing {:.2f} ms, fake Discord {:.2f} ms: the cores "
+        "are full at {:.0f} clicks/s".format(
+            *(result.per_click_ms(x) for x in (u.bot, u.drawing, u.discord)), result.full_at
+        )
     )
-    per_click = [seconds * 1000 / len(samples) for seconds in spent]
+    c = result.counts
     print(
-        "  CPU per click: bot {:.1f} ms, drawing {:.1f} ms, fake Discord {:.1f} ms: the machine's "
-        "cores are full at {:.0f} clicks/s".format(*per_click, len(samples) / elapsed / busy)
+        f"  Discord requests {c.requests} ({c.requests / result.clicks:.2f} a click); "
+        f"{c.hands} hands, {c.streets} streets dealt, {c.table_pictures} table pictures, "
+        f"{c.dms} DMs with a picture; clicks answered by their update {c.updates}, "
+        f"acknowledged on their own {c.deferred}"
     )
-    print(f"  drawing process peak RSS: {usage.drawing_peak_mb:.0f} MB")
+
+
+BEFORE = "1d409fc"  # the code before issue 23
+PER_CLICK = re.compile(r"CPU per click: bot ([\d.]+) ms, drawing ([\d.]+) ms")
+
+
+def run_before(tables: int, clicks: int, think: float) -> tuple[float, float]:
+    """The bot and drawing CPU a click of the code before issue 23 (``git archive`` of it, run
+    with its own benchmark and the same arguments), in ms."""
+    with tempfile.TemporaryDirectory() as directory:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BEFORE], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)
+        args = ["--tables", str(tables), "--clicks", str(clicks), "--think", str(think)]
+        output = subprocess.run(
+            [sys.executable, "-m", "benchmarks.bot", *args],
+            cwd=directory,
+            env={**os.environ, "PYTHONPATH": directory},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    found = PER_CLICK.search(output)
+    if found is None:
+        raise RuntimeError(f"no CPU per click in the old benchmark's output:\n{output}")
+    return float(found[1]), float(found[2])
+
+
+def verdict(value: float, target: float) -> str:
+    return "met" if value <= target else "MISSED"
+
+
+def compare(tables: int, clicks: int, think: float, stagger: float) -> None:
+    """Issue 23 point 5: the bot, its floor, the code before it and a run at half the rate
+    that fills the cores, in turn, each figure beside its target."""
+    bot = run(tables, clicks, think, stagger)
+    report(f"the bot: {tables} tables", bot, think)
+    floor = run(tables, clicks, think, stagger, floor=bot.shape())
+    report(f"the floor client: {tables} tables", floor, think)
+    before_bot, before_drawing = run_before(tables, clicks, think)
+    print(
+        f"the code before issue 23 ({BEFORE}), same arguments: CPU per click bot "
+        f"{before_bot:.1f} ms, drawing {before_drawing:.1f} ms"
+    )
+    half = bot.full_at / 2
+    half_think = 1.0
+    half_tables = max(2, min(400, round(half * half_think)))
+    loaded = run(half_tables, max(6, clicks // 2), half_think, stagger)
+    report(f"the bot at half the rate that fills the cores: {half_tables} tables", loaded, 1.0)
+
+    c = bot.counts
+    requests = c.requests / bot.clicks
+    uploads = c.table_pictures / max(1, c.hands)
+    allowed = (c.streets + 2 * c.hands) / max(1, c.hands)
+    cpu = bot.per_click_ms(bot.usage.bot) / floor.per_click_ms(floor.usage.bot)
+    drawing = bot.per_click_ms(bot.usage.drawing) / before_drawing
+    ack = percentile([s[1] for s in loaded.samples], 0.95)
+    update = percentile([s[2] for s in loaded.samples], 0.95)
+    print("\nissue 23, point 5 (measured in this run, in turn):")
+    rows = [
+        ("(a) Discord requests a click", f"{requests:.2f}", "<= 1.5", verdict(requests, 1.5)),
+        (
+            "(a) uploads a hand (its streets dealt + 2)",
+            f"{uploads:.2f} ({allowed:.2f}); worst hand {c.worst:+d}",
+            "<= streets + 2",
+            verdict(c.worst, 0),
+        ),
+        ("(b) bot CPU a click / floor client's", f"{cpu:.2f}", "<= 2", verdict(cpu, 2)),
+        (
+            f"(c) drawing CPU a click / {BEFORE}'s",
+            f"{drawing:.3f}",
+            "<= 0.25",
+            verdict(drawing, 0.25),
+        ),
+        (
+            f"(d) ack p95 at {loaded.rate:.0f} clicks/s (half of {bot.full_at:.0f})",
+            f"{ack:.1f} ms",
+            "< 10 ms",
+            verdict(ack, 10),
+        ),
+        ("(d) table update p95, same run", f"{update:.1f} ms", "< 50 ms", verdict(update, 50)),
+    ]
+    for row in rows:
+        print("  {:<48} {:<34} {:<15} {}".format(*row))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Stud bot: many tables at once")
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--clicks", type=int, default=30, help="clicks per table")
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--clicks", type=int, default=20, help="clicks per table")
     parser.add_argument(
-        "--think",
-        type=float,
-        nargs="+",
-        default=[1.0, 0.5],
-        help="mean seconds a player takes to act, one run each (0: none)",
+        "--think", type=float, default=0.5, help="mean seconds a player takes to act (0: none)"
     )
     parser.add_argument(
         "--stagger", type=float, default=0.0,
         help="open the tables at random over this many seconds (0: all at once)",
     )  # fmt: skip
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="only the bot's own run (no floor, no code before issue 23, no run at half load)",
+    )
     parser.add_argument(
         "--processes",
         type=int,
@@ -314,8 +515,14 @@ def main() -> None:
         capacity.main(args.processes, args.database, args.tables)
         return
     print(f"this machine: 1,000,000 additions in pure Python take {machine_speed():.0f} ms")
-    for think in args.think:
-        run(args.tables, args.clicks, think, args.stagger)
+    if args.alone:
+        report(
+            f"{args.tables} tables",
+            run(args.tables, args.clicks, args.think, args.stagger),
+            args.think,
+        )
+    else:
+        compare(args.tables, args.clicks, args.think, args.stagger)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"bot process peak RSS: {peak_mb:.0f} MB (target < 200 MB)")
 

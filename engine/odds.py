@@ -240,9 +240,7 @@ def _every_deal(spot: Position) -> Iterator[Deal]:
             yield extra, shared
 
 
-def _split(
-    pool: tuple[Card, ...], seats: int, each: int
-) -> Iterator[tuple[tuple[Card, ...], ...]]:
+def _split(pool: tuple[Card, ...], seats: int, each: int) -> Iterator[tuple[tuple[Card, ...], ...]]:
     """Every way to give ``seats`` hands ``each`` cards of ``pool``, in seat order."""
     if seats == 0:
         yield ()

@@ -302,9 +302,7 @@ def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour
         x += BACK_STEP
 
 
-def _draw_own_row(
-    canvas: Image.Image, own: PrivateHand, x: int, y: int, four_colour: bool
-) -> None:
+def _draw_own_row(canvas: Image.Image, own: PrivateHand, x: int, y: int, four_colour: bool) -> None:
     """His own cards in the order dealt, all face up over what the table saw; a bar in the
     colour of a card's back marks the ones dealt face down."""
     # Opaque faces, as wide a row as a shown hand's: they cover the backs drawn there first.

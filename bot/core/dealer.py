@@ -160,8 +160,9 @@ class Dealer:
                     count=rotation.hands_left(len(players)),
                     after=game_name(self._texts, rotation.after, lang),
                 )
-            # The commitment goes out before any card is shown (fairness).
-            table.outbox.say("commitment", hand_id=hand_id, digest=commitment)
+            # The commitment goes out before any card is shown (fairness): in the hand's
+            # message, which is shown before the players' own cards.
+            table.outbox.redraw()
             for user_id in live.users:
                 self._deal_private(table, live, user_id)
             await self.after_change(table)

@@ -85,6 +85,7 @@ def _hand_view(
         buttons=tuple(table.buttons()),
         labels=labels,
         picture=still_picture(public, labels),
+        commitment=live.commitment,
     )
 
 
@@ -144,6 +145,7 @@ def results_view(
         ),
         next_hand_at=table.next_hand_at,
         next_game=coming,
+        commitment=live.commitment,
         odds=odds,
     )
 

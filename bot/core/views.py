@@ -73,6 +73,7 @@ class HandView:
     buttons: tuple[ButtonSpec, ...]
     labels: TableLabels
     picture: Picture
+    commitment: str  # the deck's digest, published with the hand's first cards (fairness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,7 @@ class ResultsView:
     nets: tuple[tuple[str, int], ...]  # each player's name and his result, in seat order
     next_hand_at: float | None
     next_game: str | None
+    commitment: str  # the deck's digest, which the reveal checks against
     # Each live hand's chances when the betting stopped with two or more all in (RULES 2.4);
     # the picture draws them too (``labels.odds``).
     odds: AllInOdds | None = None

@@ -18,7 +18,7 @@ import discord
 
 # How long a click waits for its update to answer it before it is acknowledged on its own: an
 # update slower than this (Discord failing, a busy drawing process) goes as an edit.
-CLAIM_SECONDS: Final = 0.3
+CLAIM_SECONDS: Final = 0.5
 
 
 @dataclass(eq=False)

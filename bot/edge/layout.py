@@ -74,6 +74,7 @@ def hand_text(view: TableView, hand: HandView, texts: Texts) -> str:
         lines.append("⏱ " + t(lang, key, name=hand.actor, when=relative_time(hand.deadline)))
     if view.next_game is not None:
         lines.append(f"-# {view.next_game}")
+    lines.append(f"-# {t(lang, 'commitment', hand_id=hand.hand_id, digest=hand.commitment)}")
     return "\n".join(lines)
 
 
@@ -88,6 +89,7 @@ def results_text(view: ResultsView, texts: Texts) -> str:
         lines.append("⏱ " + t(lang, "countdown", when=relative_time(view.next_hand_at)))
     if view.next_game is not None:
         lines.append(f"-# {view.next_game}")
+    lines.append(f"-# {t(lang, 'commitment', hand_id=view.hand_id, digest=view.commitment)}")
     lines.append(f"-# {t(lang, 'reveal', hand_id=view.hand_id)}")
     return "\n".join(lines)
 

@@ -78,7 +78,6 @@ OLD_MESSAGE_EDITS: Final = 30046
 REPLACE_AFTER: Final = 55 * 60.0
 
 
-
 @dataclass(slots=True)
 class _MessageState:
     message_id: int | None = None

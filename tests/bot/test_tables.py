@@ -10,12 +10,12 @@ from bot.core.config import TableConfig
 from bot.core.dealer import SETTLE_RETRY_SECONDS
 from bot.core.errors import TableError
 from bot.core.house import House
-from bot.core.outbox import ClearButtons, Line
+from bot.core.outbox import ClearButtons
 from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.table import LiveHand
 from bot.core.turns import WARNING_SECONDS
-from bot.core.views import PrivateView
+from bot.core.views import PrivateView, TableView
 from engine.cards import shuffled_deck
 from engine.codec import encode
 from engine.fairness import DeckCommitment, new_secret, public_reveal, verify
@@ -102,11 +102,12 @@ async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
     table = manager.tables.get(CHANNEL)
     assert table.live is not None
     await delivered()
-    # The first thing the channel is told about the hand is its commitment; only then cards.
+    # The first thing the channel is told about the hand, in its message, is its commitment;
+    # only then the players' own cards.
     commitment = next(
         i
         for i, e in enumerate(screen.effects)
-        if isinstance(e, Line) and table.live.commitment in e.text
+        if isinstance(e, TableView) and e.hand and e.hand.commitment == table.live.commitment
     )
     first_private = next(i for i, e in enumerate(screen.effects) if isinstance(e, PrivateView))
     assert commitment < first_private

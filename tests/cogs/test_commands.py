@@ -409,7 +409,7 @@ async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:
     assert "Reveal:" not in text and "Commitment:" not in text
     commitment = reveal.split("Commitment: ", 1)[1].split()[0]
     assert verify(commitment, reveal.split("Reveal: ", 1)[1].splitlines()[0])
-    assert any(commitment in m.content for m in world.channel.history())
+    assert any(commitment in message_text(m) for m in world.channel.history())
     mine = " ".join(str(card) for card in hand.down_cards(seat or 0)[:2])
     assert f"Dealt to ann [{mine}" in text
     # The other player's down cards are in ann's copy only as shown at showdown (issue 6.1).

@@ -44,8 +44,9 @@ async def test_a_hand_with_buttons_settles_and_reveals_the_committed_deck(world:
     assert table.live is not None
     hand = table.live.hand
     hand_users = table.live.users
-    commitment_line = next(m for m in world.channel.history() if "commitment" in m.content)
-    digest = re.search(r"`([0-9a-f]{64})`", commitment_line.content)
+    # In the hand's message, with its first cards.
+    hand_message = next(m for m in world.channel.history() if "commitment" in channel_text(m))
+    digest = re.search(r"`([0-9a-f]{64})`", channel_text(hand_message))
     assert digest is not None
     await play_out_with_buttons(world)
     assert hand.is_over and any(isinstance(e, ev.ShowdownStarted) for e in hand.events)

@@ -28,7 +28,5 @@ async def test_history_replay_answers_privately_with_the_hand_as_a_gif(world: Wo
     by_number = await cy.slash(world.channel, "history", replay=True, hand_id=1)
     assert by_number.response is not None and by_number.response.attachments
     assert record.outcome == "settled"
-    refused(
-        await ann.slash(world.channel, "history", replay=True, last=2), "one thing at a time"
-    )
+    refused(await ann.slash(world.channel, "history", replay=True, last=2), "one thing at a time")
     refused(await ann.slash(world.channel, "history", replay=True, hand_id=99), "99")

@@ -167,6 +167,7 @@ class Upload:
     channel_id: int
     filename: str
     data: bytes
+    message_id: int = 0  # the message that took it
 
 
 DISPOSITION_FIELD = re.compile(rb'(\w+)="([^"]*)"')
@@ -222,6 +223,8 @@ class FakeDiscord:
     # documents as deprecated for that (the answer edits @original): refused, and counted here.
     deprecated_followups: list[int] = field(default_factory=list)
     old_message_age: float = OLD_MESSAGE_SECONDS  # older messages take no more edits
+    # Accepted interaction callbacks by type (6: a deferred update, 7: the update itself, ...)
+    callback_kinds: dict[int, int] = field(default_factory=dict)
     faults: FaultPlan = field(default_factory=FaultPlan)
     rate_limits: list[RateLimit] = field(default_factory=list)  # none: every request answered
     callback_window: float = 3.0  # Discord's limit for the first interaction callback
@@ -609,6 +612,7 @@ class FakeDiscord:
         ephemeral = bool(message["flags"] & EPHEMERAL)
         for upload in files:
             upload.channel_id = 0 if ephemeral else int(message["channel_id"])
+            upload.message_id = int(message["id"])
             self.uploads.append(upload)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
@@ -899,6 +903,7 @@ class FakeDiscord:
                 return invalid(edited)
             message = edited
         record.acknowledged = arrived
+        self.callback_kinds[kind] = self.callback_kinds.get(kind, 0) + 1
         future = self._callbacks.pop(interaction_id)
         if kind in (4, 5):
             # A deferral's response is a "thinking" message its first answer replaces.

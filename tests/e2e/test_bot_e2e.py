@@ -118,8 +118,8 @@ async def test_two_players_play_a_complete_hand(english: Harness) -> None:
 
 async def test_eight_players_play_a_complete_hand_in_russian(russian: Harness) -> None:
     await run_hand(russian, 8, locale="ru")
-    texts = [m["content"] for m in russian.discord.channel_messages()]
-    assert any(text.startswith("Раздача №1") for text in texts), texts
+    texts = [message_text(m) for m in russian.discord.channel_messages()]
+    assert any("-# Раздача №1: " in text for text in texts), texts  # its commitment
 
 
 async def test_errors_answer_ephemerally_in_the_players_language(english: Harness) -> None:

@@ -44,5 +44,7 @@ def brute_force(
                 high, low = 0.0, split.low.get(seat, 0) / POT
             for at, figure in enumerate((won / POT, high, low, float(won == POT))):
                 totals[seat][at] += figure
-    return {seat: (w / deals, h / deals, lo / deals, s / deals) for seat, (w, h, lo, s) in
-            totals.items()}
+    return {
+        seat: (w / deals, h / deals, lo / deals, s / deals)
+        for seat, (w, h, lo, s) in totals.items()
+    }

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.replay import replay_frames
+from bot.core.showing import still_picture
 from bot.core.storage import LedgerEntry, TableLedger
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
@@ -417,6 +418,24 @@ def ledger_russian_closed() -> bytes:
     return ledger_png(ledger_sheet(_session(closed=True), TEXTS, "ru", "#стад"))
 
 
+def live_picture_russian_four_colour() -> bytes:
+    """Issue 23 point 1: a live message's picture, which shows no figure a click changes (no
+    stacks, bets or pot, nobody to act, no clock, nobody folded): 3rd street of the first case
+    after a fold, in Russian with the four-colour deck."""
+    hand = stud(
+        {0: "AsKd9c", 1: "7h7d8s", 2: "Qc4h2c", 4: "JdTd5h", 5: "3s3h6c"},
+        stacks=[500, 320, 145, 0, 1000, 260],
+        dealer=5,
+    )
+    _act(hand, "bring_in", "fold", 10)  # seat 2 brings in, seat 4 folds, seat 5 completes
+    names = ["Dana", "Олег", "Zoë", None, "Émilie", "Анастасия"]
+    labels = _labels(
+        names, last_action="Анастасия completes to 10", four_colour=True, words=words("ru")
+    )
+    picture = still_picture(PublicTable.from_hand(hand), labels)
+    return table_png(picture.public, picture.labels)
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "third_street_bring_in": third_street_bring_in,
     "fourth_street_open_pair": fourth_street_open_pair,
@@ -439,4 +458,5 @@ CASES: dict[str, Callable[[], bytes]] = {
     "time_bank_running_russian": time_bank_running_russian,
     "ledger_english": ledger_english,
     "ledger_russian_closed": ledger_russian_closed,
+    "live_picture_russian_four_colour": live_picture_russian_four_colour,
 }
