@@ -16,6 +16,7 @@ from bot.core.announce import announce
 from bot.core.games import game_name, game_of
 from engine import events as ev
 from engine.hand import StudHand
+from engine.odds import position
 from engine.public import PrivateCard, PrivateHand, PublicTable, pots_in_play
 from render import SeatLabel, TableLabels
 from render.replay import Frame
@@ -87,19 +88,24 @@ def replay_frames(
         ]
         seconds = NEW_STREET_SECONDS if again.street != street else ACTION_SECONDS
         line = " · ".join(said)
+        all_in = None
         if again.is_over:
             seconds = END_SECONDS
-            if again.run_out_from is not None:
-                # The cards dealt with no betting (RULES 2.4) come a street at a time, too.
+            all_in = position(again)
+            if all_in is not None:
+                # The cards dealt with no betting (RULES 2.4) come a street at a time, too,
+                # with the hands' chances as the table showed them.
                 for view, cards in _run_out(again, viewer):
                     street_frame = frame(line, NEW_STREET_SECONDS)
                     own = street_frame.own
                     if own is not None:
                         # His cards by then; what they make is the showdown's to say.
                         own = replace(own, cards=cards, community=view.community, best_five=())
-                    frames.append(replace(street_frame, view=view, own=own))
+                    frames.append(
+                        replace(street_frame, view=view, own=own, all_in=all_in, seed=hand_id)
+                    )
                     line = ""
-        frames.append(frame(line, seconds))
+        frames.append(replace(frame(line, seconds), all_in=all_in, seed=hand_id))
     return tuple(frames)
 
 

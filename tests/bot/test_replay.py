@@ -95,3 +95,7 @@ def test_a_run_out_comes_a_street_at_a_time_before_the_showdown() -> None:
         assert frame.view.pot == sum(played.committed)
         assert all(seat.shown is None and seat.won == 0 for seat in frame.view.seats)
     assert len(frames[-2].view.seats[0].up_cards) == 4 and frames[-2].view.seats[0].down_count == 3
+    # The chances when the betting stopped go on the run-out's frames and the showdown, as on
+    # the table's results; the frames before carry none.
+    assert all(frame.all_in is not None and frame.seed == 7 for frame in frames[-5:])
+    assert all(frame.all_in is None for frame in frames[:-5])
