@@ -138,6 +138,58 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
             ),
         )
 
+    house = app_commands.Group(
+        name="house", description="The house wallet that stakes computer players"
+    )
+
+    @house.command(name="fund", description="Put chips in the house wallet (Manage Server)")
+    @app_commands.describe(amount="How many chips")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def house_fund(
+        self, interaction: discord.Interaction, amount: Range[int, 1, 1_000_000_000]
+    ) -> None:
+        wallet = await self.bot.store.house.fund(
+            guild_id_of(interaction), amount, by=interaction.user.id
+        )
+        await reply(
+            interaction,
+            self.bot.texts.t(
+                language_of(interaction), "house_funded", amount=amount, wallet=wallet
+            ),
+        )
+
+    @house.command(name="empty", description="Take chips out of the house wallet (Manage Server)")
+    @app_commands.describe(amount="How many chips (the house's own, never its bots' at tables)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def house_empty(
+        self, interaction: discord.Interaction, amount: Range[int, 1, 1_000_000_000]
+    ) -> None:
+        taken = await self.bot.store.house.empty(
+            guild_id_of(interaction), amount, by=interaction.user.id
+        )
+        text = self.bot.texts.t(
+            language_of(interaction), "house_emptied", taken=taken.taken, wallet=taken.balance
+        )
+        await reply(interaction, text)
+
+    @house.command(name="show", description="The house's chips and its computer players' results")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def house_show(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await house_text(self.bot, interaction))
+
+
+async def house_text(bot: StudBot, interaction: discord.Interaction) -> str:
+    """The house's wallet and its computer players' result, in the reader's language."""
+    report = await bot.store.house.report(guild_id_of(interaction))
+    return bot.texts.t(
+        language_of(interaction),
+        "house_report",
+        balance=report.balance,
+        at_tables=report.at_tables,
+        funded=report.funded,
+        result=report.result,
+    )
+
 
 class Chips(commands.Cog):
     def __init__(self, bot: StudBot) -> None:
@@ -223,6 +275,7 @@ class Chips(commands.Cog):
         member="Whose stats (default: yours)",
         period="Today, this week or this month (UTC), or the whole season (default)",
         game="One game only (default: every game)",
+        house="The house's chips and results instead (its computer players)",
     )
     @app_commands.choices(period=PERIOD_CHOICES, game=STATS_GAME_CHOICES)
     @app_commands.guild_only()
@@ -232,7 +285,11 @@ class Chips(commands.Cog):
         member: discord.Member | None = None,
         period: str = "all",
         game: str | None = None,
+        house: bool = False,
     ) -> None:
+        if house:
+            await reply(interaction, await house_text(self.bot, interaction))
+            return
         lang = language_of(interaction)
         who = member or interaction.user
         stats = await self.bot.store.reports.player_stats(

@@ -20,6 +20,10 @@ from bot.edge.funnel import language_of, reply
 from bot.edge.replays import replay_file
 from words import Texts
 
+# Discord's INTEGER options run from -2^53+1 to 2^53-1: a max_value past that can have the whole
+# command sync refused.
+HAND_ID_MAX = 2**53 - 1
+
 
 def guild_of(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
@@ -39,7 +43,9 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
         description="Check a finished hand's deck against the commitment posted before it",
     )
     @app_commands.describe(hand_id="The hand number")
-    async def verify(self, interaction: discord.Interaction, hand_id: Range[int, 1, 2**53]) -> None:
+    async def verify(
+        self, interaction: discord.Interaction, hand_id: Range[int, 1, HAND_ID_MAX]
+    ) -> None:
         lang = language_of(interaction)
         result = await self.archive.verify(
             guild_of(interaction), interaction.user.id, hand_id, lang
@@ -85,7 +91,7 @@ class Hands(commands.Cog):
     async def history(
         self,
         interaction: discord.Interaction,
-        hand_id: Range[int, 1, 2**53] | None = None,
+        hand_id: Range[int, 1, HAND_ID_MAX] | None = None,
         last: Range[int, 1, 100] | None = None,
         session: bool = False,
         replay: bool = False,

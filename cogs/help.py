@@ -36,6 +36,7 @@ class Help(commands.Cog):
             ("help_games_title", "help_games"),
             ("help_commands_title", "help_commands"),
             ("help_chips_title", "help_chips"),
+            ("help_bots_title", "help_bots"),
         ):
             embed.add_field(name=t(lang, title), value=t(lang, text), inline=False)
         embed.set_image(url=f"attachment://{RANKINGS_PICTURE}")

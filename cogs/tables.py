@@ -44,6 +44,12 @@ GAME_CHOICES: Final = [
     Choice(name="Stud Hi-Lo (high and low split the pot, eight or better)", value=HI_LO),
     Choice(name="Mixed: Stud, Razz and Stud Hi-Lo in turn", value=MIXED),
 ]
+# The computer players' styles (the core checks them: strategy.STYLES).
+STYLE_CHOICES: Final = [
+    Choice(name="Tight: few hands, played hard", value="tight"),
+    Choice(name="Loose: many hands, many bets and bluffs", value="loose"),
+    Choice(name="Careful: few hands, calls more than it bets", value="careful"),
+]
 
 
 def language_choices(texts: Texts) -> list[Choice[str]]:
@@ -182,6 +188,51 @@ class TableGroup(
         players = "\n".join(lines)
         params = opened_params(texts, info.config, lang)
         await reply(interaction, texts.t(lang, "table_info", **params, players=players))
+
+    bots = app_commands.Group(name="bots", description="Computer players at this table")
+
+    @bots.command(
+        name="add",
+        description="Seat computer players, staked by the house (table opener or Manage Server)",
+    )
+    @app_commands.describe(
+        count="How many computer players (default: 1)", style="How they play (default: tight)"
+    )
+    @app_commands.choices(style=STYLE_CHOICES)
+    async def bots_add(
+        self,
+        interaction: discord.Interaction,
+        count: Range[int, 1, 7] = 1,
+        style: str | None = None,
+    ) -> None:
+        seated = await self.bot.house.bots.add(
+            channel_id_of(interaction),
+            interaction.user.id,
+            can_manage=can_manage(interaction),
+            count=count,
+            style=style,
+        )
+        await reply(
+            interaction, self.bot.texts.t(language_of(interaction), "bots_added", count=seated)
+        )
+
+    @bots.command(
+        name="remove",
+        description="Send computer players away, after their hand (table opener or Manage Server)",
+    )
+    @app_commands.describe(count="How many computer players (default: 1)")
+    async def bots_remove(
+        self, interaction: discord.Interaction, count: Range[int, 1, 8] = 1
+    ) -> None:
+        going = await self.bot.house.bots.remove(
+            channel_id_of(interaction),
+            interaction.user.id,
+            can_manage=can_manage(interaction),
+            count=count,
+        )
+        await reply(
+            interaction, self.bot.texts.t(language_of(interaction), "bots_removed", count=going)
+        )
 
     @app_commands.command(
         name="ledger",

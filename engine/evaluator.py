@@ -484,3 +484,35 @@ def best_low_five(cards: Iterable[Card]) -> tuple[Card, ...]:
         seen[rank] = nth + 1
         chosen.append(by_rank[rank][nth])
     return tuple(chosen)
+
+
+# --------------------------------------------------------------------------- keys, for sampling
+#
+# A computer player estimates its chances by dealing the unseen cards thousands of times a
+# decision. It keeps each hand as its summed card weights (a "key") and adds a sampled card with
+# one integer addition, so each evaluation is a lookup. The cards must be distinct and 5 to 7;
+# nothing is checked (tests/engine/test_evaluator_keys.py proves these agree with ``evaluate``,
+# ``evaluate_low`` and ``evaluate_eight_low``).
+
+EMPTY_KEY: Final = _SUIT_COUNTERS_START
+CARD_KEYS: Final[tuple[int, ...]] = tuple(_WEIGHT[card] for card in range(52))
+
+
+def hand_key(cards: Iterable[Card]) -> int:
+    """The key of distinct cards: ``EMPTY_KEY`` plus each card's ``CARD_KEYS`` entry."""
+    return sum(map(CARD_KEYS.__getitem__, cards), _SUIT_COUNTERS_START)
+
+
+def high_of_key(key: int) -> HandValue:
+    """``evaluate`` of the 5 to 7 distinct cards whose key this is."""
+    return _value_of_key(key)
+
+
+def low_of_key(key: int) -> LowValue:
+    """``evaluate_low`` of the 5 to 7 distinct cards whose key this is."""
+    return _LOW_VALUES[key >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]
+
+
+def eight_low_of_key(key: int) -> LowValue | None:
+    """``evaluate_eight_low`` of the 5 to 7 distinct cards whose key this is."""
+    return _EIGHT_LOW_VALUES[key >> _RANK_KEY_SHIFT & _RANK_KEY_MASK]

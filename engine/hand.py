@@ -94,8 +94,12 @@ class LegalActions:
 
     @property
     def any(self) -> bool:
-        return self.fold or self.check or self.call is not None or self.bring_in is not None or (
-            bool(self.raise_to)
+        return (
+            self.fold
+            or self.check
+            or self.call is not None
+            or self.bring_in is not None
+            or (bool(self.raise_to))
         )
 
 

@@ -128,8 +128,11 @@ class PotSplit:
     @property
     def scoop(self) -> bool:
         """One player won both halves of a split pot (RULES 10.4)."""
-        return bool(self.low) and bool(self.high) and len(self.high) == 1 and (
-            self.high.keys() == self.low.keys()
+        return (
+            bool(self.low)
+            and bool(self.high)
+            and len(self.high) == 1
+            and (self.high.keys() == self.low.keys())
         )
 
 

@@ -182,7 +182,7 @@ def draw_table(
     text = labels.words
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
-        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels, text)
         if own is not None and own.seat == seat.seat and seat.in_hand and seat.shown is None:
             left, top, _, _ = slot.box
             _draw_own_row(canvas, own, left + PAD - 4, top + CARD_TOP, labels.four_colour)
@@ -207,9 +207,10 @@ def _draw_seat(
     slot: Slot,
     label: SeatLabel | None,
     view: PublicTable,
-    four_colour: bool,
+    labels: TableLabels,
     text: Words,
 ) -> None:
+    four_colour = labels.four_colour
     left, top, right, _ = slot.box
     if not seat.dealt_in and label is None:
         canvas.paste(_panel_on_felt("dim", left, top), (left, top))
@@ -227,7 +228,7 @@ def _draw_seat(
     canvas.paste(_panel_on_felt(style, left, top), (left, top))
 
     # Top row: name on the left; on the right his stack, ALL-IN, or at the end what he won.
-    corner, corner_colour = _corner(seat, label, won, text)
+    corner, corner_colour = _corner(seat, label, won, text) if labels.figures else ("", theme.GOLD)
     corner_width = draw_text(
         canvas, (right - PAD, top + NAME_Y), corner, 16, corner_colour, bold=True, anchor="rm"
     )
@@ -449,6 +450,8 @@ class _Line:
 def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
     if view.is_over and view.results:
         return _result_lines(view, labels, text)
+    if not labels.figures:
+        return []
     lines = [_Line(f"{text.pot} {text.chips(view.pot)}", 24, theme.GOLD, bold=True)]
     if len(view.pots) > 1:
         main, *sides = view.pots

@@ -117,9 +117,7 @@ def _pot_name(index: int, texts: Texts, lang: str) -> str:
     return texts.t(lang, "main_pot") if index == 0 else texts.t(lang, "side_pot", index=index)
 
 
-def _split_pot(
-    event: ev.PotAwarded, texts: Texts, lang: str, name_of: Callable[[int], str]
-) -> str:
+def _split_pot(event: ev.PotAwarded, texts: Texts, lang: str, name_of: Callable[[int], str]) -> str:
     """A Stud Hi-Lo pot at showdown: a scoop, the two halves, or the high alone (no low)."""
     t = texts.t
     pot = _pot_name(event.index, texts, lang)

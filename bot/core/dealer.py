@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.core.announce import announce
+from bot.core.bot_seats import humans, send_bots_home
 from bot.core.clock import Clock
 from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import game_name
@@ -24,6 +25,7 @@ from bot.core.registry import Registry
 from bot.core.showing import private_view, results_view
 from bot.core.stats import hand_facts
 from bot.core.storage import HandEnd, Store
+from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table, buttons_for
 from bot.core.tasks import Tasks, cancel
 from bot.core.turns import TurnClock
@@ -80,7 +82,7 @@ class Dealer:
         """Count down to the next hand if two or more players can be dealt in."""
         if table.closed or table.live is not None or table.countdown is not None:
             return
-        if len(table.eligible()) < 2:
+        if len(table.eligible()) < 2 or not _person_dealt_in(table):
             return
         table.next_hand_at = self._clock.now() + table.config.countdown_seconds
         table.countdown = self._tasks.spawn(self._countdown(table))
@@ -107,7 +109,7 @@ class Dealer:
             if table.closed or table.live is not None:
                 return None
             players = table.eligible()
-            if len(players) < 2:
+            if len(players) < 2 or not _person_dealt_in(table):
                 table.outbox.redraw()
                 return None
             positions = [seat.position for seat in players]
@@ -239,11 +241,12 @@ class Dealer:
         return private_view(table, live, user_id, four_colour, name=name, lang=lang)
 
     def dm_failed(self, table: Table, hand_id: int, user_id: int) -> None:
-        """A player's DMs are closed: the channel says so once per hand."""
+        """A player's DMs are closed: the channel says so once a table session (every hand,
+        it would be noise, and the player knows by then)."""
         live = table.live
-        if live is None or live.hand_id != hand_id or user_id in live.dm_failed:
+        if live is None or live.hand_id != hand_id or user_id in table.dms_told:
             return
-        live.dm_failed.add(user_id)
+        table.dms_told.add(user_id)
         table.outbox.say("dm_closed", ping=user_id, mention=f"<@{user_id}>")
 
     async def _out_of_time(self, table: Table, hand_id: int, seq: int) -> None:
@@ -326,6 +329,8 @@ class Dealer:
         table.outbox.redraw()
 
     def _deal_private(self, table: Table, live: LiveHand, user_id: int) -> None:
+        if is_bot(user_id):
+            return  # a computer player is never sent a DM
         four_colour = self._players.deck(user_id)
         name, lang = table.name(user_id), table.lang_of(user_id)
         table.outbox.put(private_view(table, live, user_id, four_colour, name=name, lang=lang))
@@ -379,6 +384,8 @@ class Dealer:
                     table.channel_id, user_id, True
                 )
         table.seats = fresh
+        # Computer players are company for people: with none seated, they go.
+        await send_bots_home(self._store, table)
         # Scheduled first so the results can say when the next hand starts.
         self.schedule(table)
         last_action = table.log[-1] if table.log else ""
@@ -390,6 +397,12 @@ class Dealer:
         for user_id in sorted(timed_out & set(fresh)):
             table.outbox.say("timed_out_sat_out", name=table.name(user_id))
         table.outbox.redraw()
+
+
+def _person_dealt_in(table: Table) -> bool:
+    """Computer players never play a hand among themselves (issue 22)."""
+    eligible = {seat.user_id for seat in table.eligible()}
+    return any(user_id in eligible for user_id in humans(table))
 
 
 def _is_initial(events: Sequence[ev.Event]) -> bool:

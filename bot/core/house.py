@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
+from bot.core.bots import DEFAULT_DELAY, Bots
 from bot.core.clock import Clock, SystemClock
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
@@ -41,10 +42,12 @@ class House:
         *,
         clock: Clock | None = None,
         owns: Callable[[int], bool] | None = None,
+        bot_delay: tuple[float, float] = DEFAULT_DELAY,
     ) -> None:
         """``owns`` says whether a server's tables are this process's
         (:meth:`bot.core.shards.Shards.owns` when the bot runs in several processes sharing one
-        database; None: every server's): only those are restored."""
+        database; None: every server's): only those are restored. ``bot_delay``: the shortest
+        and longest pause before a computer player acts, in seconds."""
         self.texts = texts
         self.clock: Clock = clock or SystemClock()
         # Called (never awaited) whenever a table has something new to show: the edge wakes
@@ -56,6 +59,16 @@ class House:
         self.players = Players(store, self.registry)
         self.dealer = Dealer(store, texts, self.clock, self.tasks, self.registry, self.players)
         self.tables = Tables(store, texts, self.registry, self.dealer, self.players)
+        self.bots = Bots(
+            store,
+            texts,
+            self.clock,
+            self.tasks,
+            self.registry,
+            self.dealer,
+            self.players,
+            delay=bot_delay,
+        )
         self.recovery = Recovery(
             store,
             self.registry,
@@ -69,11 +82,16 @@ class House:
     # ------------------------------------------------------------------ the edge's reports
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None:
-        if isinstance(effect, TableView) and effect.hand is not None and effect.hand.buttons:
+        if isinstance(effect, TableView) and effect.hand is not None:
             table = self.registry.find(outbox.channel_id)
-            if table is not None:
+            if table is None:
+                return
+            if effect.hand.buttons:
                 # His buttons are in front of him: the actor's clock starts now.
                 self.dealer.turns.shown(table, effect.hand.hand_id, effect.hand.seq)
+            else:
+                # A computer player's turn (or no one's) is shown: it acts after its pause.
+                self.bots.shown(table, effect.hand.hand_id, effect.hand.seq)
 
     def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None:
         self.delivered(outbox, effect)
@@ -83,9 +101,7 @@ class House:
             if not table.closed:
                 self._messages.posted(table.channel_id, message_id)
 
-    def failed(
-        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
-    ) -> None:
+    def failed(self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]) -> None:
         table = self.registry.find(outbox.channel_id)
         if table is None:
             return

@@ -7,12 +7,15 @@ card; a player's own cards go only into his :class:`~bot.core.views.PrivateView`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core.announce import announce
 from bot.core.games import game_name, game_of
 from bot.core.storage import HandEnd
 from bot.core.table import LiveHand, Table
 from bot.core.views import (
     HandView,
+    Picture,
     PrivateView,
     ResultsView,
     SeatInfo,
@@ -57,29 +60,47 @@ def _hand_view(
     deadline = live.deadline if live.deadline is not None else now + table.config.turn_seconds
     banking = live.banking_since is not None
     names = tuple(table.name(user_id) for user_id in live.users)
+    public = PublicTable.from_hand(hand)
+    labels = _labels(
+        table,
+        live,
+        texts,
+        names,
+        coming,
+        table.log[-1] if table.log else "",
+        seconds=max(0, round(deadline - now)),
+        banking=banking,
+    )
     return HandView(
         hand_id=live.hand_id,
         seq=live.seq,
         game=game_of(hand.variant),
         street=hand.street,
-        public=PublicTable.from_hand(hand),
+        public=public,
         names=names,
         log=tuple(table.log),
         actor=None if hand.actor is None else names[hand.actor],
         deadline=deadline,
         on_time_bank=banking,
         buttons=tuple(table.buttons()),
-        labels=_labels(
-            table,
-            live,
-            texts,
-            names,
-            coming,
-            table.log[-1] if table.log else "",
-            seconds=max(0, round(deadline - now)),
-            banking=banking,
-        ),
+        labels=labels,
+        picture=still_picture(public, labels),
     )
+
+
+def still_picture(public: PublicTable, labels: TableLabels) -> Picture:
+    """The hand's picture without what a click changes: no stacks, bets or pot, nobody to act,
+    nobody folded or all in, no clock and no last action. The message's text has them."""
+    seats = tuple(
+        replace(seat, stack=0, bet=0, committed=0, folded=False, all_in=False, is_actor=False)
+        for seat in public.seats
+    )
+    still = replace(public, seats=seats, pot=0, pots=(), actor=None)
+    names = tuple(
+        None if label is None else SeatLabel(label.name, sitting_out=label.sitting_out)
+        for label in labels.seats
+    )
+    return Picture(still, replace(labels, seats=names, last_action="", figures=False))
 
 
 def results_view(

@@ -17,6 +17,7 @@ from bot.core.config import TableConfig
 from bot.core.games import STUD, Rotation
 from bot.core.outbox import Outbox
 from bot.core.storage import HandEnd, Seat
+from bot.core.storage.house import is_bot
 from bot.core.views import ButtonSpec
 from engine.hand import LegalActions, StudHand
 
@@ -34,7 +35,6 @@ class LiveHand:
     deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
     banking_since: float | None = None  # the actor's turn ran out; his time bank runs from then
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
-    dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     @property
     def seq(self) -> int:
@@ -66,6 +66,7 @@ class Table:
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
     banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
+    dms_told: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     def bank(self, user_id: int) -> float:
         """The seconds left in the player's time bank (a new player's is full)."""
@@ -93,6 +94,8 @@ class Table:
         """The actor's legal actions as buttons, with amounts (4th street open pair: both)."""
         if self.live is None or self.live.hand.actor is None:
             return []
+        if is_bot(self.live.users[self.live.hand.actor]):
+            return []  # a computer player acts by itself (bot.core.bots)
         return buttons_for(self.live.hand.legal())
 
     def actor_id(self) -> int | None:

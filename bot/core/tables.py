@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.core.bot_seats import send_bots_home
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
@@ -177,6 +178,7 @@ class Tables:
                 return None
             chips = await self._store.seating.leave(channel_id, user_id)
             del table.seats[user_id]
+            await send_bots_home(self._store, table)
             table.outbox.redraw()
         return chips
 

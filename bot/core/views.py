@@ -40,12 +40,24 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """What a hand's live picture shows: its cards, names and street, and none of the figures a
+    click changes (stacks, bets, the pot, whose turn, who folded): those are in the message's
+    text. Equal pictures look the same, so the edge uploads one only when this changes (cards
+    dealt or shown, a seat changed)."""
+
+    public: PublicTable
+    labels: TableLabels
+
+
+@dataclass(frozen=True, slots=True)
 class HandView:
     """A hand in play as its channel sees it.
 
     ``deadline`` is when the actor's time runs out (his time bank's, with ``on_time_bank``);
     until his buttons are shown his clock has not started, and it is a full turn from when the
-    view was built. ``labels`` are the picture's (names, the actor's seconds, the last action).
+    view was built. ``labels`` label the whole table (names, the actor's seconds, the last
+    action); ``picture`` is the live message's picture, without the figures.
     """
 
     hand_id: int
@@ -60,6 +72,7 @@ class HandView:
     on_time_bank: bool
     buttons: tuple[ButtonSpec, ...]
     labels: TableLabels
+    picture: Picture
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,11 +55,19 @@ def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
         ({"DISCORD_TOKEN": "t", "DEFAULT_BRING_IN": "50"}, "default stakes"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://db/stud"}, "DATABASE_URL must be a"),
+        ({"DISCORD_TOKEN": "t", "BOT_DELAY_MIN_MS": "4000"}, "BOT_DELAY_MIN_MS must not exceed"),
+        ({"DISCORD_TOKEN": "t", "BOT_DELAY_MAX_MS": "-1"}, "BOT_DELAY_MAX_MS must be at least 0"),
     ],
 )
 def test_bad_settings_are_one_readable_line(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         load_settings(environ, None)
+
+
+def test_computer_players_pause_one_to_three_seconds_unless_configured() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}, None).bot_delay == (1.0, 3.0)
+    configured = {"DISCORD_TOKEN": "t", "BOT_DELAY_MIN_MS": "0", "BOT_DELAY_MAX_MS": "500"}
+    assert load_settings(configured, None).bot_delay == (0.0, 0.5)
 
 
 def test_database_url_chooses_postgresql_over_the_sqlite_file() -> None:

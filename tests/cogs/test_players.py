@@ -14,6 +14,7 @@ from tests.cogs.world import (
     live_table,
     make_bot,
     member,
+    message_text,
     open_and_seat,
     passive_label,
     play_out_with_buttons,
@@ -37,9 +38,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
-    message = table_message(world)
-    (embed,) = message.embeds
-    seats = embed.description or ""
+    seats = message_text(table_message(world))
     assert "ann" in seats and "bob" in seats and "Player" not in seats, seats
     while live_table(world).live is not None:
         current = table_message(world)
@@ -132,8 +131,12 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Razz, Stud Hi-Lo and the mix",
         "Commands",
         "Chips, stats and hands",
+        "Computer players",
     ]
     assert "/table open" in (embed.fields[3].value or "")
+    # What bots are and how they play (issue 22 point 6).
+    assert "/table bots add" in (embed.fields[5].value or "")
+    assert "pot odds" in (embed.fields[5].value or "")
     assert "/stats" in (embed.fields[4].value or "") and all(
         len(field.value or "") <= 1024 for field in embed.fields
     )

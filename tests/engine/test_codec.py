@@ -104,8 +104,7 @@ def test_random_hands_replay_identically(hands_per_game: int, seed: int) -> None
             seen["games " + variant.name] += 1
             seen["timeouts"] += bool(hand.timed_out)
             seen["all-ins"] += any(
-                isinstance(e, AntePosted | BringIn | Call | Raise) and e.all_in
-                for e in hand.events
+                isinstance(e, AntePosted | BringIn | Call | Raise) and e.all_in for e in hand.events
             )
             seen["side pots"] += sum(isinstance(e, PotAwarded) for e in hand.events) > 1
             seen["community card"] += any(isinstance(e, CommunityCardDealt) for e in hand.events)

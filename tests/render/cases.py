@@ -403,6 +403,8 @@ def private_hi_lo() -> bytes:
     while hand.street < 5:
         passive(hand)
     return private_hand_png(PrivateHand.for_seat(hand, 0), name="Dana")
+
+
 def _session(closed: bool) -> SessionLedger:
     """Five players over an evening: two left (one after a re-buy), one is even."""
     entries = {

@@ -52,6 +52,19 @@ class NotEnoughChips(StoreError):
         super().__init__(needed=needed, available=available)
 
 
+class HouseEmpty(StoreError):
+    """The house wallet can't stake a computer player's buy-in (issue 22)."""
+
+    code = "house_empty"
+    template = (
+        "The house has {available} chips, not the {needed} a computer player needs to sit:"
+        " an admin can fund it with /chips house fund."
+    )
+
+    def __init__(self, needed: int, available: int) -> None:
+        super().__init__(needed=needed, available=available)
+
+
 class DailyNotReady(StoreError):
     """``retry_at`` is when the next daily grant can be claimed (timezone-aware UTC);
     ``streak`` the days in a row he has taken it, which a claim by ``streak_until`` continues."""

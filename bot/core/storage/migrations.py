@@ -17,25 +17,16 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final
 
 import aiosqlite
 import asyncpg
 
+from bot.core.storage import coordination
 from bot.core.storage.backend import WRITE_LOCK
+from bot.core.storage.dialects import Dialects, Statement
 from bot.core.storage.errors import SchemaTooNew
-
-
-@dataclass(frozen=True)
-class Dialects:
-    """A statement written for each database; ``None``: nothing to run on that one."""
-
-    sqlite: str | None
-    postgresql: str | None
-
-
-Statement: TypeAlias = str | Dialects
+from bot.core.storage.migration_house import HOUSE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -454,6 +445,8 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _STATS,
     _ECONOMY,
     _ALWAYS_SHOW,
+    coordination.SCHEMA,
+    HOUSE_MIGRATION,
 )
 LATEST: Final = len(MIGRATIONS)
 
@@ -473,6 +466,8 @@ TABLES: Final = (
     "player_stats",
     "recent_hands",
 )
+# The running bots' coordination, not the game: ``migrate-db`` leaves it behind.
+LIVE_TABLES: Final = coordination.TABLES
 
 
 def for_postgresql(statement: str) -> str:

@@ -241,3 +241,18 @@ class AuditTotals:
     wallets: int
     seats: int
     live_hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class HouseReport:
+    """A server's house (issue 22): ``balance`` in its wallet, ``at_tables`` with its computer
+    players (their seats and live hands), ``funded`` what admins put in less what they took out.
+    ``result`` is what the bots won (positive) or lost for it."""
+
+    balance: int
+    at_tables: int
+    funded: int
+
+    @property
+    def result(self) -> int:
+        return self.balance + self.at_tables - self.funded

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 from bot.core.storage import seating, wallets
 from bot.core.storage.backend import Connection, Row
 from bot.core.storage.common import is_int, one, parse_ts, required_ts
+from bot.core.storage.house import HOUSE
 from bot.core.storage.models import (
     ALL_GAMES,
     PERIODS,
@@ -48,7 +49,8 @@ async def count_hand(
     dealt = [
         (user_id, seat, net)
         for (user_id, net), seat in zip(nets, facts.seats, strict=True)
-        if seat.dealt
+        # Stats are people's: a computer player's results are the house's (issue 22).
+        if seat.dealt and user_id > HOUSE
     ]
     if not dealt:
         return
@@ -130,13 +132,14 @@ async def count_hand(
 async def leaderboard(
     db: Connection, guild_id: int, *, limit: int, user_id: int | None
 ) -> Leaderboard:
-    """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
+    """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank. People only:
+    the house and its computer players (user ids from 0 down) are never ranked."""
     season = await wallets.season(db, guild_id)
     # Both queries walk wallets_by_total; the rank count costs ~35 ns per wallet above.
     rows = await db.all(
-        "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ?"
+        "SELECT user_id, total AS chips FROM wallets WHERE guild_id = ? AND user_id > ?"
         " ORDER BY total DESC, user_id LIMIT ?",
-        (guild_id, limit),
+        (guild_id, HOUSE, limit),
     )
     caller = None
     if user_id is not None:
@@ -148,8 +151,9 @@ async def leaderboard(
         if own is not None:
             above = await one(
                 db,
-                "SELECT count(*) AS n FROM wallets WHERE guild_id = ? AND total > ?",
-                (guild_id, own["chips"]),
+                "SELECT count(*) AS n FROM wallets WHERE guild_id = ? AND total > ?"
+                " AND user_id > ?",
+                (guild_id, own["chips"], HOUSE),
             )
             assert above is not None
             caller = LeaderboardRow(int(above["n"]) + 1, user_id, int(own["chips"]))

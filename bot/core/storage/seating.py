@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.core.storage import wallets
+from bot.core.storage import house, wallets
 from bot.core.storage.backend import Connection, Row
 from bot.core.storage.common import MAX_AMOUNT, Move, is_amount, is_int, log, one, required_ts, ts
 from bot.core.storage.errors import (
@@ -222,6 +222,11 @@ async def cash_out(db: Connection, table: Row, user_id: int, now: datetime, reas
                 table_id=table["id"],
             ),
         )
+        if house.is_bot(user_id):
+            # A computer player's chips are the house's: they go straight back (issue 22).
+            await house.give_back(
+                db, table["guild_id"], user_id, now, f"{reason} in channel {table['channel_id']}"
+            )
     return stack
 
 

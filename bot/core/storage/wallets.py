@@ -200,13 +200,16 @@ async def reset_season(
         " SET season = excluded.season, started_at = excluded.started_at",
         (guild_id, number, ts(now)),
     )
+    # People's wallets only: the house's chips (user 0) and its computer players' (below) are
+    # what admins put in, not a season's (issue 22).
     wallets = await db.all(
-        "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ? ORDER BY user_id",
+        "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ? AND user_id > 0"
+        " ORDER BY user_id",
         (guild_id, starting_balance),
     )
     await db.run(
         "UPDATE wallets SET balance = :start, total = :start + seated"
-        " WHERE guild_id = :guild AND balance != :start",
+        " WHERE guild_id = :guild AND balance != :start AND user_id > 0",
         {"start": starting_balance, "guild": guild_id},
     )
     changes = [

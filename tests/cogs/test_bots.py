@@ -1,0 +1,201 @@
+"""Computer players through the real client on simcord (issue 22 points 1, 2 and 4): seated by
+command from the house wallet, playing their turns after a pause and never DMed, their chips
+going back to the house, leaving when no person is seated, and resuming after a restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.outbox import Outbox
+from bot.core.settings import Settings
+from bot.core.storage.house import BOT_IDS, is_bot
+from bot.core.views import PrivateView
+from engine import events as ev
+from tests.cogs.world import (
+    World,
+    labels,
+    live_table,
+    make_bot,
+    member,
+    passive_label,
+    refused,
+    stop_like_a_crash,
+    table_message,
+)
+
+BOT = BOT_IDS[0]  # the first tight one: "Bot 1 (tight)"
+
+
+async def fund_house(world: World, amount: int = 5_000) -> None:
+    result = await world.admin.slash(world.channel, "chips house fund", amount=amount)
+    assert result.response is not None and f"{amount:,}" in result.response.content
+
+
+async def open_with_bots(world: World, count: int = 1, style: str = "tight") -> None:
+    ann = world.players[0]
+    await ann.slash(world.channel, "table open")
+    await ann.slash(world.channel, "sit")
+    result = await ann.slash(world.channel, "table bots add", count=count, style=style)
+    assert result.response is not None and result.ephemeral, result
+    assert f"{count} computer player" in result.response.content
+
+
+async def play_hand(world: World) -> None:
+    """Ann checks or calls; the bots act by themselves, each after its pause."""
+    table = live_table(world)
+    after_ann = False
+    while table.live is not None:
+        actor = table.actor_id()
+        assert actor is not None
+        if is_bot(actor):
+            seq = table.live.seq
+            if after_ann:  # its pause started when Ann's action was shown: at least a second
+                await world.env.advance_time(0.9)
+                assert table.live is not None and table.live.seq == seq
+            after_ann = False
+            await world.env.advance_time(3.1)
+            await world.env.settle()
+            assert table.live is None or table.live.seq != seq, "the bot did not act"
+        else:
+            message = table_message(world)
+            await member(world, actor).click(message, label=passive_label(labels(message)))
+            after_ann = True
+
+
+async def test_bots_sit_only_with_a_person_and_a_funded_house(world: World) -> None:
+    ann, bob = world.players[:2]
+    await ann.slash(world.channel, "table open")
+    refused(await ann.slash(world.channel, "table bots add"), "only with people")
+    await ann.slash(world.channel, "sit")
+    refused(await ann.slash(world.channel, "table bots add"), "The house has 0 chips")
+    await fund_house(world, 250)  # one buy-in of 50 big bets (1,000) is more than it has
+    refused(await ann.slash(world.channel, "table bots add"), "The house has 250 chips")
+    await fund_house(world, 2_000)
+    refused(await bob.slash(world.channel, "table bots add"), "opened the table")
+    result = await ann.slash(world.channel, "table bots add", count=3, style="loose")
+    # The house had 2,250: two buy-ins of 1,000, then it could stake no more.
+    assert result.response is not None and "2 computer players" in result.response.content
+    table = live_table(world)
+    bots = sorted(user_id for user_id in table.seats if is_bot(user_id))
+    assert len(bots) == 2
+    assert {table.name(user_id) for user_id in bots} == {"Bot 1 (loose)", "Bot 2 (loose)"}
+    report = await world.bot.store.house.report(world.guild.id)
+    assert (report.balance, report.at_tables) == (250, 2_000)
+    # The channel is told, with the bot marked as one.
+    assert any("Bot 1 (loose) sits down" in m.content for m in world.channel.history())
+    # Someone with Manage Server may send them away too.
+    result = await world.admin.slash(world.channel, "table bots remove", count=5)
+    assert result.response is not None and "2 computer players leave" in result.response.content
+    assert (await world.bot.store.house.report(world.guild.id)).balance == 2_250
+    refused(await ann.slash(world.channel, "table bots remove"), "No computer player")
+    await world.bot.store.audit()
+
+
+async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    private: list[PrivateView] = []
+    put = Outbox.put
+
+    def spy(self: Outbox, effect: object) -> None:
+        if isinstance(effect, PrivateView):
+            private.append(effect)
+        put(self, effect)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Outbox, "put", spy)
+    await fund_house(world)
+    await open_with_bots(world, 2)
+    ann = world.players[0]
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    assert table.live is not None
+    await play_hand(world)
+    assert private and all(view.user_id == ann.id for view in private)
+    # The bots' results are the house's: what Ann won or lost, it lost or won.
+    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
+    report = await world.bot.store.house.report(world.guild.id)
+    assert report.result == -(wallet.total - 1_000)
+    await world.bot.store.audit()
+    # Leaderboards rank people only.
+    board = await world.bot.store.reports.winnings(world.guild.id, user_id=ann.id)
+    assert [row.user_id for row in board.top] == [ann.id]
+
+
+async def test_bots_leave_when_no_person_is_seated(world: World) -> None:
+    await fund_house(world)
+    await open_with_bots(world, 2)
+    ann = world.players[0]
+    result = await ann.slash(world.channel, "leave")  # before the first hand is dealt
+    assert result.response is not None
+    table = live_table(world)
+    assert table.seats == {}
+    report = await world.bot.store.house.report(world.guild.id)
+    assert (report.balance, report.at_tables, report.result) == (5_000, 0, 0)
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    assert table.live is None  # no hand among bots alone
+    await world.bot.store.audit()
+
+
+async def test_a_bot_to_act_acts_after_a_restart(world: World, settings: Settings) -> None:
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    table = live_table(world)
+    # Ann plays until it is the bot's turn (a hand she ends herself, calling on 7th street,
+    # is followed by the next); then the process stops before the bot acts.
+    for _ in range(5):
+        await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+        while table.live is not None and not is_bot(table.actor_id() or 0):
+            message = table_message(world)
+            actor = member(world, table.actor_id() or 0)
+            await actor.click(message, label=passive_label(labels(message)))
+        if table.live is not None:
+            break
+    assert table.live is not None
+    decided = table.live.hand.decisions
+    await stop_like_a_crash(world.bot)
+    world.bot = await make_bot(settings)
+    await world.env.restart_bot(world.bot)
+    await world.env.settle()
+    await world.env.advance_time(3.1)
+    await world.env.settle()
+    restored = live_table(world)
+    assert restored is not table
+    after = restored.live.hand.decisions if restored.live is not None else None
+    # The bot took its turn in the new process (or ended the hand by it).
+    assert after is None or (after[: len(decided)] == decided and len(after) > len(decided))
+    await play_hand(world)
+    await world.bot.store.audit()
+
+
+async def test_a_history_shows_a_bots_down_cards_only_where_they_were_shown(
+    world: World,
+) -> None:
+    """Issue 22 point 6: the bot is named as one in the history; its down cards appear only in
+    a showdown's "showed" line, as any player's. Hands until one went to a showdown and one
+    did not (or a few of them)."""
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    ann = world.players[0]
+    table = live_table(world)
+    seen = {"showdown": False, "no showdown": False}
+    for _ in range(6):
+        await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+        assert table.live is not None
+        live = table.live
+        bot_seat = live.users.index(BOT)
+        await play_hand(world)
+        hand = live.hand
+        down = [str(card) for card in hand.down_cards(bot_seat)]
+        result = await ann.slash(world.channel, "history", last=1)
+        assert result.response is not None
+        text = (await result.response.attachments[0].read()).decode()
+        assert "Bot 1 (tight)" in text
+        showed = [line for line in text.splitlines() if "Bot 1 (tight)" in line and "show" in line]
+        elsewhere = [line for line in text.splitlines() if line not in showed]
+        shown = any(isinstance(e, ev.HandShown) and e.seat == bot_seat for e in hand.events)
+        assert not any(card in line for card in down for line in elsewhere), text
+        assert all(card in "".join(showed) for card in down) == shown
+        seen["showdown" if shown else "no showdown"] = True
+        if all(seen.values()):
+            break
+    assert seen["showdown"], "no hand reached a showdown in six"

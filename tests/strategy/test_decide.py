@@ -1,0 +1,114 @@
+"""The computer player's decisions (issue 22, point 3): always legal, in every game and street,
+short stacks and all-ins included; the same seed gives the same decision; they read only what
+the player can see; and they weigh the chance to win against the pot odds."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand, parse_cards
+from engine.cards import FULL_DECK
+from strategy import STYLES, Sight, decide, estimate
+from tests.engine.decks import stacked_deck
+from tests.engine.test_properties import hands
+
+STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
+
+
+@given(hands(), st.sampled_from(sorted(STYLES)), st.integers(0, 2**32))
+def test_every_decision_is_legal_and_every_hand_ends(
+    case: tuple[StudHand, random.Random], style: str, seed: int
+) -> None:
+    """Bots play every seat of random hands of the three games (random stakes, stacks from 1
+    chip: short stacks and all-ins); ``decide`` raises IllegalAction on any illegal choice."""
+    hand, _ = case
+    decisions = 0
+    while hand.actor is not None:
+        thought = decide(Sight.of(hand, hand.actor), STYLES[style], seed + decisions, budget=60)
+        hand.decide(thought.decision)
+        assert thought.decision.action != "timeout"
+        decisions += 1
+        assert decisions < 200
+    assert hand.is_over
+
+
+def test_the_same_seed_gives_the_same_decisions() -> None:
+    rng = random.Random(5)
+    for variant in (STUD_HIGH, RAZZ, STUD_HI_LO):
+        for _ in range(10):
+            deck = rng.sample(FULL_DECK, 52)
+            runs = []
+            for _ in range(2):
+                hand = StudHand([200] * 5, STAKES, deck, 0, variant)
+                taken = []
+                while hand.actor is not None:
+                    seed = f"hand-7:{hand.actor}:{len(hand.events)}"
+                    decision = decide(Sight.of(hand, hand.actor), STYLES["loose"], seed).decision
+                    taken.append(decision)
+                    hand.decide(decision)
+                runs.append(taken)
+            assert runs[0] == runs[1]
+
+
+def test_a_player_sees_no_one_elses_down_cards() -> None:
+    """Two decks alike but for the opponents' down cards give the same sight and decision."""
+    first = stacked_deck({0: "AsAd7c", 1: "2c3d9h", 2: "KhKc4s"}, dealer=2, seats=3)
+    second = stacked_deck({0: "AsAd7c", 1: "TcJd9h", 2: "5h6c4s"}, dealer=2, seats=3)
+    sights = []
+    for deck in (first, second):
+        hand = StudHand([200, 200, 200], STAKES, deck, 2)
+        while hand.actor != 0:
+            hand.decide(Decision("call") if hand.legal().call else Decision("bring_in"))
+        sights.append(Sight.of(hand, 0))
+    assert sights[0] == sights[1]
+    assert all(o.down_count == 2 for o in sights[0].opponents)
+    assert decide(sights[0], STYLES["tight"], 3) == decide(sights[1], STYLES["tight"], 3)
+
+
+def _sights(cards: dict[int, str], variant: object = STUD_HIGH) -> dict[int, Sight]:
+    """What each of two seats sees on 3rd street at his first decision."""
+    deck = stacked_deck(cards, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1, variant)  # type: ignore[arg-type]
+    first = hand.actor
+    assert first is not None
+    seen = {first: Sight.of(hand, first)}
+    hand.decide(Decision("bring_in"))
+    assert hand.actor is not None
+    seen[hand.actor] = Sight.of(hand, hand.actor)
+    return seen
+
+
+def test_equity_follows_the_cards() -> None:
+    """From what each player sees: rolled-up aces win most of the time against a rag door
+    card; in Razz a wheel start beats a king door; in Hi-Lo three low cards hold most of the
+    low half, a pair of kings most of the high half."""
+    rng = random.Random(1)
+    stud = _sights({0: "AsAdAc", 1: "2c7d9h"})
+    assert estimate(stud[0], 400, rng).share > 0.8
+    assert estimate(stud[1], 400, rng).share < 0.45
+    razz = _sights({0: "Ac2d3h", 1: "4c7dKh"}, RAZZ)
+    assert estimate(razz[0], 400, rng).share > 0.6
+    assert estimate(razz[1], 400, rng).share < 0.45
+    hilo = _sights({0: "As2d3h", 1: "KcKd9h"}, STUD_HI_LO)
+    low_hand, high_hand = estimate(hilo[0], 400, rng), estimate(hilo[1], 400, rng)
+    assert low_hand.low > 0.4 > high_hand.low
+    assert high_hand.high > 0.5 > high_hand.low
+    assert low_hand.scoop < low_hand.share
+
+
+def test_a_tight_player_folds_trash_to_a_raise_and_raises_a_monster() -> None:
+    deck = stacked_deck({0: "2c7d9h", 1: "AsAdAc", 2: "KsKdKc"}, dealer=2, seats=3)
+    hand = StudHand([500, 500, 500], STAKES, deck, 2)
+    # The 2c brings in; the aces complete; the kings raise: seat 0 faces two bets with trash.
+    hand.decide(Decision("bring_in"))
+    assert hand.actor == 1
+    monster = decide(Sight.of(hand, 1), STYLES["tight"], 11).decision
+    assert monster.action in ("raise_to", "call")  # a slowplay may just call
+    hand.decide(Decision("raise_to", 10))
+    hand.decide(Decision("raise_to", 20))
+    assert hand.actor == 0
+    assert decide(Sight.of(hand, 0), STYLES["tight"], 1).decision == Decision("fold")
+    assert parse_cards("2c")[0] in Sight.of(hand, 0).own_down
