@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from PIL import Image
 
+from engine.odds import AllInOdds, Position, odds
 from engine.public import PrivateHand, PublicTable
 from render.labels import TableLabels
 from render.png import encode, palette_image
@@ -29,12 +30,16 @@ SCALES: Final = (1.0, 0.8, 0.64, 0.5)
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One picture of the replay and how long it stays (seconds). ``own``: the viewer's own
-    cards, when he played the hand."""
+    cards, when he played the hand. ``all_in``: where the betting stopped with hands all in,
+    for a frame of the run-out that draws their chances (worked out here, in the drawing
+    process, with ``seed``)."""
 
     view: PublicTable
     labels: TableLabels
     own: PrivateHand | None
     seconds: float
+    all_in: Position | None = None
+    seed: int = 0
 
 
 def replay_gif(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
@@ -42,7 +47,8 @@ def replay_gif(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
     smallest size is larger."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    drawn = [draw_table(frame.view, frame.labels, own=frame.own) for frame in frames]
+    chances: list[tuple[Position, AllInOdds]] = []
+    drawn = [draw_table(frame.view, _labels(frame, chances), own=frame.own) for frame in frames]
     durations = [round(frame.seconds * 1000) for frame in frames]
     for scale in SCALES:
         data = _gif(drawn, durations, scale)
@@ -53,7 +59,19 @@ def replay_gif(frames: Sequence[Frame], max_bytes: int = MAX_BYTES) -> bytes:
 
 def frame_png(frame: Frame) -> bytes:
     """One frame alone, as a PNG (the golden pictures of replays)."""
-    return encode(draw_table(frame.view, frame.labels, own=frame.own))
+    return encode(draw_table(frame.view, _labels(frame, []), own=frame.own))
+
+
+def _labels(frame: Frame, chances: list[tuple[Position, AllInOdds]]) -> TableLabels:
+    """The frame's labels, with the all-in chances it shows (each position counted once)."""
+    spot = frame.all_in
+    if spot is None:
+        return frame.labels
+    found = next((known for counted, known in chances if counted == spot), None)
+    if found is None:
+        found = odds(spot, frame.seed)
+        chances.append((spot, found))
+    return replace(frame.labels, odds=found)
 
 
 def _gif(drawn: Sequence[Image.Image], durations: list[int], scale: float) -> bytes:

@@ -457,6 +457,18 @@ def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
         amounts = " · ".join(text.chips(pot.amount) for pot in sides)
         name = text.side_pot if len(sides) == 1 else text.side_pots
         lines.append(_Line(f"{name}: {amounts}", 14, theme.TEXT))
+    return lines + _odds_key(view, labels, text)
+
+
+def _odds_key(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
+    """The key to each hand's tag: its chances when the betting stopped (a replay's run-out,
+    the showdown after one)."""
+    if labels.odds is None:
+        return []
+    heading = text.odds if labels.odds.exact else text.odds_estimate
+    lines = [_Line(heading, 13, theme.TEXT, bold=True)]
+    if view.high_game and view.low_game:
+        lines.append(_Line(text.odds_halves, 12, theme.MUTED))
     return lines
 
 
@@ -465,12 +477,7 @@ def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
     lines: list[_Line] = []
     if view.is_showdown:
         lines.append(_Line(text.showdown, 17, theme.TEXT, bold=True))
-    if labels.odds is not None:
-        # The key to each hand's tag: its chances when the betting stopped.
-        heading = text.odds if labels.odds.exact else text.odds_estimate
-        lines.append(_Line(heading, 13, theme.TEXT, bold=True))
-        if view.high_game and view.low_game:
-            lines.append(_Line(text.odds_halves, 12, theme.MUTED))
+    lines += _odds_key(view, labels, text)
     names = {seat.seat: _seat_name(seat, labels.seat(seat.seat), text) for seat in view.seats}
     compact = len(view.results) > 3
     for result in view.results:

@@ -9,13 +9,15 @@ were shown; a mucked hand stays unseen (RULES 5.6).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 from bot.core.announce import announce
 from bot.core.games import game_name, game_of
 from engine import events as ev
 from engine.hand import StudHand
-from engine.public import PrivateHand, PublicTable
+from engine.odds import position
+from engine.public import PrivateCard, PrivateHand, PublicTable, pots_in_play
 from render import SeatLabel, TableLabels
 from render.replay import Frame
 from words import Texts
@@ -85,7 +87,64 @@ def replay_frames(
             and (line := announce(event, texts, lang, name_of, hand.stakes, hand.variant))
         ]
         seconds = NEW_STREET_SECONDS if again.street != street else ACTION_SECONDS
+        line = " · ".join(said)
+        all_in = None
         if again.is_over:
             seconds = END_SECONDS
-        frames.append(frame(" · ".join(said), seconds))
+            all_in = position(again)
+            if all_in is not None:
+                # The cards dealt with no betting (RULES 2.4) come a street at a time, too,
+                # with the hands' chances as the table showed them.
+                for view, cards in _run_out(again, viewer):
+                    street_frame = frame(line, NEW_STREET_SECONDS)
+                    own = street_frame.own
+                    if own is not None:
+                        # His cards by then; what they make is the showdown's to say.
+                        own = replace(own, cards=cards, community=view.community, best_five=())
+                    frames.append(
+                        replace(street_frame, view=view, own=own, all_in=all_in, seed=hand_id)
+                    )
+                    line = ""
+        frames.append(replace(frame(line, seconds), all_in=all_in, seed=hand_id))
     return tuple(frames)
+
+
+def _run_out(
+    hand: StudHand, viewer: int | None
+) -> list[tuple[PublicTable, tuple[PrivateCard, ...]]]:
+    """The finished ``hand`` as the table saw it after each street dealt with no betting,
+    before the showdown, with the viewer's own cards by then."""
+    assert hand.run_out_from is not None
+    end = PublicTable.from_hand(hand)
+    dealt = [e for e in hand.events if isinstance(e, ev.CardDealt)]
+    last_street = hand.variant.streets[-1].number
+    found = []
+    for street in range(hand.run_out_from, last_street + 1):
+        by_seat: dict[int, list[ev.CardDealt]] = {}
+        for card in dealt:
+            if card.street <= street:
+                by_seat.setdefault(card.seat, []).append(card)
+        seats = tuple(
+            replace(
+                seat,
+                stack=seat.stack - seat.won,  # what he had before the pots were paid
+                up_cards=tuple(c.card for c in by_seat.get(seat.seat, []) if c.face_up),
+                down_count=sum(1 for c in by_seat.get(seat.seat, []) if not c.face_up),
+                shown=None,
+                won=0,
+                mucked=False,
+            )
+            for seat in end.seats
+        )
+        view = replace(
+            end,
+            seats=seats,
+            street=street,
+            pots=pots_in_play(seats),
+            community=hand.community if street == last_street else None,
+            is_over=False,
+            results=(),
+        )
+        own = by_seat.get(viewer, []) if viewer is not None else []
+        found.append((view, tuple(PrivateCard(c.card, c.face_up) for c in own)))
+    return found

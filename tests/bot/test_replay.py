@@ -71,3 +71,31 @@ def test_only_a_finished_hand_is_replayed() -> None:
     live = stud({0: "AsAd2c", 1: "KsKd4c"})
     with pytest.raises(ValueError, match="finished"):
         frames_for(live, viewer=0)
+
+
+def test_a_run_out_comes_a_street_at_a_time_before_the_showdown() -> None:
+    """RULES 2.4: all in on 3rd street, the other streets dealt with no betting."""
+    played = stud({0: "AsAd2c2d3h9sKc", 1: "KsKd4c5h7h8sJc"}, stacks=[1000, 14])
+    while played.actor is not None:
+        legal = played.legal()
+        if legal.raise_to:
+            played.raise_to(legal.raise_to[-1])
+        elif legal.call is not None:
+            played.call()
+        else:
+            played.bring_in()
+    assert played.run_out_from == 4
+    frames = frames_for(played, viewer=1)
+    streets = [(frame.view.street, frame.view.is_over) for frame in frames]
+    assert streets[-5:] == [(4, False), (5, False), (6, False), (7, False), (7, True)]
+    for frame in frames[-5:-1]:
+        seat = frame.view.seats[1]
+        own = frame.own
+        assert own is not None and len(own.cards) == len(seat.up_cards) + seat.down_count
+        assert frame.view.pot == sum(played.committed)
+        assert all(seat.shown is None and seat.won == 0 for seat in frame.view.seats)
+    assert len(frames[-2].view.seats[0].up_cards) == 4 and frames[-2].view.seats[0].down_count == 3
+    # The chances when the betting stopped go on the run-out's frames and the showdown, as on
+    # the table's results; the frames before carry none.
+    assert all(frame.all_in is not None and frame.seed == 7 for frame in frames[-5:])
+    assert all(frame.all_in is None for frame in frames[:-5])

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engine import RAZZ, STUD_HI_LO, StudHand
+from engine import RAZZ, STUD_HI_LO, Stakes, StudHand
 from engine.events import HandMucked, HandShown
 from engine.fairness import new_secret, public_reveal, revealed_cards
 from engine.history import write_history
 from engine.public import PublicTable
-from tests.engine.decks import call_down, stud
+from tests.engine.decks import call_down, stacked_deck, stud
 from tests.engine.pokerstars_parser import parse_history
 
 # Seat 0 shows first (no bet on the river: the first dealt), with two pair; seat 1 has less.
@@ -159,3 +159,66 @@ def test_rules_5_6_in_hi_lo_a_hand_with_the_best_low_half_shows() -> None:
     call_down(hand)
     assert shown_seats(hand) == [0, 1] and mucked_seats(hand) == [2]
     assert hand.payouts[1] > 0
+
+
+# The showdown of PokerStars Game #60974484959, fpdb-3 regression-test-files/cash/Stars/Stud/
+# "HH20110417 Salm IX - $0.04-$0.08 Ante $0.01 - USD Limit Stud.txt": ranchim shows a straight,
+# Tumim and the all-in Spacemasa, beaten, muck. PokerStars writes each collection after the
+# mucks of its pot and took a rake; this writer collects after every hand is shown or mucked,
+# with no rake. The summary lines are PokerStars' (that file, fetched with every card, lists the
+# mucked cards of everyone; here only the mucker's own copy does, RULES 5.6).
+SALM_SHOWDOWN = [
+    "ranchim: shows [Tc Kh As Jd Qd 2s 9c] (a straight, Ten to Ace)",
+    "Tumim: mucks hand",
+    "Spacemasa: mucks hand",
+]
+SALM_TUMIM_SUMMARY = "Seat 7: Tumim mucked [5c 6c 2d 3h Ac 4d 8d]"
+
+
+def test_rules_5_6_a_real_pokerstars_stud_showdown_with_two_mucks() -> None:
+    cards = {
+        0: "2c3c9h3d",  # roditopgrdk (his down cards are made up: nobody saw them)
+        1: "3s4h6s2h",  # pirklepump
+        2: "4s5d8hKd",  # yaoenqi001
+        3: "TcKhAsJdQd2s9c",  # ranchim
+        4: "5h5sAd",  # Perla993
+        5: "Ks7h9s",  # steffen780, whose file it is
+        6: "5c6c2d3hAc4d8d",  # Tumim
+        7: "Ts8cQhQs7cTd4c",  # Spacemasa
+    }
+    stacks = [159, 137, 99, 104, 98, 240, 429, 11]  # $0.01 = 1 chip
+    hand = StudHand(stacks, Stakes(1, 2, 4, 8), stacked_deck(cards, dealer=7, seats=8), dealer=7)
+    script: list[tuple[str, int | None]] = [
+        ("bring_in", None), ("call", None), ("call", None), ("call", None), ("call", None),
+        ("call", None), ("fold", None), ("fold", None),
+        ("raise_to", 8), ("fold", None), ("fold", None), ("fold", None), ("call", None),
+        ("call", None),
+        ("check", None), ("raise_to", 8), ("raise_to", 16), ("call", None),
+        ("raise_to", 8), ("call", None),
+        ("raise_to", 8), ("call", None),
+    ]  # fmt: skip
+    for action, amount in script:
+        hand.apply(action, amount)
+    assert hand.is_over
+    names = ["roditopgrdk", "pirklepump", "yaoenqi001", "ranchim", "Perla993", "steffen780"]
+    names += ["Tumim", "Spacemasa"]
+    for viewer in (5, 6):
+        text = write_history(
+            hand.events,
+            viewer_seat=viewer,
+            hand_id=60974484959,
+            table_name="Salm IX",
+            names=dict(enumerate(names)),
+            started_at=datetime(2011, 4, 18, 0, 21, 35, tzinfo=UTC),
+        )
+        lines = text.splitlines()
+        start = lines.index("*** SHOW DOWN ***") + 1
+        assert lines[start : start + 3] == SALM_SHOWDOWN
+        assert lines[start + 3].startswith("ranchim collected ") and "side pot" in lines[start + 3]
+        assert lines[start + 4].startswith("ranchim collected ") and "main pot" in lines[start + 4]
+        assert ("Seat 7: Tumim mucked" in lines) == (viewer != 6)
+        assert (SALM_TUMIM_SUMMARY in lines) == (viewer == 6)
+        assert "Seat 8: Spacemasa mucked" in lines
+        parsed = parse_history(text)
+        assert parsed.final_stacks() == dict(enumerate(hand.stacks))
+        assert hand.stacks[3] == 104 + 108 - 1 - 2 - 8 - 16 - 8 - 8  # ranchim won all 108

@@ -346,6 +346,31 @@ def replay_frame_showdown_russian() -> bytes:
     return frame_png(replay_frames_of(replay_hand(), viewer=1, lang="ru")[-1])
 
 
+def replay_run_out_hand() -> StudHand:
+    """Kofi, short, is all in early; Léa folds; the rest is dealt with no betting (RULES 2.4)."""
+    hand = stud({0: "AsAd2c2d3h9sKc", 1: "KsKd4c5h7h8sJc", 2: "QsQd3c"}, stacks=[1000, 14, 1000])
+    while hand.actor is not None:
+        legal = hand.legal()
+        if hand.actor == 2 and legal.fold:
+            hand.fold()
+        elif legal.raise_to and hand.actor == 1:
+            hand.raise_to(legal.raise_to[-1])
+        elif legal.call is not None:
+            hand.call()
+        elif legal.check:
+            hand.check()
+        else:
+            hand.bring_in()
+    return hand
+
+
+def replay_frame_run_out() -> bytes:
+    """Issue 23.2 with 23.3: a run-out street in Dana's replay, each hand's chances when the
+    betting stopped on its tag, sampled and keyed as an estimate."""
+    frames = replay_frames_of(replay_run_out_hand(), viewer=0)
+    return frame_png(frames[-3])
+
+
 def mixed_table_next_game() -> bytes:
     """A mixed table's picture: the game dealt now and which one comes next."""
     return table_png(
@@ -454,6 +479,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "all_in_odds_hi_lo_russian": all_in_odds_hi_lo_russian,
     "replay_frame_fourth_street": replay_frame_fourth_street,
     "replay_frame_showdown_russian": replay_frame_showdown_russian,
+    "replay_frame_run_out": replay_frame_run_out,
     "private_hi_lo": private_hi_lo,
     "time_bank_running_russian": time_bank_running_russian,
     "ledger_english": ledger_english,

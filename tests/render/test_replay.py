@@ -4,12 +4,13 @@ the pictures the golden replay frames approve (tests/render/golden/replay_frame_
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import GifImagePlugin, Image, ImageChops
 
 from render.replay import MAX_BYTES, frame_png, replay_gif
-from tests.render.cases import replay_frames_of, replay_hand
+from tests.render.cases import replay_frames_of, replay_hand, replay_run_out_hand
 
 
 def test_a_replay_is_a_looping_gif_of_every_frame_held_as_long_as_asked() -> None:
@@ -41,3 +42,17 @@ def test_a_replay_too_big_is_drawn_smaller_and_one_that_never_fits_is_refused() 
         replay_gif(frames, max_bytes=1000)
     with pytest.raises(ValueError, match="at least one frame"):
         replay_gif(())
+
+
+def test_a_run_out_replay_draws_the_chances_worked_out_in_the_drawing_process() -> None:
+    frames = replay_frames_of(replay_run_out_hand(), viewer=0)
+    spot = frames[-1].all_in
+    assert spot is not None
+    with_odds = frame_png(frames[-1])
+    without = frame_png(replace(frames[-1], all_in=None))
+    assert with_odds != without
+    data = replay_gif(frames)
+    picture = Image.open(io.BytesIO(data))
+    picture.seek(len(frames) - 1)
+    alone = Image.open(io.BytesIO(with_odds)).convert("RGB")
+    assert ImageChops.difference(picture.convert("RGB"), alone).getbbox() is None
