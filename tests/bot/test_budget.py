@@ -191,7 +191,14 @@ async def test_a_strained_budget_leaves_old_buttons_rather_than_retry(store: Sto
 
     message = SimpleNamespace(edit=edit)
     channel = SimpleNamespace(get_partial_message=lambda message_id: message)
-    bot = SimpleNamespace(get_partial_messageable=lambda *args, **kwargs: channel)
+
+    async def get_message(channel_id: int, message_id: int) -> dict[str, object]:
+        return {"id": message_id, "flags": 0}  # a message from before Components V2
+
+    bot = SimpleNamespace(
+        get_partial_messageable=lambda *args, **kwargs: channel,
+        http=SimpleNamespace(get_message=get_message),
+    )
     house = SimpleNamespace(clock=None, on_outbox=None)
     budget = InvalidRequests(limit=2, clock=Wall())
     presenter = DiscordPresenter(
