@@ -31,7 +31,21 @@ async def fund_house(world: World, amount: int = 5_000) -> None:
     assert result.response is not None and f"{amount:,}" in result.response.content
 
 
+PAUSE = (6.0, 8.0)
+
+
+def cheap_thinking(world: World) -> None:
+    """Bots think in a worker thread, on real CPU time that simcord waits for: a few dozen
+    deals a decision keep these tests quick (benchmarks.bots measures the real budget). Their
+    pause is longer than simcord's 5 s settling window, so that simcord leaves it to
+    ``advance_time`` as it does a turn clock, instead of waiting it out in real time after
+    every click; the default pause (1-3 s) is the settings' test's."""
+    world.bot.house.bots.samples = 48
+    world.bot.house.bots.delay = PAUSE
+
+
 async def open_with_bots(world: World, count: int = 1, style: str = "tight") -> None:
+    cheap_thinking(world)
     ann = world.players[0]
     await ann.slash(world.channel, "table open")
     await ann.slash(world.channel, "sit")
@@ -49,11 +63,11 @@ async def play_hand(world: World) -> None:
         assert actor is not None
         if is_bot(actor):
             seq = table.live.seq
-            if after_ann:  # its pause started when Ann's action was shown: at least a second
-                await world.env.advance_time(0.9)
+            if after_ann:  # its pause started when Ann's action was shown: not over yet
+                await world.env.advance_time(PAUSE[0] - 0.1)
                 assert table.live is not None and table.live.seq == seq
             after_ann = False
-            await world.env.advance_time(3.1)
+            await world.env.advance_time(PAUSE[1] + 0.1)
             await world.env.settle()
             assert table.live is None or table.live.seq != seq, "the bot did not act"
         else:
@@ -154,9 +168,10 @@ async def test_a_bot_to_act_acts_after_a_restart(world: World, settings: Setting
     decided = table.live.hand.decisions
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
+    cheap_thinking(world)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
-    await world.env.advance_time(3.1)
+    await world.env.advance_time(PAUSE[1] + 0.1)
     await world.env.settle()
     restored = live_table(world)
     assert restored is not table
