@@ -102,6 +102,14 @@ async def test_bots_sit_only_with_a_person_and_a_funded_house(world: World) -> N
     assert result.response is not None and "2 computer players leave" in result.response.content
     assert (await world.bot.store.house.report(world.guild.id)).balance == 2_250
     refused(await ann.slash(world.channel, "table bots remove"), "No computer player")
+    # Anyone may see the house's figures; only admins move its chips.
+    shown = await bob.slash(world.channel, "stats", house=True)
+    assert shown.response is not None and shown.ephemeral
+    assert shown.response.content.startswith("The house: 2,250 in its wallet, 0 with its")
+    assert "won +0" in shown.response.content
+    emptied = await world.admin.slash(world.channel, "chips house empty", amount=250)
+    assert emptied.response is not None and "250 chips taken out" in emptied.response.content
+    # /chips is an admin's command: Discord doesn't even show it to Bob (default permissions).
     await world.bot.store.audit()
 
 
