@@ -222,3 +222,25 @@ async def test_a_history_shows_a_bots_down_cards_only_where_they_were_shown(
         if all(seen.values()):
             break
     assert seen["showdown"], "no hand reached a showdown in six"
+
+
+async def test_a_bot_never_times_out(world: World) -> None:
+    """A bot has no turn clock or time bank: however long it takes (here a pause far past a
+    turn and a time bank), the table waits for it, and it is never sat out."""
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    world.bot.house.bots.delay = (500.0, 500.0)
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    while table.live is not None and not is_bot(table.actor_id() or 0):
+        message = table_message(world)
+        ann = member(world, table.actor_id() or 0)
+        await ann.click(message, label=passive_label(labels(message)))
+    assert table.live is not None  # Ann acts passively: the bot's first turn comes first
+    seq = table.live.seq
+    game = world.bot.settings.game
+    await world.env.advance_time(game.turn_seconds + game.time_bank + 60)
+    assert table.live is not None and table.live.seq == seq and not table.live.hand.timed_out
+    await world.env.advance_time(500)
+    assert table.live is None or table.live.seq != seq
+    assert not table.seats[BOT].sitting_out
