@@ -247,3 +247,21 @@ async def test_a_bot_never_times_out(world: World) -> None:
     await world.env.advance_time(500)
     assert table.live is None or table.live.seq != seq
     assert not table.seats[BOT].sitting_out
+
+
+async def test_bots_go_home_after_the_hand_the_last_person_leaves_in(world: World) -> None:
+    await fund_house(world)
+    await open_with_bots(world, 2)
+    ann = world.players[0]
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    assert table.live is not None
+    result = await ann.slash(world.channel, "leave")
+    assert result.response is not None and "after" in result.response.content
+    await play_hand(world)
+    assert table.seats == {}
+    report = await world.bot.store.house.report(world.guild.id)
+    assert report.at_tables == 0 and report.balance == 5_000 + report.result
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    assert table.live is None
+    await world.bot.store.audit()
