@@ -44,7 +44,7 @@ from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
 from bot.edge.client import StudBot
 from bot.edge.drawing import DrawingProcess
-from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from tests.e2e.fake_discord import JSON, FakeDiscord, buttons, message_text
 from words import Texts
 
 ACTOR = re.compile(r"▶ \*\*(.+?)\*\*")
@@ -71,8 +71,7 @@ async def next_turn(
         message = fake.table_message(channel_id)
         if message is not None:
             ids = set(buttons(message).values())
-            description = message["embeds"][0].get("description", "") if message["embeds"] else ""
-            actor = ACTOR.search(description)
+            actor = ACTOR.search(message_text(message))
             if ids and not ids & seen and actor is not None:
                 return message, actor.group(1)
         await changed.wait()
@@ -107,7 +106,7 @@ async def drive_table(
         done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         pending[channel_id] = done
         reply = await fake.click(by_name[actor], message, passive(labels))
-        if reply.kind != 6:
+        if reply.kind not in (6, 7):
             raise RuntimeError(f"the bot refused a click: {reply.content}")
         updated = await asyncio.wait_for(done, 60)
         record = fake.interactions[reply.interaction_id]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.store import database_for_the_run, server_version
-from tests.e2e.fake_discord import JSON, FakeDiscord, buttons
+from tests.e2e.fake_discord import JSON, FakeDiscord, buttons, message_text
 from tests.e2e.harness import passive
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,9 +89,9 @@ class Players:
         while True:
             changed.clear()
             message = self.fake.table_message(channel_id)
-            if message is not None and message["embeds"]:
+            if message is not None:
                 ids = set(buttons(message).values())
-                actor = ACTOR.search(message["embeds"][0].get("description", ""))
+                actor = ACTOR.search(message_text(message))
                 if ids and not ids & clicked and actor is not None:
                     return message, actor.group(1)
             await changed.wait()
@@ -117,7 +117,7 @@ class Players:
             done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
             self._pending[channel_id] = done
             reply = await self.fake.click(players[actor], message, passive(labels))
-            if reply.kind != 6:
+            if reply.kind not in (6, 7):
                 raise RuntimeError(f"the bot refused a click: {reply.content}")
             updated = await asyncio.wait_for(done, 60)
             created = self.fake.interactions[reply.interaction_id].created

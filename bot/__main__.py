@@ -21,6 +21,7 @@ from bot.cli import open_store as open_store  # tests and benchmarks open the st
 from bot.core.settings import Settings, SettingsError, load_settings, with_shards
 from bot.core.shards import shard_ranges
 from bot.edge.client import StudBot
+from bot.edge.gateway import start_pause
 from bot.edge.identify import IdentifyTurns
 from words import Texts
 
@@ -87,9 +88,17 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
     """
     store = await open_store(settings)
     turns = None if identify_lock is None else IdentifyTurns(identify_lock)
+    stop = cli.stop_signal()
     try:
+        shards = "all" if settings.shard_ids is None else shard_ranges(settings.shard_ids)
+        pause = await start_pause(store.coordination, shards)
+        if pause:  # a crash loop: SIGTERM still stops it at once
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), pause)
+        if stop.is_set():
+            log.info("stopping: signal received before connecting")
+            return
         async with StudBot(settings, store, Texts(), identify_turns=turns) as bot:
-            stop = cli.stop_signal()
             runner = asyncio.create_task(bot.start(settings.token))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)

@@ -272,7 +272,8 @@ async def backup(settings: Settings, args: argparse.Namespace) -> None:
 def audited(totals: AuditTotals) -> str:
     return (
         f"its audit passed: {totals.granted} chips, {totals.wallets} in wallets, "
-        f"{totals.seats} at tables, {totals.live_hands} in hands"
+        f"{totals.seats} at tables, {totals.live_hands} in hands, "
+        f"{totals.prize_pools} in prize pools"
     )
 
 

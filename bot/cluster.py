@@ -11,8 +11,9 @@ stops them all with SIGTERM, which each handles as the single process does, and 
 that exits with code 2, 3 or 4 (settings, token, database: docs/operating.md, "Exit codes")
 would only fail again: the cluster stops and exits with that code, as systemd's unit does not
 restart on them.
-The workers take turns to IDENTIFY through a file (:mod:`bot.edge.identify`), as Discord allows
-one new session per 5 seconds for the whole bot.
+The workers take turns to IDENTIFY, as Discord allows one new session per 5 seconds (per
+``max_concurrency`` bucket) for the whole bot: through the database on PostgreSQL, whatever
+machine each runs on (:mod:`bot.edge.gateway`), else through a file (:mod:`bot.edge.identify`).
 """
 
 from __future__ import annotations
@@ -99,8 +100,16 @@ class Worker:
 
 
 class Cluster:
-    def __init__(self, shard_count: int, ranges: Sequence[tuple[int, ...]], lock: Path) -> None:
+    def __init__(
+        self,
+        shard_count: int,
+        ranges: Sequence[tuple[int, ...]],
+        lock: Path,
+        *,
+        metrics_port: int = 0,
+    ) -> None:
         self.shard_count = shard_count
+        self.metrics_port = metrics_port  # worker n serves its metrics on this port + n - 1
         self.workers = [Worker(number, shards) for number, shards in enumerate(ranges, 1)]
         self.lock = lock
         self.stopping = asyncio.Event()
@@ -116,6 +125,12 @@ class Cluster:
             "--identify-lock",
             str(self.lock),
         ]
+
+    def environment(self, worker: Worker) -> dict[str, str] | None:
+        """The worker's environment: the launcher's, with a metrics port of its own."""
+        if not self.metrics_port:
+            return None
+        return {**os.environ, "METRICS_PORT": str(self.metrics_port + worker.number - 1)}
 
     async def run(self, stop: asyncio.Event) -> None:
         """Until ``stop`` is set, or a worker exits with a code a restart cannot fix
@@ -140,7 +155,7 @@ class Cluster:
             # A process group of its own: what it leaves behind (its drawing process) can be
             # ended with it, as systemd ends a unit's processes.
             worker.process = await asyncio.create_subprocess_exec(
-                *self.command(worker), start_new_session=True
+                *self.command(worker), start_new_session=True, env=self.environment(worker)
             )
             if self.stopping.is_set():  # it was starting when the others got SIGTERM
                 worker.process.terminate()
@@ -205,5 +220,6 @@ async def cluster(settings: Settings, args: argparse.Namespace) -> None:
         ", ".join(shard_ranges(shards) for shards in ranges),
     )
     with tempfile.TemporaryDirectory(prefix="stud-cluster-") as directory:
-        await Cluster(count, ranges, Path(directory) / "identify").run(stop_signal())
+        lock = Path(directory) / "identify"
+        await Cluster(count, ranges, lock, metrics_port=settings.metrics_port).run(stop_signal())
     log.info("stopped")

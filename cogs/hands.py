@@ -1,6 +1,6 @@
 """/hand verify and /history: fairness reveal and PokerStars-format hand histories (one hand,
 the player's last few, or his hands at the channel's table), each with its reveal in a second
-file, and a line saying which game each hand was."""
+file, and a line saying which game each hand was; and a hand's replay, an animated picture."""
 
 from __future__ import annotations
 
@@ -17,7 +17,12 @@ from bot.core.errors import TableError
 from bot.core.games import game_name
 from bot.edge.client import StudBot
 from bot.edge.funnel import language_of, reply
+from bot.edge.replays import replay_file
 from words import Texts
+
+# Discord's INTEGER options run from -2^53+1 to 2^53-1: a max_value past that can have the whole
+# command sync refused.
+HAND_ID_MAX = 2**53 - 1
 
 
 def guild_of(interaction: discord.Interaction) -> int:
@@ -38,7 +43,9 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
         description="Check a finished hand's deck against the commitment posted before it",
     )
     @app_commands.describe(hand_id="The hand number")
-    async def verify(self, interaction: discord.Interaction, hand_id: Range[int, 1, 2**53]) -> None:
+    async def verify(
+        self, interaction: discord.Interaction, hand_id: Range[int, 1, HAND_ID_MAX]
+    ) -> None:
         lang = language_of(interaction)
         result = await self.archive.verify(
             guild_of(interaction), interaction.user.id, hand_id, lang
@@ -78,18 +85,25 @@ class Hands(commands.Cog):
         hand_id="The hand number",
         last="Your last hands, up to 100, in one file",
         session="Your hands at this channel's table since it opened, in one file",
+        replay="The hand as an animated picture, street by street (with hand_id, that hand)",
     )
     @app_commands.guild_only()
     async def history(
         self,
         interaction: discord.Interaction,
-        hand_id: Range[int, 1, 2**53] | None = None,
+        hand_id: Range[int, 1, HAND_ID_MAX] | None = None,
         last: Range[int, 1, 100] | None = None,
         session: bool = False,
+        replay: bool = False,
     ) -> None:
         lang = language_of(interaction)
-        if (hand_id is not None) + (last is not None) + session > 1:
+        if (hand_id is not None) + (last is not None) + session > 1 or (
+            replay and (last is not None or session)
+        ):
             raise TableError("history_one_choice")
+        if replay:
+            await self._replay(interaction, hand_id, lang)
+            return
         if last is None and not session:
             await self._one_hand(interaction, hand_id, lang)
             return
@@ -127,6 +141,31 @@ class Hands(commands.Cog):
                 discord.File(io.BytesIO(found.text.encode()), filename=f"{name}.txt"),
                 discord.File(io.BytesIO(found.reveal.encode()), filename=f"{name}-reveal.txt"),
             ],
+        )
+
+    async def _replay(
+        self, interaction: discord.Interaction, hand_id: int | None, lang: str
+    ) -> None:
+        user_id = interaction.user.id
+        found = await self.archive.replay(
+            guild_of(interaction),
+            user_id,
+            hand_id,
+            viewer_name=interaction.user.display_name,
+            lang=lang,
+            four_colour=await self.bot.house.players.four_colour(user_id),
+        )
+        file = await replay_file(self.bot.presenter.drawing, found)
+        texts = self.bot.texts
+        await reply(
+            interaction,
+            texts.t(
+                lang,
+                "history_replay",
+                hand_id=found.hand_id,
+                game=game_name(texts, found.game, lang),
+            ),
+            file=file,
         )
 
     async def _one_hand(

@@ -5,16 +5,20 @@ still being played. A finished 8-player hand takes about 120 bytes, a tenth of i
 ``StudHand.to_dict()`` JSON.
 
 The first byte is the format. Format 1 is ``to_dict()`` as JSON (UTF-8), which always begins
-with ``{``; hands saved in it before this encoding existed still ``decode``. Format 2, written by
+with ``{``; hands saved in it before this encoding existed still ``decode``. Format 3, written by
 ``encode``, is, with every number an unsigned LEB128 varint (7 bits a byte, low bits first)::
 
-    2                                      the format
+    3                                      the format
     game                                   index in GAMES
     ante, bring-in, small bet, big bet
     n, dealer, n starting stacks           every seat's chips, as StudHand takes them
     d, the deck in ceil(6d / 8) bytes      6 bits a card (0..51), top card first, high bits first
     k, k decisions                         one byte each (index in ACTIONS); a raise_to is
                                            followed by its street total
+    shows                                  the seats that always show (RULES 5.6), a bit each
+
+Format 2 is format 3 without ``shows``: it was written before hands were mucked, when every hand
+at a showdown was shown, so it decodes with every seat showing.
 
 The counts make a cut-off or padded record an error rather than a shorter hand. ``GAMES`` and
 ``ACTIONS`` are part of the format: append to them, never reorder.
@@ -23,6 +27,7 @@ The counts make a cut-off or padded record an error rather than a shorter hand. 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Final
 
 from engine.cards import Card
@@ -30,7 +35,8 @@ from engine.hand import ACTION_NAMES, ActionName, Decision, StudHand
 from engine.stakes import Stakes
 from engine.variants import RAZZ, STUD_HI_LO, STUD_HIGH, Variant
 
-FORMAT: Final = 2
+FORMAT: Final = 3
+_NO_MUCKING_FORMAT: Final = 2
 GAMES: Final[tuple[Variant, ...]] = (STUD_HIGH, RAZZ, STUD_HI_LO)
 ACTIONS: Final[tuple[ActionName, ...]] = (
     "fold",
@@ -50,7 +56,7 @@ assert set(ACTIONS) == set(ACTION_NAMES), "every decision the engine takes has a
 
 
 def encode(hand: StudHand) -> bytes:
-    """The hand in format 2: what ``decode`` needs to replay it to exactly this point."""
+    """The hand in format 3: what ``decode`` needs to replay it to exactly this point."""
     out = bytearray((FORMAT,))
     stakes = hand.stakes
     _put(out, _GAME_CODES[hand.variant.name])
@@ -73,11 +79,12 @@ def encode(hand: StudHand) -> bytes:
         out.append(_ACTION_CODES[decision.action])
         if decision.amount is not None:
             _put(out, decision.amount)
+    _put(out, sum(1 << seat for seat in hand.always_show))
     return bytes(out)
 
 
 def decode(data: bytes) -> StudHand:
-    """The hand ``encode`` saved (or, for format 1, ``to_dict()``'s JSON), replayed.
+    """The hand ``encode`` saved (or, for format 1, ``to_dict()``'s JSON; or format 2), replayed.
 
     ``ValueError`` (``IllegalAction`` among them) for anything that isn't a hand one of them
     wrote: an unknown format, a record cut short or with bytes to spare, or decisions the rules
@@ -88,7 +95,7 @@ def decode(data: bytes) -> StudHand:
     if data[0] == _JSON_START:
         # json.loads raises ValueError; what begins with "{" can only be an object.
         return StudHand.from_dict(json.loads(data))
-    if data[0] != FORMAT:
+    if data[0] not in (FORMAT, _NO_MUCKING_FORMAT):
         raise ValueError(f"unknown saved hand format {data[0]}")
     reader = _Reader(data, 1)
     game = reader.number()
@@ -105,15 +112,26 @@ def decode(data: bytes) -> StudHand:
     deck = [
         Card.from_index((packed >> (_CARD_BITS * (cards - 1 - i))) & mask) for i in range(cards)
     ]
-    hand = StudHand(stacks, stakes, deck, dealer, variant=GAMES[game])
+    decisions: list[Decision] = []
     for _ in range(reader.number()):
         code = reader.byte()
         if code >= len(ACTIONS):
             raise ValueError(f"unknown decision {code}")
         if code == _RAISE:
-            hand.decide(Decision("raise_to", reader.number()))
+            decisions.append(Decision("raise_to", reader.number()))
         else:
-            hand.decide(Decision(ACTIONS[code]))
+            decisions.append(Decision(ACTIONS[code]))
+    shows: Iterable[int]
+    if data[0] == _NO_MUCKING_FORMAT:
+        shows = range(seats)
+    else:
+        mask = reader.number()
+        if mask >> seats:
+            raise ValueError(f"seats that always show beyond the table's {seats}")
+        shows = [seat for seat in range(seats) if mask >> seat & 1]
+    hand = StudHand(stacks, stakes, deck, dealer, variant=GAMES[game], always_show=shows)
+    for decision in decisions:
+        hand.decide(decision)
     if reader.at != len(data):
         raise ValueError(f"a saved hand with {len(data) - reader.at} bytes to spare")
     return hand

@@ -275,6 +275,15 @@ class HandShown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HandMucked(Event):
+    """A hand that could no longer win any part of a pot it was in, thrown away unseen at the
+    showdown (RULES 5.6): no one but its player learns its down cards."""
+
+    kind: ClassVar[str] = "mucked"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     """Pot ``index`` (0 is the main pot) paid ``shares[i]`` to ``winners[i]`` (both halves
     together in a split game).
@@ -331,6 +340,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         UncalledBetReturned,
         ShowdownStarted,
         HandShown,
+        HandMucked,
         PotAwarded,
         HandEnded,
     )

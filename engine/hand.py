@@ -8,7 +8,7 @@ between Stud High, Razz and Stud Hi-Lo is the hand's ``Variant`` (``engine.varia
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from engine.events import (
     FirstToAct,
     Fold,
     HandEnded,
+    HandMucked,
     HandShown,
     HandStarted,
     OpenPair,
@@ -93,8 +94,12 @@ class LegalActions:
 
     @property
     def any(self) -> bool:
-        return self.fold or self.check or self.call is not None or self.bring_in is not None or (
-            bool(self.raise_to)
+        return (
+            self.fold
+            or self.check
+            or self.call is not None
+            or self.bring_in is not None
+            or (bool(self.raise_to))
         )
 
 
@@ -113,6 +118,8 @@ class StudHand:
     ``stacks`` are every seat's chips; a seat with no chips is not dealt in (RULES 1.1). ``deck``
     is the order cards leave the deck, top first. ``dealer`` fixes the dealing order (RULES 1.4).
     ``variant`` is the game: ``STUD_HIGH`` (the default), ``RAZZ`` or ``STUD_HI_LO``.
+    ``always_show``: the seats whose players chose to show their hand at a showdown even when it
+    can no longer win (RULES 5.6); every other losing hand is mucked unseen.
     """
 
     def __init__(
@@ -122,6 +129,7 @@ class StudHand:
         deck: Sequence[Card],
         dealer: int,
         variant: Variant = STUD_HIGH,
+        always_show: Iterable[int] = (),
     ) -> None:
         if not 2 <= len(stacks) <= MAX_SEATS:
             raise ValueError(f"a table has 2 to {MAX_SEATS} seats, not {len(stacks)}")
@@ -135,6 +143,9 @@ class StudHand:
         if len(set(cards)) != len(cards):
             raise ValueError("the deck has the same card twice")
         seat_count = len(stacks)
+        showing = frozenset(always_show)
+        if not all(_is_chips(seat) and 0 <= seat < seat_count for seat in showing):
+            raise ValueError(f"always_show holds seats from 0 to {seat_count - 1}")
         in_order = [(dealer + 1 + i) % seat_count for i in range(seat_count)]
         dealt_in = tuple(seat for seat in in_order if stacks[seat] > 0)
         if len(dealt_in) < 2:
@@ -147,6 +158,7 @@ class StudHand:
         self.stakes = stakes
         self.variant = variant
         self.dealer = dealer
+        self.always_show: frozenset[int] = showing
         self.starting_stacks: tuple[int, ...] = tuple(stacks)
         self.deck: tuple[Card, ...] = tuple(cards)
         self.dealing_order: tuple[int, ...] = dealt_in
@@ -158,6 +170,9 @@ class StudHand:
         self.community: Card | None = None
         self.street = variant.streets[0].number
         self.timed_out: list[int] = []
+        # The first street dealt with no betting because at most one player could still bet
+        # (RULES 2.4): the hand was run out from there; None while it was bet street by street.
+        self.run_out_from: int | None = None
         self._cards: list[list[tuple[Card, bool]]] = [[] for _ in range(seat_count)]
         self._up: list[list[Card]] = [[] for _ in range(seat_count)]  # kept for first-to-act
         self._folded = [seat not in dealt_in for seat in range(seat_count)]
@@ -528,6 +543,8 @@ class StudHand:
         self._big_bets_only = False
         can_act = self._can_act()
         if len(can_act) < 2:
+            if self.run_out_from is None:
+                self.run_out_from = spec.number
             self._next_street_or_showdown()
             return
         self._last_aggressor = None
@@ -647,21 +664,42 @@ class StudHand:
         self._actor = None
         order = self._showdown_order()
         self.events.append(ShowdownStarted(tuple(order)))
-        shown: dict[int, ShownHand] = {}
+        pots = self.pots()
+        hands: dict[int, ShownHand] = {}
         for seat in order:
             cards = [card for card, _ in self._cards[seat]]
             if self.community is not None:
                 cards.append(self.community)
-            hand = self.variant.show(seat, cards)
-            shown[seat] = hand
-            self.events.append(_shown_event(hand))
-        for index, pot in enumerate(self.pots()):
+            hands[seat] = self.variant.show(seat, cards)
+        # RULES 5.6: in turn, a hand that the hands already shown beat in every pot and half it
+        # is in goes into the muck unseen; after a run-out (2.4) every hand is turned over.
+        shown: dict[int, ShownHand] = {}
+        for seat in order:
+            hand = hands[seat]
+            mucks = (
+                self.run_out_from is None
+                and seat not in self.always_show
+                and shown
+                and not any(
+                    self.variant.can_win(hand, [shown[s] for s in pot.eligible if s in shown])
+                    for pot in pots
+                    if seat in pot.eligible
+                )
+            )
+            if mucks:
+                self.events.append(HandMucked(seat))
+            else:
+                shown[seat] = hand
+                self.events.append(_shown_event(hand))
+        for index, pot in enumerate(pots):
             # Dealing order, so that a tie the odd-chip rule can't break (both players' highest
             # card is the community card) goes to the first dealt, as PokerKit does.
-            contenders = [shown[seat] for seat in self.dealing_order if seat in pot.eligible]
+            contenders = [hands[seat] for seat in self.dealing_order if seat in pot.eligible]
             split = self.variant.split(pot.amount, contenders)
             shares = split.total
             winners = tuple(seat for seat in order if seat in shares)
+            # A hand that wins any part of a pot can't have been beaten by those shown before.
+            assert all(seat in shown for seat in winners), "a mucked hand never wins"
             for seat in winners:
                 self.payouts[seat] += shares[seat]
             high = tuple(seat for seat in order if seat in split.high)
@@ -707,6 +745,7 @@ class StudHand:
             "dealer": self.dealer,
             "deck": [str(card) for card in self.deck],
             "actions": [[decision.action, decision.amount] for decision in self._history],
+            "always_show": sorted(self.always_show),
         }
 
     @classmethod
@@ -717,12 +756,15 @@ class StudHand:
         variant = VARIANTS.get(data.get("variant", STUD_HIGH.name))
         if variant is None:
             raise ValueError(f"unknown variant {data.get('variant')!r}")
+        stacks = data["stacks"]
         hand = cls(
-            stacks=data["stacks"],
+            stacks=stacks,
             stakes=Stakes.from_dict(data["stakes"]),
             deck=[Card.parse(text) for text in data["deck"]],
             dealer=data["dealer"],
             variant=variant,
+            # Saved before hands were mucked (RULES 5.6): every hand was shown.
+            always_show=data.get("always_show", range(len(stacks))),
         )
         for decision in data["actions"]:
             if not isinstance(decision, list) or len(decision) != 2:

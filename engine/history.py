@@ -11,7 +11,9 @@ qualified" after a pot that had no low half.
 
 The viewer's copy holds only what he could see at the table: his own down cards in his "Dealt to"
 lines, everyone's up cards, and the cards shown at showdown. An observer's copy (``viewer_seat``
-is ``None``) holds no down card before the showdown.
+is ``None``) holds no down card before the showdown. A hand mucked at the showdown (RULES 5.6) is
+"mucks hand" there and "mucked" in the summary, where only its player's own copy lists its cards,
+as PokerStars does.
 
 PokerStars deals no community card in stud (its tables seat eight at most), so its format has no
 line for RULES 2.2. This module writes it the way PokerStars writes a shared card in its flop
@@ -45,6 +47,7 @@ from engine.events import (
     Event,
     Fold,
     HandEnded,
+    HandMucked,
     HandShown,
     HandStarted,
     OpenPair,
@@ -169,6 +172,7 @@ class _Writer:
     put_in: dict[int, int] = field(default_factory=dict)  # chips beyond the ante
     folded_on: dict[int, int] = field(default_factory=dict)
     shown: dict[int, HandShown] = field(default_factory=dict)
+    mucked: set[int] = field(default_factory=set)
     collected: dict[int, int] = field(default_factory=dict)
     pots: dict[int, int] = field(default_factory=dict)
     # PokerStars lists the antes by seat and the pots side pots first, whatever the order they
@@ -232,6 +236,10 @@ class _Writer:
             self.shown[event.seat] = event
             own = self.own_cards(event.seat, event.cards)
             self.say(event.seat, f"shows [{format_cards(own)}] ({event.description})")
+        elif isinstance(event, HandMucked):
+            # RULES 5.6, as PokerStars writes it; the summary line gives his own copy his cards.
+            self.mucked.add(event.seat)
+            self.say(event.seat, "mucks hand")
         elif isinstance(event, HandEnded):
             self.summary()
         # BringInDue and FirstToAct have no line: PokerStars shows who acts by the action itself.
@@ -367,4 +375,8 @@ class _Writer:
             cards = format_cards(self.own_cards(seat, shown.cards))
             result = f"won ({won})" if won else "lost"
             return f"showed [{cards}] and {result} with {shown.description}"
+        if seat in self.mucked:
+            if seat != self.viewer:
+                return "mucked"
+            return f"mucked [{format_cards([card for card, _ in self.cards[seat]])}]"
         return f"collected ({won})"

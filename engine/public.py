@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.evaluator import HandCategory, HandValue, LowValue
-from engine.events import HandShown, PotAwarded
+from engine.events import HandMucked, HandShown, PotAwarded
 from engine.hand import Pot, StudHand
 from engine.stakes import Stakes
 
@@ -70,6 +70,7 @@ class PublicSeat:
     is_actor: bool
     shown: ShownCards | None = None
     won: int = 0
+    mucked: bool = False  # lost at the showdown with his cards unseen (RULES 5.6)
 
     @property
     def in_hand(self) -> bool:
@@ -135,11 +136,14 @@ class PublicTable:
     @classmethod
     def from_hand(cls, hand: StudHand) -> PublicTable:
         shown: dict[int, ShownCards] = {}
+        mucked: set[int] = set()
         results: list[PotResult] = []
         awarded: list[Pot] = []
         for event in hand.events:
             if isinstance(event, HandShown):
                 shown[event.seat] = ShownCards.from_event(event)
+            elif isinstance(event, HandMucked):
+                mucked.add(event.seat)
             elif isinstance(event, PotAwarded):
                 awarded.append(Pot(event.amount, event.eligible))
                 results.append(
@@ -178,6 +182,7 @@ class PublicTable:
                 is_actor=hand.actor == seat,
                 shown=shown.get(seat) if hand.is_over else None,
                 won=won[seat],
+                mucked=seat in mucked,
             )
             for seat in range(hand.seats)
         )

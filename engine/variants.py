@@ -128,8 +128,11 @@ class PotSplit:
     @property
     def scoop(self) -> bool:
         """One player won both halves of a split pot (RULES 10.4)."""
-        return bool(self.low) and bool(self.high) and len(self.high) == 1 and (
-            self.high.keys() == self.low.keys()
+        return (
+            bool(self.low)
+            and bool(self.high)
+            and len(self.high) == 1
+            and (self.high.keys() == self.low.keys())
         )
 
 
@@ -256,6 +259,18 @@ class Variant:
         """A player's best hand from five or more of his cards, as ``show`` would value it (for
         his own eyes, not a showdown: the result's ``seat`` is -1)."""
         return self.show(-1, cards) if len(cards) >= 5 else None
+
+    def can_win(self, hand: ShownHand, shown: Sequence[ShownHand]) -> bool:
+        """Whether ``hand`` can still win some part of a pot whose hands already shown are
+        ``shown`` (RULES 5.6): no shown hand beats it for the high, or it has a low that no
+        shown low beats. Equal hands split, so a tie can still win."""
+        if self.high:
+            assert hand.high is not None
+            if all(other.high is not None and other.high <= hand.high for other in shown):
+                return True
+        if hand.low is None:
+            return False
+        return all(other.low is None or other.low <= hand.low for other in shown)
 
     def split(self, amount: int, contenders: Sequence[ShownHand]) -> PotSplit:
         """Share one pot among the hands eligible for it (given in dealing order)."""

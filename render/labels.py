@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.odds import AllInOdds
 from words.pictures import ENGLISH, Words
 
 
@@ -32,7 +33,9 @@ class TableLabels:
 
     ``last_action`` is the short line saying what just happened ("Dana raises to 20"); ``game``
     is the hand's game by name, ``next_game`` what a mixed table deals next ("Razz after 3 more
-    hands").
+    hands"). ``odds``: each live hand's chances when the betting stopped with players all in.
+    Without ``figures`` the picture draws no stack and no pot: a live message shows them in its
+    text, which a click changes without a new picture.
     """
 
     seats: tuple[SeatLabel | None, ...] = ()
@@ -41,6 +44,8 @@ class TableLabels:
     words: Words = ENGLISH
     game: str = ""
     next_game: str = ""
+    odds: AllInOdds | None = None
+    figures: bool = True
 
     def seat(self, index: int) -> SeatLabel | None:
         return self.seats[index] if index < len(self.seats) else None

@@ -38,6 +38,11 @@ ZLIB_HEADER: Final = b"\x78\x01"  # deflate, 32 KB window, fastest level
 FINAL_EMPTY_BLOCK: Final = b"\x03\x00"  # BFINAL with fixed codes and only end-of-block
 
 
+def palette_image() -> Image.Image:
+    """A one-pixel image holding the palette, for ``Image.quantize`` (the GIF replays)."""
+    return _palette_image()
+
+
 @cache
 def _palette_image() -> Image.Image:
     image = Image.new("P", (1, 1))

@@ -16,7 +16,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from engine.public import PotResult, PublicSeat, PublicTable, ShownCards
+from engine.odds import Chances
+from engine.public import PotResult, PrivateHand, PublicSeat, PublicTable, ShownCards
 from engine.stakes import Stakes
 from render import cards, png, theme
 from render.labels import SeatLabel, TableLabels
@@ -168,8 +169,11 @@ def _paste(canvas: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     canvas.paste(sprite, (x, y), sprite)
 
 
-def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
-    """The whole picture, as an RGB image."""
+def draw_table(
+    view: PublicTable, labels: TableLabels, own: PrivateHand | None = None
+) -> Image.Image:
+    """The whole picture, as an RGB image. ``own``: the one viewer's own cards, face up in his
+    panel (a replay he asked for, for his eyes only; never a channel's picture)."""
     layout = LAYOUTS.get(len(view.seats))
     if layout is None:
         raise ValueError(f"a table has 2 to 8 seats, not {len(view.seats)}")
@@ -178,7 +182,13 @@ def draw_table(view: PublicTable, labels: TableLabels) -> Image.Image:
     text = labels.words
     canvas = _felt().copy()
     for seat, slot in zip(view.seats, layout, strict=True):
-        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels.four_colour, text)
+        _draw_seat(canvas, seat, slot, labels.seat(seat.seat), view, labels, text)
+        if own is not None and own.seat == seat.seat and seat.in_hand and seat.shown is None:
+            left, top, _, _ = slot.box
+            _draw_own_row(canvas, own, left + PAD - 4, top + CARD_TOP, labels.four_colour)
+        chances = labels.odds.of(seat.seat) if labels.odds is not None else None
+        if chances is not None:
+            _draw_odds_tag(canvas, _odds_figures(chances, view), slot.box[0], slot.box[1])
     for corner in _corners(view, labels, text):
         canvas.paste(corner.image, corner.box[:2])
     _draw_middle(canvas, view, labels, text)
@@ -197,9 +207,10 @@ def _draw_seat(
     slot: Slot,
     label: SeatLabel | None,
     view: PublicTable,
-    four_colour: bool,
+    labels: TableLabels,
     text: Words,
 ) -> None:
+    four_colour = labels.four_colour
     left, top, right, _ = slot.box
     if not seat.dealt_in and label is None:
         canvas.paste(_panel_on_felt("dim", left, top), (left, top))
@@ -208,7 +219,7 @@ def _draw_seat(
     sitting_out = not seat.dealt_in  # seated, labelled, but not in this hand
     won = view.is_over and seat.won > 0
     style: PanelStyle = "normal"
-    if sitting_out or seat.folded:
+    if sitting_out or seat.folded or seat.mucked:
         style = "dim"
     elif seat.is_actor:
         style = "actor"
@@ -217,7 +228,7 @@ def _draw_seat(
     canvas.paste(_panel_on_felt(style, left, top), (left, top))
 
     # Top row: name on the left; on the right his stack, ALL-IN, or at the end what he won.
-    corner, corner_colour = _corner(seat, label, won, text)
+    corner, corner_colour = _corner(seat, label, won, text) if labels.figures else ("", theme.GOLD)
     corner_width = draw_text(
         canvas, (right - PAD, top + NAME_Y), corner, 16, corner_colour, bold=True, anchor="rm"
     )
@@ -243,6 +254,10 @@ def _draw_seat(
         draw_text(canvas, status, text.sitting_out if away else text.next_hand, 14, theme.MUTED)
     elif seat.folded:
         draw_text(canvas, status, text.folded, 14, theme.MUTED)
+    elif seat.mucked:
+        # RULES 5.6: what the table saw of him, and no more.
+        draw_text(canvas, status, text.mucked, 14, theme.MUTED)
+        _draw_row(canvas, seat, left + PAD - 4, top + CARD_TOP, four_colour)
     elif seat.shown is not None:
         _draw_shown(canvas, seat, seat.shown, view, left, top, won, four_colour, text)
     else:
@@ -285,6 +300,23 @@ def _draw_row(canvas: Image.Image, seat: PublicSeat, x: int, y: int, four_colour
     for _ in range(seat.down_count - first_down):
         _paste(canvas, backs, x, y)
         x += BACK_STEP
+
+
+def _draw_own_row(
+    canvas: Image.Image, own: PrivateHand, x: int, y: int, four_colour: bool
+) -> None:
+    """His own cards in the order dealt, all face up over what the table saw; a bar in the
+    colour of a card's back marks the ones dealt face down."""
+    # Opaque faces, as wide a row as a shown hand's: they cover the backs drawn there first.
+    size = cards.SHOWN_CARD
+    draw = ImageDraw.Draw(canvas)
+    for item in own.cards:
+        _paste(canvas, cards.face(item.card, size, four_colour), x, y)
+        if not item.face_up:
+            bottom = y + size.height
+            bar = (x + 2, bottom - 10, x + size.index_width - 1, bottom - 3)
+            draw.rectangle(bar, fill=theme.BACK)
+        x += size.index_width
 
 
 def _draw_shown(
@@ -337,6 +369,25 @@ def _draw_low_tag(canvas: Image.Image, low: str, left: int, top: int, won: bool)
     )
     colour = theme.GOLD if won else theme.TEXT
     draw_text(canvas, (right - 6, middle), low, 13, colour, bold=True, anchor="rm")
+
+
+def _odds_figures(chances: Chances, view: PublicTable) -> str:
+    """ "62%"; in Stud Hi-Lo the high half, the low half and the scoop: "60·20·10%"."""
+    if view.high_game and view.low_game:
+        figures = (chances.high, chances.low, chances.scoop)
+        return "·".join(str(round(100 * share)) for share in figures) + "%"
+    return f"{round(100 * chances.win)}%"
+
+
+def _draw_odds_tag(canvas: Image.Image, figures: str, left: int, top: int) -> None:
+    """A hand's all-in chances on a tag in the panel's bottom left corner (the low's tag, in
+    Stud Hi-Lo, takes the right)."""
+    x, middle = left + 6, top + BOX_HEIGHT - 13
+    width = round(font(13, bold=True).getlength(figures))
+    ImageDraw.Draw(canvas).rounded_rectangle(
+        (x, middle - 10, x + width + 12, middle + 10), radius=8, fill=theme.PILL
+    )
+    draw_text(canvas, (x + 6, middle), figures, 13, theme.TEXT, bold=True, anchor="lm")
 
 
 def _draw_bet(canvas: Image.Image, amount: int, right: int, y: int, text: Words) -> None:
@@ -399,6 +450,8 @@ class _Line:
 def _middle_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_Line]:
     if view.is_over and view.results:
         return _result_lines(view, labels, text)
+    if not labels.figures:
+        return []
     lines = [_Line(f"{text.pot} {text.chips(view.pot)}", 24, theme.GOLD, bold=True)]
     if len(view.pots) > 1:
         main, *sides = view.pots
@@ -414,6 +467,12 @@ def _result_lines(view: PublicTable, labels: TableLabels, text: Words) -> list[_
     lines: list[_Line] = []
     if view.is_showdown:
         lines.append(_Line(text.showdown, 17, theme.TEXT, bold=True))
+    if labels.odds is not None:
+        # The key to each hand's tag: its chances when the betting stopped.
+        heading = text.odds if labels.odds.exact else text.odds_estimate
+        lines.append(_Line(heading, 13, theme.TEXT, bold=True))
+        if view.high_game and view.low_game:
+            lines.append(_Line(text.odds_halves, 12, theme.MUTED))
     names = {seat.seat: _seat_name(seat, labels.seat(seat.seat), text) for seat in view.seats}
     compact = len(view.results) > 3
     for result in view.results:

@@ -37,7 +37,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.core.storage import Store, migration_house, migrations
+from bot.core.storage import Store, migration_house, migrations, tournament_schema
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import migrate, schema_version
 
@@ -59,8 +59,11 @@ _templates: dict[str, str | Path] = {}  # what this session made sure exists, by
 
 def template_name() -> str:
     """The PostgreSQL template for these migrations: another text, another template."""
-    # Migration 11 lives in a module of its own: its text counts too.
-    texts = (Path(module.__file__ or "").read_bytes() for module in (migrations, migration_house))
+    # Migrations 13 and 14 live in modules of their own: their texts count too.
+    texts = (
+        Path(str(module.__file__)).read_bytes()
+        for module in (migrations, migration_house, tournament_schema)
+    )
     digest = hashlib.sha256(b"".join(texts)).hexdigest()
     return f"stud_tpl_{digest[:16]}"
 

@@ -82,6 +82,10 @@ class Words:
     bring_in: str  # "{n}"
     all_in: str
     folded: str
+    mucked: str  # a hand mucked unseen at the showdown (RULES 5.6)
+    odds: str  # the heading of the all-in chances
+    odds_estimate: str  # the same, when they are an estimate
+    odds_halves: str  # what a Stud Hi-Lo hand's three figures are
     sitting_out: str
     next_hand: str
     empty_seat: str
@@ -124,6 +128,10 @@ ENGLISH: Final = Words(
     bring_in="bring-in {n}",
     all_in="ALL-IN",
     folded="Folded",
+    mucked="Mucked",
+    odds="All in: chances",
+    odds_estimate="All in: chances (estimate)",
+    odds_halves="High · Low · Scoop",
     sitting_out="Sitting out",
     next_hand="In from next hand",
     empty_seat="Empty seat",
@@ -188,6 +196,10 @@ def picture_words(words: Catalogue) -> Words:
         bring_in=raw("pic_bring_in"),
         all_in=raw("pic_all_in"),
         folded=raw("pic_folded"),
+        mucked=raw("pic_mucked"),
+        odds=raw("pic_odds"),
+        odds_estimate=raw("pic_odds_estimate"),
+        odds_halves=raw("pic_odds_halves"),
         sitting_out=raw("pic_sitting_out"),
         next_hand=raw("pic_next_hand"),
         empty_seat=raw("pic_empty_seat"),

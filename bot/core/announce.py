@@ -93,6 +93,8 @@ def announce(
                 cards=cards_text(cards),
                 description=description,
             )
+        case ev.HandMucked(seat=seat):
+            return t(lang, "ann_mucked", name=name_of(seat))
         case ev.PotAwarded(high_winners=high_winners) if high_winners and high_game and low_game:
             return _split_pot(event, texts, lang, name_of)
         case ev.PotAwarded(index=index, amount=amount, winners=winners, description=description):
@@ -115,9 +117,7 @@ def _pot_name(index: int, texts: Texts, lang: str) -> str:
     return texts.t(lang, "main_pot") if index == 0 else texts.t(lang, "side_pot", index=index)
 
 
-def _split_pot(
-    event: ev.PotAwarded, texts: Texts, lang: str, name_of: Callable[[int], str]
-) -> str:
+def _split_pot(event: ev.PotAwarded, texts: Texts, lang: str, name_of: Callable[[int], str]) -> str:
     """A Stud Hi-Lo pot at showdown: a scoop, the two halves, or the high alone (no low)."""
     t = texts.t
     pot = _pot_name(event.index, texts, lang)

@@ -14,12 +14,14 @@ from typing import Final
 
 from bot.core.errors import TableError
 from bot.core.games import game_of
+from bot.core.replay import replay_frames
 from bot.core.storage import HandNotFound, HandRecord, Store
 from bot.core.table import fallback_name
 from engine.codec import decode
 from engine.fairness import public_reveal, verify
 from engine.hand import StudHand
 from engine.history import join_histories, write_history
+from render.replay import Frame
 from words import Texts
 
 
@@ -47,6 +49,15 @@ class History:
     text: str  # PokerStars format, the viewer's own copy
     reveal: str  # the deck reveal for the viewer, a file apart from the history
     net: tuple[tuple[str, int], ...]  # (name, chips won or lost) per player
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A hand's replay for one viewer: its frames, for ``render.replay.replay_gif``."""
+
+    hand_id: int
+    game: str  # the game's key ("razz")
+    frames: tuple[Frame, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,16 +154,7 @@ class Archive:
         (his name now); ``channel_name`` names the channel the hand was played in. The reveal
         is worded in ``lang``.
         """
-        if hand_id is None:
-            # While he plays a hand, "my last hand" is the one before it, which has a history.
-            last = await self.store.hands.last_for(user_id, guild_id=guild_id, finished=True)
-            if last is None:
-                raise TableError("no_history")
-            hand_id = last.hand_id
-        record = await self._finished(guild_id, hand_id)
-        if record.outcome == "voided":
-            # It never ended at the table (its chips went back), so there is no history to write.
-            raise TableError("history_voided", hand_id=hand_id)
+        record = await self._settled(guild_id, user_id, hand_id)
         names = await self._names(guild_id, [record], user_id, viewer_name)
         hand = decode(record.state)
         viewer = _viewer_seat(record, user_id)
@@ -169,6 +171,47 @@ class Archive:
             _reveal_text(record, hand, viewer, self.texts, lang),
             net,
         )
+
+    async def replay(
+        self,
+        guild_id: int,
+        user_id: int,
+        hand_id: int | None,
+        *,
+        viewer_name: str,
+        lang: str,
+        four_colour: bool,
+    ) -> Replay:
+        """A finished hand (his last one when ``hand_id`` is None) played again for the viewer:
+        his own cards if he played it, and only what the table saw of everyone else's."""
+        record = await self._settled(guild_id, user_id, hand_id)
+        names = await self._names(guild_id, [record], user_id, viewer_name)
+        hand = decode(record.state)
+        by_seat = {p.seat_index: names(p.user_id) for p in record.players}
+        frames = replay_frames(
+            hand,
+            viewer=_viewer_seat(record, user_id),
+            names=[by_seat.get(seat, "") for seat in range(hand.seats)],
+            hand_id=record.hand_id,
+            texts=self.texts,
+            lang=lang,
+            four_colour=four_colour,
+        )
+        return Replay(record.hand_id, game_of(hand.variant), frames)
+
+    async def _settled(self, guild_id: int, user_id: int, hand_id: int | None) -> HandRecord:
+        """The finished, settled hand asked for: his last one when ``hand_id`` is None."""
+        if hand_id is None:
+            # While he plays a hand, "my last hand" is the one before it, which has a history.
+            last = await self.store.hands.last_for(user_id, guild_id=guild_id, finished=True)
+            if last is None:
+                raise TableError("no_history")
+            hand_id = last.hand_id
+        record = await self._finished(guild_id, hand_id)
+        if record.outcome == "voided":
+            # It never ended at the table (its chips went back), so there is no history to write.
+            raise TableError("history_voided", hand_id=hand_id)
+        return record
 
     async def export(
         self,

@@ -9,6 +9,7 @@ a table's lock or its players' chips.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
@@ -34,6 +35,8 @@ from engine.cards import shuffled_deck
 from engine.codec import decode, encode
 from engine.fairness import DeckCommitment, new_secret
 from engine.hand import LegalActions, StudHand
+from engine.odds import all_in_odds
+from engine.odds import position as all_in_position
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -109,6 +112,8 @@ class Dealer:
             if len(players) < 2 or not _person_dealt_in(table):
                 table.outbox.redraw()
                 return None
+            if table.tournament is not None and not table.tournament.may_deal(table):
+                return None
             positions = [seat.position for seat in players]
             dealer = _next_dealer(positions, table.last_dealer)
             deck = shuffled_deck()
@@ -123,6 +128,8 @@ class Dealer:
                 deck=deck,
                 dealer=dealer,
                 variant=rotation.variant,
+                # RULES 5.6: those who chose always to show never muck.
+                always_show=[i for i, s in enumerate(players) if self._players.shows(s.user_id)],
             )
             after = rotation.dealt(len(players))
             hand_id = await self._store.hands.start(
@@ -236,11 +243,12 @@ class Dealer:
         return private_view(table, live, user_id, four_colour, name=name, lang=lang)
 
     def dm_failed(self, table: Table, hand_id: int, user_id: int) -> None:
-        """A player's DMs are closed: the channel says so once per hand."""
+        """A player's DMs are closed: the channel says so once a table session (every hand,
+        it would be noise, and the player knows by then)."""
         live = table.live
-        if live is None or live.hand_id != hand_id or user_id in live.dm_failed:
+        if live is None or live.hand_id != hand_id or user_id in table.dms_told:
             return
-        live.dm_failed.add(user_id)
+        table.dms_told.add(user_id)
         table.outbox.say("dm_closed", ping=user_id, mention=f"<@{user_id}>")
 
     async def _out_of_time(self, table: Table, hand_id: int, seq: int) -> None:
@@ -363,6 +371,14 @@ class Dealer:
         hand = live.hand
         table.live = None
         self.turns.stop(table)
+        if table.tournament is not None:
+            # RULES 11.3: at a tournament's table nobody sits out or leaves; its director takes
+            # the players out, moves them and deals the next hand.
+            last = table.log[-1] if table.log else ""
+            table.outbox.put(results_view(table, live, end, self._texts, last))
+            table.outbox.redraw()
+            table.tournament.hand_ended(table, live, end)
+            return
         timed_out = {live.users[seat] for seat in hand.timed_out}
         fresh = {seat.user_id: seat for seat in await self._store.seating.seats(table.channel_id)}
         for user_id in list(fresh):
@@ -383,7 +399,11 @@ class Dealer:
         # Scheduled first so the results can say when the next hand starts.
         self.schedule(table)
         last_action = table.log[-1] if table.log else ""
-        table.outbox.put(results_view(table, live, end, self._texts, last_action))
+        odds = None
+        if all_in_position(hand) is not None:
+            # Up to half a second of counting: off the event loop (issue 23.3).
+            odds = await asyncio.to_thread(all_in_odds, hand, live.hand_id)
+        table.outbox.put(results_view(table, live, end, self._texts, last_action, odds))
         for user_id in sorted(timed_out & set(fresh)):
             table.outbox.say("timed_out_sat_out", name=table.name(user_id))
         table.outbox.redraw()

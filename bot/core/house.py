@@ -3,6 +3,7 @@
 - ``tables``: opening and closing tables, seats (``bot.core.tables``);
 - ``dealer``: hands, from the deal to the settlement, and the turn clock (``bot.core.dealer``);
 - ``players``: names and each player's own settings (``bot.core.players``);
+- ``tournaments``: creating, registering for and running tournaments (``bot.core.tournament``);
 - ``recovery``: restoring what the store holds after a restart, and stopping
   (``bot.core.recovery``).
 
@@ -28,6 +29,7 @@ from bot.core.registry import Registry
 from bot.core.storage import Store
 from bot.core.tables import Tables
 from bot.core.tasks import Tasks
+from bot.core.tournament import Tournaments
 from bot.core.views import PrivateView, TableView
 from words import Texts
 
@@ -69,6 +71,9 @@ class House:
             self.players,
             delay=bot_delay,
         )
+        self.tournaments = Tournaments(
+            store, self.clock, self.tasks, self.registry, self.dealer, self.players
+        )
         self.recovery = Recovery(
             store,
             self.registry,
@@ -77,6 +82,7 @@ class House:
             self.tasks,
             owns=owns,
             flush=self._messages.flush,
+            tournaments=self.tournaments.restore,
         )
 
     # ------------------------------------------------------------------ the edge's reports
@@ -101,9 +107,7 @@ class House:
             if not table.closed:
                 self._messages.posted(table.channel_id, message_id)
 
-    def failed(
-        self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]
-    ) -> None:
+    def failed(self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]) -> None:
         table = self.registry.find(outbox.channel_id)
         if table is None:
             return

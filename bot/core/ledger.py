@@ -74,9 +74,7 @@ class SessionLedger:
         )
 
 
-def ledger_sheet(
-    ledger: SessionLedger, texts: Texts, lang: str, channel_name: str
-) -> LedgerSheet:
+def ledger_sheet(ledger: SessionLedger, texts: Texts, lang: str, channel_name: str) -> LedgerSheet:
     """The ledger picture's words and numbers in ``lang``."""
     t, day = texts.t, texts.day
     words = texts.catalogue(lang)

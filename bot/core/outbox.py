@@ -54,7 +54,7 @@ class Why(enum.Enum):
     DISCORD_DOWN = "discord_down"  # 429, 5xx, no answer: the same effect is tried again later
     FORBIDDEN = "forbidden"  # the bot may not show the table: it pauses, the effect waits
     CHANNEL_GONE = "channel_gone"  # deleted: the table closes, every chip goes back
-    DMS_CLOSED = "dms_closed"  # a player takes no DMs: the channel says so once a hand
+    DMS_CLOSED = "dms_closed"  # a player takes no DMs: the channel says so once a session
     BROKEN = "broken"  # a request Discord will never take (our bug): logged, skipped
 
 

@@ -20,6 +20,7 @@ class Players:
         self._registry = registry
         self._saved_names: dict[tuple[int, int], str] = {}
         self._decks: dict[int, bool] = {}
+        self._showing: dict[int, bool] = {}
 
     async def seen(self, guild_id: int, user_id: int, name: str) -> None:
         """A player went by ``name`` on ``guild_id`` (he sat, acted or ran a command): the
@@ -39,12 +40,31 @@ class Players:
         self._saved_names.update(((table.guild_id, user), name) for user, name in saved.items())
 
     async def four_colour(self, user_id: int) -> bool:
-        """Whether the player's own pictures (DMs, My cards) use the four-colour deck."""
+        """Whether the player's own pictures (DMs, My cards) use the four-colour deck. His
+        other choices are read with it (sitting down and a restart ask for it)."""
         if user_id not in self._decks:
-            self._decks[user_id] = await self._store.players.four_colour(user_id)
+            chosen = await self._store.players.preferences(user_id)
+            self._decks[user_id] = chosen.four_colour
+            self._showing[user_id] = chosen.always_show
         return self._decks[user_id]
 
+    async def always_show(self, user_id: int) -> bool:
+        """Whether the player shows every hand at a showdown, even a losing one (RULES 5.6)."""
+        await self.four_colour(user_id)
+        return self._showing[user_id]
+
+    async def set_always_show(self, user_id: int, always_show: bool) -> None:
+        await self.four_colour(user_id)
+        await self._store.players.set_always_show(user_id, always_show)
+        self._showing[user_id] = always_show
+
+    def shows(self, user_id: int) -> bool:
+        """:meth:`always_show` for a player whose choices were read already (every seated one),
+        mucking for any other."""
+        return self._showing.get(user_id, False)
+
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
+        await self.four_colour(user_id)
         await self._store.players.set_four_colour(user_id, four_colour)
         self._decks[user_id] = four_colour
 

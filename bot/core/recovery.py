@@ -36,9 +36,12 @@ class Recovery:
         *,
         owns: Callable[[int], bool] | None,
         flush: Callable[[], Awaitable[None]],
+        tournaments: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """``owns`` says whether a server's tables are this process's (None: every server's);
-        ``flush`` saves what the edge reported and is not saved yet (the messages' ids)."""
+        ``flush`` saves what the edge reported and is not saved yet (the messages' ids);
+        ``tournaments`` gives the restored tournament tables back to their directors, before
+        any of their hands goes on."""
         self._store = store
         self._registry = registry
         self._dealer = dealer
@@ -46,6 +49,7 @@ class Recovery:
         self._tasks = tasks
         self._owns = owns
         self._flush = flush
+        self._tournaments = tournaments
 
     async def restore(self) -> list[int]:
         """Load every open table this process owns and continue every hand in progress there;
@@ -76,6 +80,8 @@ class Recovery:
             if record.message_id is not None:
                 # The old message's buttons go before anything new is posted.
                 table.outbox.put(ClearButtons(record.message_id))
+        if self._tournaments is not None:
+            await self._tournaments()
         restored: list[int] = []
         for hand_record in live_hands:
             table_or_none = self._registry.find(hand_record.channel_id)

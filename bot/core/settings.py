@@ -65,6 +65,7 @@ class Settings:
     shard_count: int | None = None
     # None: every shard, in this process; else only these (the others run elsewhere)
     shard_ids: tuple[int, ...] | None = None
+    metrics_port: int = 0  # 0: no metrics; else Prometheus's /metrics and /healthz on it
     # The shortest and longest pause before a computer player acts, in seconds (issue 22).
     bot_delay: tuple[float, float] = (1.0, 3.0)
 
@@ -207,8 +208,11 @@ def load_settings(
         daily_chips=_int(merged, "DAILY_CHIPS", 200, 1),
         daily_cooldown_hours=_int(merged, "DAILY_COOLDOWN_HOURS", 20, 1),
         game=game,
+        metrics_port=_int(merged, "METRICS_PORT", 0, 0),
         bot_delay=bot_delay,
     )
+    if settings.metrics_port > 65535:
+        raise SettingsError("METRICS_PORT must be a TCP port (1-65535), or 0 for no metrics")
     return with_shards(
         settings,
         _int(merged, "SHARD_COUNT", 0, 1) if shard_count else None,

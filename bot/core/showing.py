@@ -7,12 +7,15 @@ card; a player's own cards go only into his :class:`~bot.core.views.PrivateView`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core.announce import announce
 from bot.core.games import game_name, game_of
 from bot.core.storage import HandEnd
 from bot.core.table import LiveHand, Table
 from bot.core.views import (
     HandView,
+    Picture,
     PrivateView,
     ResultsView,
     SeatInfo,
@@ -20,12 +23,13 @@ from bot.core.views import (
     TableView,
 )
 from engine import events as ev
+from engine.odds import AllInOdds
 from engine.public import PrivateHand, PublicTable
 from render import SeatLabel, TableLabels
 from words import Texts
 
 # The events a finished hand's results list: what was shown and who won what.
-_RESULT_EVENTS = (ev.HandShown, ev.PotAwarded, ev.UncalledBetReturned)
+_RESULT_EVENTS = (ev.HandShown, ev.HandMucked, ev.PotAwarded, ev.UncalledBetReturned)
 
 
 def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
@@ -56,36 +60,60 @@ def _hand_view(
     deadline = live.deadline if live.deadline is not None else now + table.config.turn_seconds
     banking = live.banking_since is not None
     names = tuple(table.name(user_id) for user_id in live.users)
+    public = PublicTable.from_hand(hand)
+    labels = _labels(
+        table,
+        live,
+        texts,
+        names,
+        coming,
+        table.log[-1] if table.log else "",
+        seconds=max(0, round(deadline - now)),
+        banking=banking,
+    )
     return HandView(
         hand_id=live.hand_id,
         seq=live.seq,
         game=game_of(hand.variant),
         street=hand.street,
-        public=PublicTable.from_hand(hand),
+        public=public,
         names=names,
         log=tuple(table.log),
         actor=None if hand.actor is None else names[hand.actor],
         deadline=deadline,
         on_time_bank=banking,
         buttons=tuple(table.buttons()),
-        labels=_labels(
-            table,
-            live,
-            texts,
-            names,
-            coming,
-            table.log[-1] if table.log else "",
-            seconds=max(0, round(deadline - now)),
-            banking=banking,
-        ),
+        labels=labels,
+        picture=still_picture(public, labels),
     )
 
 
+def still_picture(public: PublicTable, labels: TableLabels) -> Picture:
+    """The hand's picture without what a click changes: no stacks, bets or pot, nobody to act,
+    nobody folded or all in, no clock and no last action. The message's text has them."""
+    seats = tuple(
+        replace(seat, stack=0, bet=0, committed=0, folded=False, all_in=False, is_actor=False)
+        for seat in public.seats
+    )
+    still = replace(public, seats=seats, pot=0, pots=(), actor=None)
+    names = tuple(
+        None if label is None else SeatLabel(label.name, sitting_out=label.sitting_out)
+        for label in labels.seats
+    )
+    return Picture(still, replace(labels, seats=names, last_action="", figures=False))
+
+
 def results_view(
-    table: Table, live: LiveHand, end: HandEnd, texts: Texts, last_action: str
+    table: Table,
+    live: LiveHand,
+    end: HandEnd,
+    texts: Texts,
+    last_action: str,
+    odds: AllInOdds | None = None,
 ) -> ResultsView:
     """The finished hand ``live`` as settled (``end``): shown hands, pots and each player's
-    result, in the table's language. ``last_action`` is the hand's own last line."""
+    result, in the table's language. ``last_action`` is the hand's own last line; ``odds``
+    the chances of the hands all in when the betting stopped (``engine.odds``)."""
     hand = live.hand
     lang = table.config.lang
 
@@ -99,6 +127,9 @@ def results_view(
     )
     names = tuple(table.name(user_id) for user_id in live.users)
     coming = next_game(table, texts, lang)
+    said = [line for line in lines if line]
+    if odds is not None:
+        said.insert(0, odds_line(odds, texts, lang, names, low_game=hand.variant.low is not None))
     return ResultsView(
         hand_id=live.hand_id,
         lang=lang,
@@ -106,14 +137,45 @@ def results_view(
         stakes=table.config.stakes,
         street=hand.street,
         public=PublicTable.from_hand(hand),
-        labels=_labels(table, live, texts, names, coming, last_action),
-        lines=tuple(line for line in lines if line),
+        labels=_labels(table, live, texts, names, coming, last_action, odds=odds),
+        lines=tuple(said),
         nets=tuple(
             (name, end.net[user_id]) for name, user_id in zip(names, live.users, strict=True)
         ),
         next_hand_at=table.next_hand_at,
         next_game=coming,
+        odds=odds,
     )
+
+
+def odds_line(
+    odds: AllInOdds, texts: Texts, lang: str, names: tuple[str, ...], *, low_game: bool
+) -> str:
+    """ "All in on 4th street, the chances were: Ann 62%, Bob 38%" (an estimate says so)."""
+    split = low_game and any(chances.high for chances in odds.seats)
+
+    def percent(share: float) -> str:
+        return f"{round(100 * share)}%"
+
+    parts = []
+    for chances in odds.seats:
+        if split:
+            figures = texts.t(
+                lang,
+                "odds_halves",
+                high=percent(chances.high),
+                low=percent(chances.low),
+                scoop=percent(chances.scoop),
+            )
+        else:
+            figures = percent(chances.win)
+        parts.append(f"{names[chances.seat]} {figures}")
+    if odds.street:
+        street = texts.pictures(lang).street_name(odds.street)
+    else:
+        street = texts.t(lang, "odds_antes")
+    key = "odds_exact" if odds.exact else "odds_estimate"
+    return texts.t(lang, key, street=street, chances=", ".join(parts))
 
 
 def _labels(
@@ -126,6 +188,7 @@ def _labels(
     *,
     seconds: int | None = None,
     banking: bool = False,
+    odds: AllInOdds | None = None,
 ) -> TableLabels:
     """The picture's labels: names, the actor's ``seconds`` (his bank's, when ``banking``), what
     just happened and which game comes next."""
@@ -145,6 +208,7 @@ def _labels(
         words=texts.pictures(lang),
         game=game_name(texts, game_of(live.hand.variant), lang),
         next_game=coming or "",
+        odds=odds,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.core.config import TableConfig
 from bot.core.games import STUD, Rotation
@@ -35,7 +36,6 @@ class LiveHand:
     deadline: float | None = None  # when the actor's turn runs out, once his buttons are shown
     banking_since: float | None = None  # the actor's turn ran out; his time bank runs from then
     end: HandEnd | None = None  # the store's settlement, once the hand has ended
-    dm_failed: set[int] = field(default_factory=set)  # players told once their DMs are closed
 
     @property
     def seq(self) -> int:
@@ -44,6 +44,19 @@ class LiveHand:
 
     def seat_of(self, user_id: int) -> int | None:
         return self.users.index(user_id) if user_id in self.users else None
+
+
+class Director(Protocol):
+    """What a tournament's director does at each of its tables (``bot.core.tournament``)."""
+
+    def may_deal(self, table: Table) -> bool:
+        """Whether the table deals its next hand now (hand-for-hand may hold it, RULES 11.6);
+        if so, its stakes are set to the level's (11.2)."""
+        ...
+
+    def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
+        """A hand ended: the director takes the players out, moves them and deals the next."""
+        ...
 
 
 @dataclass(slots=True)
@@ -67,6 +80,8 @@ class Table:
     message_id: int | None = None  # the message that shows the table (saved for restarts)
     rotation: Rotation = field(default_factory=lambda: Rotation.for_game(STUD))
     banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
+    dms_told: set[int] = field(default_factory=set)  # players told once their DMs are closed
+    tournament: Director | None = None  # a tournament's table: nobody sits out or leaves (11.3)
 
     def bank(self, user_id: int) -> float:
         """The seconds left in the player's time bank (a new player's is full)."""

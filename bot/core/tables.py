@@ -67,7 +67,7 @@ class Tables:
         table.outbox.redraw()
 
     async def close(self, channel_id: int, user_id: int, *, can_manage: bool) -> dict[int, int]:
-        table = self.registry.get(channel_id)
+        table = _cash(self.registry.get(channel_id))
         if user_id != table.opener_id and not can_manage:
             raise TableError("close_not_allowed")
         async with table.lock:
@@ -139,7 +139,7 @@ class Tables:
     async def sit(
         self, channel_id: int, user_id: int, name: str, buy_in: int | None, lang: str = EN
     ) -> SeatTaken:
-        table = self.registry.get(channel_id)
+        table = _cash(self.registry.get(channel_id))
         table.names[user_id] = name
         table.langs[user_id] = lang
         await self._players.seen(table.guild_id, user_id, name)
@@ -165,7 +165,7 @@ class Tables:
 
     async def leave(self, channel_id: int, user_id: int) -> int | None:
         """Cash out now (``chips``), or after the hand he is in (``None``)."""
-        table = self.registry.get(channel_id)
+        table = _cash(self.registry.get(channel_id))
         async with table.lock:
             seat = _seat(table, user_id)
             if table.live is not None and table.live.seat_of(user_id) is not None:
@@ -183,7 +183,7 @@ class Tables:
         return chips
 
     async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> None:
-        table = self.registry.get(channel_id)
+        table = _cash(self.registry.get(channel_id))
         async with table.lock:
             seat = _seat(table, user_id)
             if seat.sitting_out == sitting_out:
@@ -201,3 +201,10 @@ def _seat(table: Table, user_id: int) -> Seat:
     if seat is None:
         raise TableError("not_seated")
     return seat
+
+
+def _cash(table: Table) -> Table:
+    """A cash table; a tournament's seats, moves and knocks out its own players (RULES 11)."""
+    if table.tournament is not None:
+        raise TableError("tournament_table")
+    return table

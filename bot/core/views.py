@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.core.config import TableConfig
 from bot.core.games import game_name
+from engine.odds import AllInOdds
 from engine.public import PrivateHand, PublicTable
 from engine.stakes import Stakes
 from render import TableLabels
@@ -39,12 +40,24 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """What a hand's live picture shows: its cards, names and street, and none of the figures a
+    click changes (stacks, bets, the pot, whose turn, who folded): those are in the message's
+    text. Equal pictures look the same, so the edge uploads one only when this changes (cards
+    dealt or shown, a seat changed)."""
+
+    public: PublicTable
+    labels: TableLabels
+
+
+@dataclass(frozen=True, slots=True)
 class HandView:
     """A hand in play as its channel sees it.
 
     ``deadline`` is when the actor's time runs out (his time bank's, with ``on_time_bank``);
     until his buttons are shown his clock has not started, and it is a full turn from when the
-    view was built. ``labels`` are the picture's (names, the actor's seconds, the last action).
+    view was built. ``labels`` label the whole table (names, the actor's seconds, the last
+    action); ``picture`` is the live message's picture, without the figures.
     """
 
     hand_id: int
@@ -59,6 +72,7 @@ class HandView:
     on_time_bank: bool
     buttons: tuple[ButtonSpec, ...]
     labels: TableLabels
+    picture: Picture
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +105,9 @@ class ResultsView:
     nets: tuple[tuple[str, int], ...]  # each player's name and his result, in seat order
     next_hand_at: float | None
     next_game: str | None
+    # Each live hand's chances when the betting stopped with two or more all in (RULES 2.4);
+    # the picture draws them too (``labels.odds``).
+    odds: AllInOdds | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 A button's custom id carries its channel, hand id and the betting state it was drawn for, so a
 click is understood after a restart too (``bot.edge.router`` reads it), and a click on a button
 from an old hand or an earlier betting state gets a clear answer instead of doing something the
-player never saw. No view is kept in memory (views are sent stopped).
+player never saw. No view is kept in memory (layouts are sent stopped, ``bot.edge.layout``).
 """
 
 from __future__ import annotations
@@ -44,33 +44,31 @@ def action_id(channel_id: int, hand_id: int, seq: int, spec: ButtonSpec) -> str:
     return f"stud:a:{channel_id}:{hand_id}:{seq}:{spec.action}:{amount}"
 
 
-def table_view(
+def action_rows(
     channel_id: int,
     hand_id: int,
     seq: int,
     specs: Sequence[ButtonSpec],
     lang: str,
     texts: Texts,
-) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for spec in specs:
-        view.add_item(
+) -> list[discord.ui.ActionRow[Any]]:
+    """The actions due (at most five), then My cards in a row of its own."""
+    actions = discord.ui.ActionRow[Any](
+        *(
             discord.ui.Button[Any](
                 label=button_label(texts, lang, spec),
                 style=STYLES.get(spec.action, discord.ButtonStyle.secondary),
                 custom_id=action_id(channel_id, hand_id, seq, spec),
             )
+            for spec in specs
         )
-    view.add_item(
+    )
+    cards = discord.ui.ActionRow[Any](
         discord.ui.Button[Any](
             label=texts.t(lang, "btn_cards"),
             style=discord.ButtonStyle.secondary,
             emoji="\N{PLAYING CARD BLACK JOKER}",
             custom_id=f"stud:cards:{channel_id}",
-            row=1,
         )
     )
-    # Stopped: discord.py then keeps no copy of it (one per table message would pile up);
-    # clicks reach bot.edge.router through on_interaction instead.
-    view.stop()
-    return view
+    return [actions, cards] if specs else [cards]

@@ -19,6 +19,7 @@ servers on its shards (:attr:`bot.core.settings.Settings.shards`).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
@@ -26,6 +27,7 @@ import logging
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.core.clock import Clock
@@ -33,9 +35,12 @@ from bot.core.house import House
 from bot.core.settings import Settings
 from bot.core.shards import shard_ranges
 from bot.core.storage import Store
+from bot.edge.budget import InvalidRequests, trace
+from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingProcess
 from bot.edge.funnel import StudTree
-from bot.edge.identify import IdentifyTurns
+from bot.edge.gateway import DatabaseTurns, SessionStarts, Turns
+from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
 from bot.edge.router import route_click
 from bot.edge.translator import CommandTranslator
@@ -99,7 +104,7 @@ class StudBot(commands.AutoShardedBot):
         *,
         clock: Clock | None = None,
         drawing: Drawing | None = None,
-        identify_turns: IdentifyTurns | None = None,
+        identify_turns: Turns | None = None,
         **options: object,
     ) -> None:
         """``store`` and ``texts`` are made by the caller (``main()``), as is ``drawing``
@@ -109,12 +114,20 @@ class StudBot(commands.AutoShardedBot):
         intents.guilds = True
         if settings.shard_ids is not None:
             options["shard_ids"] = list(settings.shard_ids)
+        if store.coordination.shared:
+            # PostgreSQL: the processes of every machine take turns through the database.
+            identify_turns = DatabaseTurns(store.coordination, self.fetch_session_start_limits)
         if identify_turns is not None and settings.shard_count is not None:
             # A shard's connection attempt includes waiting for its turn, which can come after
             # every other shard of the cluster's.
             options.setdefault(
                 "shard_connect_timeout", 180.0 + identify_turns.interval * settings.shard_count
             )
+        # Every answer Discord gives is counted against its invalid-request budget.
+        budget = InvalidRequests()
+        metrics = Metrics(budget) if settings.metrics_port else None
+        observers = () if metrics is None else (metrics.answered,)
+        options.setdefault("http_trace", trace(budget, *observers))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -136,14 +149,38 @@ class StudBot(commands.AutoShardedBot):
             bot_delay=settings.bot_delay,
         )
         self.identify_turns = identify_turns
+        self.session_starts = SessionStarts(store.coordination, self.fetch_session_start_limits)
+        drawing = DrawingProcess() if drawing is None else drawing
+        self.metrics = metrics
+        if metrics is not None:
+            drawing = CountedDrawing(drawing, metrics.pictures)
+            metrics.count_errors(self.http)
+            metrics.watch(self)
+            store.observe(metrics.transaction)
         self.presenter = DiscordPresenter(
-            self, self.house, texts, DrawingProcess() if drawing is None else drawing
+            self,
+            self.house,
+            texts,
+            drawing,
+            budget=budget,
+            dms=ClosedDms(store.coordination, clock=self.house.clock.now),
         )
+        if metrics is not None:
+            self.presenter.table_shown = metrics.update_seconds.observe
+        self._sharing: asyncio.Task[None] | None = None
+        self._metrics_server: web.AppRunner | None = None
         # False once shutting down: new interactions are told to come back in a minute.
         self.accepting = True
         self._start_up_frozen = False
 
     async def setup_hook(self) -> None:
+        await self.presenter.dms.load()
+        self._sharing = asyncio.create_task(
+            self.presenter.budget.keep_sharing(self.store.coordination), name="share-budget"
+        )
+        if self.metrics is not None:
+            self.add_listener(self.metrics.arrived, "on_interaction")
+            self._metrics_server = await self.metrics.serve(self.settings.metrics_port, self)
         await self.load_commands()
         self.add_listener(route_click, "on_interaction")
         # With DEV_GUILD_ID the commands go to that server only (instantly); without it,
@@ -207,11 +244,33 @@ class StudBot(commands.AutoShardedBot):
         log.info("removed the commands of %s", _scope(guild_id))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        shard = shard_id or 0
+        # A day's session starts are few: none is spent without being counted and checked.
+        await self.session_starts.before_identify(shard)
         if self.identify_turns is None:
             await super().before_identify_hook(shard_id, initial=initial)
         else:
             # The other processes identify too: even this process's first shard waits its turn.
-            await self.identify_turns.wait()
+            await self.identify_turns.wait(shard)
+
+    def live_counts(self) -> tuple[int, int, int]:
+        """(tables open, players seated, effects waiting in their outboxes), for the metrics."""
+        tables = list(self.house.registry)
+        return (
+            len(tables),
+            sum(len(table.seats) for table in tables),
+            sum(len(table.outbox) for table in tables),
+        )
+
+    def shards_ready(self) -> bool:
+        """Every shard of this process connected and ready (``/healthz``)."""
+        shards = self.shards.values()
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards)
+        )
 
     async def on_shard_connect(self, shard_id: int) -> None:
         log.info("shard %d of %s connected", shard_id, self.shard_count)
@@ -247,6 +306,10 @@ class StudBot(commands.AutoShardedBot):
         self.accepting = False
         await self.house.recovery.shutdown()
         await self.presenter.close()
+        if self._sharing is not None:
+            self._sharing.cancel()
+        if self._metrics_server is not None:
+            await self._metrics_server.cleanup()
         # The mentions carry this session's command ids.
         self.texts.commands_synced({})
         await super().close()

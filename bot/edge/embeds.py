@@ -1,6 +1,6 @@
-"""Discord embeds from the core's views and reports: the table's message, a finished hand, the
-players at a table, a ledger, a player's stats, the leaderboard. Pure functions: a view and the
-texts in, an embed out; they read nothing else."""
+"""Discord embeds from the core's views and reports: an idle table's message, the players at a
+table, a ledger, a player's stats, the leaderboard; and the lines a hand's message shares. Pure
+functions: a view and the texts in, an embed out; they read nothing else."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bot.core.games import game_name
 from bot.core.ledger import SessionLedger
 from bot.core.stats import board_heading, percent, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
-from bot.core.views import HandView, ResultsView, SeatInfo, TableView
+from bot.core.views import HandView, SeatInfo, TableView
 from bot.edge.funnel import full_time, relative_time
 from engine.stakes import Stakes
 from words import Texts
@@ -20,14 +20,9 @@ from words import Texts
 LEDGER_NAME = 32
 
 
-def table_embed(view: TableView, texts: Texts) -> discord.Embed:
-    """The table's message: the hand in play, or the players waiting for the next one."""
-    if view.hand is None:
-        return _idle_embed(view, texts)
-    return _hand_embed(view, view.hand, texts)
-
-
-def _idle_embed(view: TableView, texts: Texts) -> discord.Embed:
+def idle_embed(view: TableView, texts: Texts) -> discord.Embed:
+    """An idle table's message: the players waiting for the next hand (a hand in play has a
+    message of its own, ``bot.edge.layout``)."""
     lang = view.lang
     embed = discord.Embed(
         title=texts.t(
@@ -47,32 +42,8 @@ def _idle_embed(view: TableView, texts: Texts) -> discord.Embed:
     return embed
 
 
-def _hand_embed(view: TableView, hand: HandView, texts: Texts) -> discord.Embed:
-    lang = view.lang
-    embed = discord.Embed(
-        title=_title(texts, lang, hand.game, view.stakes, hand.hand_id, f"street_{hand.street}"),
-        description="\n".join(_hand_seat_lines(hand, texts, lang)),
-        colour=discord.Colour.dark_green(),
-    )
-    embed.add_field(
-        name=texts.t(lang, "pot", pot=hand.public.pot), value="\n".join(hand.log) or "—"
-    )
-    _add_next_game(embed, view.next_game)
-    if hand.actor is not None:
-        embed.add_field(
-            name="⏱",
-            value=texts.t(
-                lang,
-                "to_act_bank" if hand.on_time_bank else "to_act",
-                name=hand.actor,
-                when=relative_time(hand.deadline),
-            ),
-            inline=False,
-        )
-    return embed
-
-
-def _hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:
+def hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:
+    """One line per seat dealt in: whose turn, name, stack, cards, bet, folded or all in."""
     lines: list[str] = []
     for seat in hand.public.seats:
         if not seat.dealt_in:
@@ -101,37 +72,17 @@ def _hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:
     return lines
 
 
-def results_embed(view: ResultsView, texts: Texts, image: str) -> discord.Embed:
-    """A finished hand: what was shown, who won each pot, each player's result; the showdown
-    picture is the attachment named ``image``."""
-    lang = view.lang
-    street_key = "street_showdown" if view.public.is_showdown else f"street_{view.street}"
-    nets = [texts.t(lang, "net_result", name=name, net=net) for name, net in view.nets]
-    embed = discord.Embed(
-        title=_title(texts, lang, view.game, view.stakes, view.hand_id, street_key),
-        description="\n".join([*view.lines, *nets]) or "—",
-        colour=discord.Colour.gold(),
-    )
-    _add_next_game(embed, view.next_game)
-    embed.set_image(url=f"attachment://{image}")
-    if view.next_hand_at is not None:
-        embed.add_field(
-            name="⏱", value=texts.t(lang, "countdown", when=relative_time(view.next_hand_at))
-        )
-    return embed
-
-
-def _title(
-    texts: Texts, lang: str, game: str, stakes: Stakes, hand_id: int, street_key: str
+def hand_title(
+    texts: Texts, lang: str, game: str, stakes: Stakes, hand_id: int, street: int | str
 ) -> str:
-    """A hand's embed title: its game, stakes, hand number and where it stands."""
+    """A hand's title: its game, stakes, hand number and street (a number, or "showdown")."""
     return texts.t(
         lang,
         "table_title",
         game=game_name(texts, game, lang),
         stakes=stakes,
         hand_id=hand_id,
-        street=texts.t(lang, street_key),
+        street=texts.t(lang, f"street_{street}"),
     )
 
 

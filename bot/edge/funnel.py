@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Final, Protocol, TypeVar, cast
 
 import aiohttp
 import discord
@@ -83,6 +83,8 @@ def user_message(error: BaseException, texts: Texts, lang: str) -> str | None:
         )
     if isinstance(error, StoreError):
         return texts.store_error_text(lang, error.code, error.params) or str(error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return t(lang, "command_unknown")
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(lang, "guild_only")
     if isinstance(error, app_commands.MissingPermissions):
@@ -123,28 +125,68 @@ def brief(error: BaseException) -> str:
 
 
 async def reply(interaction: discord.Interaction, content: str = "", **kwargs: Any) -> None:
-    """The command's one answer, private to its player, as a followup to the acknowledgement
-    (retried while Discord fails: the action behind it is already done). What the channel
-    should see goes through the table's outbox instead."""
+    """The command's one answer, private to its player (retried while Discord fails: the action
+    behind it is already done). What the channel should see goes through the table's outbox."""
     bot = host(interaction)
-    await with_retries(
-        lambda: interaction.followup.send(content, ephemeral=True, **kwargs),
-        bot.house.clock.sleep,
-    )
+    await with_retries(lambda: answer(interaction, content, **kwargs), bot.house.clock.sleep)
+
+
+async def answer(interaction: discord.Interaction, content: str = "", **kwargs: Any) -> None:
+    """A private answer to an acknowledged interaction. The first answer to a deferral that
+    shows "thinking" replaces it (Discord documents a followup there as deprecated: it edits the
+    original response instead); any later one is a followup of its own. ``file``/``files`` go
+    up with either."""
+    if _owes_original(interaction):
+        files = list(kwargs.pop("files", ()))
+        if "file" in kwargs:
+            files.append(kwargs.pop("file"))
+        if files:
+            kwargs["attachments"] = files
+        await interaction.edit_original_response(content=content or None, **kwargs)
+        interaction.extras[_ANSWERED] = True
+    else:
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+
+def _command_name(
+    error: app_commands.CommandNotFound | app_commands.CommandSignatureMismatch,
+) -> str:
+    if isinstance(error, app_commands.CommandNotFound):
+        return " ".join([*error.parents, error.name])
+    return error.command.qualified_name
+
+
+_ANSWERED: Final = "stud_answered"  # set in Interaction.extras once the deferral is replaced
+
+
+def _owes_original(interaction: discord.Interaction) -> bool:
+    """Deferred with "thinking" and not answered yet: the answer edits that response."""
+    deferred = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+    return deferred and not interaction.extras.get(_ANSWERED, False)
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     bot = host(interaction)
     lang = language_of(interaction)
     text = user_message(error, bot.texts, lang)
-    if text is None:
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # Discord still offers a command this bot no longer has in that shape (a server's stale
+        # copy after an upgrade, until the sync reaches it): the player is told, nothing is ours.
+        log.warning(
+            "interaction %s: /%s is not this bot's command in that shape (a stale copy, %s)",
+            interaction.id,
+            _command_name(error),
+            type(error).__name__,
+        )
+    elif text is None:
         ident = error_id()
         original = error.__cause__ or error
         log.error("unexpected error %s in interaction %s", ident, interaction.id, exc_info=original)
         text = bot.texts.t(lang, "unexpected", error_id=ident)
+    assert text is not None
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await answer(interaction, text)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException as failure:

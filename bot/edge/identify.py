@@ -42,7 +42,8 @@ class IdentifyTurns:
         self._clock = clock
         self._sleep = sleep
 
-    async def wait(self) -> None:
+    async def wait(self, shard_id: int = 0) -> None:
+        """Every shard in one queue: one machine's processes, ``max_concurrency`` 1."""
         delay = await self.book() - self._clock()
         if delay > 0:
             await self._sleep(delay)

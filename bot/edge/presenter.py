@@ -21,11 +21,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import discord
+from discord.http import MultipartParameters
 
 from bot.core.errors import error_id
 from bot.core.games import game_name
@@ -34,11 +37,14 @@ from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
-from bot.core.views import PrivateView, ResultsView, TableView
-from bot.edge.buttons import table_view
+from bot.core.views import Picture, PrivateView, ResultsView, TableView
+from bot.edge.budget import InvalidRequests
+from bot.edge.clicks import Clicks, PendingClick
+from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingCrashed
-from bot.edge.embeds import ledger_embed, results_embed, stats_embed, table_embed
-from bot.edge.funnel import brief, is_retryable, with_retries
+from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
+from bot.edge.funnel import answer, brief, is_retryable, with_retries
+from bot.edge.layout import IS_COMPONENTS_V2, hand_layout, results_layout, without_buttons
 from bot.edge.permissions import NEEDED_PERMISSIONS
 from render import (
     hand_rankings_png,
@@ -61,23 +67,44 @@ STATS_PICTURE = "stats.png"
 # Pauses between attempts at one effect while Discord fails; the last repeats.
 RETRY_SECONDS: Final = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 DM_CHANNELS_KEPT: Final = 10_000  # a few hundred KB: every player of a busy process
+# While the invalid-request budget is strained: the least pause before a retry (bot.edge.budget).
+STRAINED_PAUSE: Final = 30.0
 # Discord's codes for a channel that is gone and for a message that is.
 UNKNOWN_CHANNEL: Final = 10003
 UNKNOWN_MESSAGE: Final = 10008
+# Discord takes only a few edits of a message older than an hour (error 30046, how few it does
+# not say): a table message is replaced by a new one before it is that old.
+OLD_MESSAGE_EDITS: Final = 30046
+REPLACE_AFTER: Final = 55 * 60.0
+
+
 
 @dataclass(slots=True)
 class _MessageState:
     message_id: int | None = None
-    key: tuple[int, int] | None = None  # (hand id, street) the message shows; None: idle table
+    posted_at: float = 0.0  # when, on the core's clock
+    key: int | None = None  # the hand the message shows; None: the idle table
+    picture: Picture | None = None  # the picture the message carries, while the hand is live
     has_buttons: bool = False
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
 
 
 class DiscordPresenter:
     def __init__(
-        self, bot: discord.Client, house: House, texts: Texts, drawing: Drawing
+        self,
+        bot: discord.Client,
+        house: House,
+        texts: Texts,
+        drawing: Drawing,
+        *,
+        budget: InvalidRequests,
+        dms: ClosedDms,
     ) -> None:
         self.bot = bot
+        self.budget = budget  # what Discord's invalid-request budget has spent
+        self.dms = dms  # who takes no DMs
+        # Told how long each table update took to show (the metrics, when they are on).
+        self.table_shown: Callable[[float], None] = lambda seconds: None
         self.house = house
         self.texts = texts
         self.drawing = drawing
@@ -88,6 +115,7 @@ class DiscordPresenter:
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, oldest use first
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
+        self.clicks = Clicks()  # clicks the table's next update answers
 
     # ------------------------------------------------------------------ delivery
 
@@ -110,6 +138,7 @@ class DiscordPresenter:
         state = self._states.setdefault(outbox.channel_id, _MessageState())
         attempt = 0
         while not self._closing and (effect := outbox.take()) is not None:
+            started = time.perf_counter()
             try:
                 posted = await self._deliver(outbox, state, effect)
             except discord.NotFound as error:
@@ -133,6 +162,16 @@ class DiscordPresenter:
                     self._dropped(outbox, effect)
                     continue
                 pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                if self.budget.strained:
+                    if isinstance(effect, ClearButtons):
+                        # Cosmetic (an old message keeps its dead buttons): not worth a retry
+                        # while Discord's refusals near the ban.
+                        log.info(
+                            "channel %s: old buttons left (budget strained)", outbox.channel_id
+                        )
+                        outbox.delivered(effect)
+                        continue
+                    pause = max(pause, STRAINED_PAUSE)
                 attempt += 1
                 log.warning(
                     "channel %s: Discord failed (%s); trying again in %.1f s",
@@ -144,6 +183,8 @@ class DiscordPresenter:
                 await self.house.clock.sleep(pause)
                 continue
             attempt = 0
+            if isinstance(effect, TableView):
+                self.table_shown(time.perf_counter() - started)
             if posted is None:
                 outbox.delivered(effect)
             else:
@@ -199,97 +240,161 @@ class DiscordPresenter:
         return self.bot.get_partial_messageable(outbox.channel_id, guild_id=outbox.guild_id)
 
     async def _clear_buttons(self, outbox: Outbox, message_id: int) -> None:
+        """Take the buttons off an older message of the table (one from before a restart, or
+        of a hand that never got its results): a hand's message keeps its picture and text."""
+        channel_id = outbox.channel_id
         try:
-            await self._channel(outbox).get_partial_message(message_id).edit(view=None)
+            raw = await self.bot.http.get_message(channel_id, message_id)
+            if raw.get("flags", 0) & IS_COMPONENTS_V2:
+                payload = {"components": without_buttons(dict(raw)), "flags": raw["flags"]}
+                params = MultipartParameters(payload=payload, multipart=None, files=None)
+                await self.bot.http.edit_message(channel_id, message_id, params=params)
+            else:
+                await self._channel(outbox).get_partial_message(message_id).edit(view=None)
         except discord.NotFound as error:
             if error.code != UNKNOWN_MESSAGE:
                 raise
             # Deleted by someone: there are no buttons left to take away.
+        except discord.HTTPException as error:
+            if error.code != OLD_MESSAGE_EDITS:
+                raise
+            # Too old for Discord to edit: its buttons stay, and a click on one is answered
+            # as a button of an old hand.
+            log.info("channel %s: message %s too old to edit", channel_id, message_id)
 
     async def _table(self, outbox: Outbox, state: _MessageState, view: TableView) -> int | None:
-        """Show the table: edit its message, or post a new one for a new street."""
+        """Show the table: an idle table's message, or the hand's one live message."""
         hand = view.hand
-        if hand is None and state.after_hand:
-            return None
-        embed = table_embed(view, self.texts)
-        buttons: discord.ui.View | None = None
-        files: list[discord.File] = []
-        key = None
-        if hand is not None:
-            key = (hand.hand_id, hand.street)
-            buttons = table_view(
-                view.channel_id, hand.hand_id, hand.seq, hand.buttons, view.lang, self.texts
-            )
-            # A new street gets a new message: the old one's buttons go meanwhile.
-            png = await self._draw_and_clear(
-                outbox, state, state.key != key, table_png, hand.public, hand.labels
-            )
-            files = [discord.File(io.BytesIO(png), filename=TABLE_PICTURE)]
-            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
-        channel = self._channel(outbox)
-        posted: int | None = None
-        if state.message_id is not None and state.key == key:
-            message = channel.get_partial_message(state.message_id)
-            if buttons is None:
-                await message.edit(embed=embed)
-            else:
-                await message.edit(embed=embed, view=buttons, attachments=files)
-        else:
-            if state.message_id is not None and state.has_buttons:
-                # The street moved on: its message keeps the picture but loses the buttons.
-                await self._clear_buttons(outbox, state.message_id)
-                state.has_buttons = False
-            if buttons is None:
-                message = await channel.send(embed=embed)
-            else:
-                message = await channel.send(embed=embed, view=buttons, files=files)
-            posted = message.id
-            state.message_id, state.key, state.after_hand = posted, key, False
-        state.has_buttons = buttons is not None
+        if hand is None:
+            if state.after_hand:
+                return None  # the finished hand's message says when the next one starts
+            return await self._show(outbox, state, None, idle_embed(view, self.texts))
+        layout = hand_layout(view, hand, self.texts, TABLE_PICTURE)
+        picture = None
+        if hand.picture != state.picture or not self._editable(state, hand.hand_id):
+            # Cards dealt or shown, a seat changed, or a new message: the picture goes up.
+            png = await self._draw(table_png, hand.picture.public, hand.picture.labels)
+            picture = discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
+        posted = await self._show_claiming(outbox, state, hand.hand_id, layout, picture)
+        state.picture = hand.picture
+        state.has_buttons = True
         return posted
 
-    async def _draw_and_clear(
+    async def _results(self, outbox: Outbox, state: _MessageState, view: ResultsView) -> int | None:
+        """A finished hand: its message becomes the hand's record, with the showdown picture,
+        what was shown and won and each player's result, and no buttons."""
+        png = await self._draw(showdown_png, view.public, view.labels)
+        layout = results_layout(view, self.texts, SHOWDOWN_PICTURE)
+        picture = discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE)
+        posted = await self._show_claiming(outbox, state, view.hand_id, layout, picture)
+        state.after_hand, state.has_buttons, state.picture = True, False, None
+        return posted
+
+    async def _show_claiming(
         self,
         outbox: Outbox,
         state: _MessageState,
-        clear: bool,
-        draw: Callable[..., bytes],
-        *args: object,
-    ) -> bytes:
-        """Draw a picture; when ``clear``, meanwhile take the buttons off the table's current
-        message (a new one follows): the two waits overlap instead of adding up."""
-        if not clear or state.message_id is None or not state.has_buttons:
-            return await self._draw(draw, *args)
-        # Either failing fails the delivery, which is tried again whole (clearing twice is
-        # harmless; the picture is drawn again).
-        png, _ = await asyncio.gather(
-            self._draw(draw, *args), self._clear_buttons(outbox, state.message_id)
-        )
-        state.has_buttons = False
-        return png
+        hand_id: int,
+        layout: discord.ui.LayoutView,
+        picture: discord.File | None,
+    ) -> int | None:
+        """Show the hand's message; a click waiting on it gets this update as its answer."""
+        click = None
+        if self._editable(state, hand_id):
+            click = self.clicks.claim(outbox.channel_id, state.message_id)
+        try:
+            return await self._show(outbox, state, hand_id, layout, picture, click)
+        finally:
+            if click is not None:
+                Clicks.answered(click)
 
-    async def _results(self, outbox: Outbox, state: _MessageState, view: ResultsView) -> int:
-        """A finished hand: its showdown picture, pots and results, as a message of its own."""
-        embed = results_embed(view, self.texts, SHOWDOWN_PICTURE)
-        png = await self._draw_and_clear(
-            outbox, state, True, showdown_png, view.public, view.labels
-        )
-        if state.message_id is not None and state.has_buttons:
+    async def _show(
+        self,
+        outbox: Outbox,
+        state: _MessageState,
+        key: int | None,
+        shown: discord.Embed | discord.ui.LayoutView,
+        picture: discord.File | None = None,
+        click: PendingClick | None = None,
+    ) -> int | None:
+        """Edit the message showing ``key`` (a hand, or None: the idle table) with ``shown``, or
+        post a new one: for another hand, or when Discord would no longer edit it freely. An
+        edit without ``picture`` keeps the one the message has; with ``click``, it is that
+        click's answer. The id of a message posted."""
+        channel = self._channel(outbox)
+        if (
+            click is not None
+            and isinstance(shown, discord.ui.LayoutView)
+            and await self._answer_click(click, shown, picture)
+        ):
+            return None
+        if self._editable(state, key):
+            assert state.message_id is not None
+            message = channel.get_partial_message(state.message_id)
+            try:
+                if isinstance(shown, discord.Embed):
+                    await message.edit(embed=shown)
+                elif picture is None:
+                    await message.edit(view=shown)  # the attachment stays: no upload
+                else:
+                    await message.edit(view=shown, attachments=[picture])
+                return None
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                # Older than Discord edits freely after all: shown anew (tried again when
+                # the new message needs a picture not drawn yet).
+                state.posted_at = -math.inf
+                if isinstance(shown, discord.ui.LayoutView) and picture is None:
+                    raise
+        if state.message_id is not None and state.has_buttons and state.key != key:
+            # Another hand's message, left with buttons (a hand voided): they go.
             await self._clear_buttons(outbox, state.message_id)
-            state.has_buttons = False
-        posted = await self._channel(outbox).send(
-            self.texts.t(view.lang, "reveal", hand_id=view.hand_id),
-            embed=embed,
-            file=discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE),
+        if isinstance(shown, discord.Embed):
+            message = await channel.send(embed=shown)
+        else:
+            assert picture is not None, "a new hand message carries its picture"
+            message = await channel.send(view=shown, file=picture)
+        state.message_id, state.key, state.after_hand = message.id, key, False
+        state.posted_at, state.has_buttons = self.house.clock.now(), False
+        return message.id
+
+    async def _answer_click(
+        self, click: PendingClick, shown: discord.ui.LayoutView, picture: discord.File | None
+    ) -> bool:
+        """Answer the click with the update (the message it was on is edited): False if Discord
+        would not take it, and the update goes as an edit instead."""
+        response = click.interaction.response
+        try:
+            if picture is None:
+                await response.edit_message(view=shown)
+            else:
+                await response.edit_message(view=shown, attachments=[picture])
+        except discord.HTTPException as error:
+            # Too late (10062), or Discord failing: the edit shows the table all the same.
+            log.info("a click's update could not answer it (%s)", brief(error))
+            if picture is not None:
+                picture.reset()
+            return False
+        return True
+
+    def _editable(self, state: _MessageState, key: int | None) -> bool:
+        """The message showing ``key`` is there, and young enough for Discord to edit freely."""
+        return (
+            state.message_id is not None
+            and state.key == key
+            and self.house.clock.now() - state.posted_at < REPLACE_AFTER
         )
-        state.message_id, state.key, state.after_hand = posted.id, None, True
-        return posted.id
 
     # ------------------------------------------------------------------ private cards
 
     async def _send_private(self, outbox: Outbox, view: PrivateView) -> None:
         user_id = view.user_id
         lang = view.lang
+        if not self.dms.may_try(user_id, strained=self.budget.strained):
+            # Refused lately: another try would only spend Discord's invalid-request budget.
+            outbox.failed(view, Why.DMS_CLOSED)
+            return
         channel = self.bot.get_channel(outbox.channel_id)
         text = self._cards_text(
             view,
@@ -300,6 +405,15 @@ class DiscordPresenter:
         # Behind the table pictures: the player can act on what the table shows, and his
         # down cards are one click away (My cards) if the DM comes a moment later.
         png = await self._private_png(view, behind=True)
+        async with self.dms.turn(user_id):
+            if not self.dms.may_try(user_id, strained=self.budget.strained):
+                # Refused while his picture was drawn (an earlier DM of his).
+                outbox.failed(view, Why.DMS_CLOSED)
+                return
+            await self._dm(outbox, view, text, png)
+
+    async def _dm(self, outbox: Outbox, view: PrivateView, text: str, png: bytes) -> None:
+        user_id = view.user_id
 
         async def send() -> None:
             dm = await self._dm_channel(user_id)
@@ -310,10 +424,13 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             self._dm_channels.pop(user_id, None)
             # Closed DMs (or Discord down for minutes) must not stall the game: the channel
-            # says so once a hand, and the player uses My cards.
+            # says so once a table session, and the player uses My cards.
             log.info("hand %s: no DM to a player (%s)", view.hand_id, error.status)
+            if error.status == 403:
+                await self.dms.refused(user_id)
             outbox.failed(view, Why.DMS_CLOSED)
         else:
+            await self.dms.delivered(user_id)
             outbox.delivered(view)
 
     def _cards_text(self, view: PrivateView, key: str, **params: object) -> str:
@@ -351,13 +468,14 @@ class DiscordPresenter:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def send_cards(self, interaction: discord.Interaction, view: PrivateView) -> None:
-        """The player's own cards as an ephemeral followup (already acknowledged)."""
+        """The player's own cards, privately (the interaction is already acknowledged)."""
+        await self.dms.asked(view.user_id)  # his DMs may be open again
         png = await self._private_png(view)
         await with_retries(
-            lambda: interaction.followup.send(
+            lambda: answer(
+                interaction,
                 self._cards_text(view, "your_cards"),
                 file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
-                ephemeral=True,
             ),
             self.house.clock.sleep,
         )

@@ -1,12 +1,14 @@
 """The one router every ``stud:`` click goes through.
 
-Every click is acknowledged before any work; then it is one call into the core (an action, or a
-player's cards). A ``stud:`` id that no current button understands, or one clicked from another
+A click on an action is one call into the core, answered by the table's update (or, failing
+one in time, acknowledged on its own: ``bot.edge.clicks``); My cards is acknowledged first, then
+answered privately. A ``stud:`` id that no current button understands, or one clicked from another
 channel than its own, is answered and changes nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Protocol, cast
 
@@ -63,11 +65,16 @@ async def route_click(interaction: discord.Interaction) -> None:
 
 
 async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[str]) -> None:
-    # A deferred update: Discord shows nothing, the table message itself shows the action.
-    if not await acknowledge(interaction, ephemeral=True, thinking=False):
-        return
+    # Answered by the table's update itself (bot.edge.clicks): one request, not two.
+    channel_id = int(match["channel"])
+    clicks = bot.presenter.clicks
+    click = clicks.expect(channel_id, interaction)
+    watch = asyncio.get_running_loop().create_task(
+        clicks.watch(
+            channel_id, click, lambda: acknowledge(interaction, ephemeral=True, thinking=False)
+        )
+    )
     try:
-        channel_id = int(match["channel"])
         _same_channel(interaction, channel_id)
         # The one call into the core: the table shows the action (or the player is told why
         # not); the edge comes back only to deliver what the table then shows.
@@ -83,7 +90,13 @@ async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[
             missing=missing_permissions(interaction),
         )
     except Exception as error:
+        clicks.drop(channel_id, click)
+        await watch  # an acknowledgement under way goes first; the answer is then a followup
         await answer_error(interaction, error)
+        return
+    # Answered by the update, or acknowledged on its own if that is slow (a deferred update:
+    # the table still shows the action when it is delivered).
+    await watch
 
 
 def _same_channel(interaction: discord.Interaction, channel_id: int) -> None:

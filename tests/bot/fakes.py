@@ -14,7 +14,7 @@ from typing import Any
 from bot.core.games import STUD
 from bot.core.house import House
 from bot.core.outbox import ClearButtons, Effect, Line, Outbox
-from bot.core.storage import Store, facades
+from bot.core.storage import Store, facades, tournament_facade
 from bot.core.views import PrivateView, ResultsView, TableView
 from engine.stakes import Stakes
 from tests.texts import TEXTS
@@ -158,7 +158,7 @@ class Audited:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self.methods, name)
-        if type(attribute).__module__ == facades.__name__:
+        if type(attribute).__module__ in (facades.__name__, tournament_facade.__name__):
             return Audited(self.store, attribute, self.root)
         if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
             return attribute

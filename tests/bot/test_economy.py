@@ -235,9 +235,13 @@ async def test_migration_10_keeps_the_ledger_its_indexes_and_its_guards(
     store = await Store.open(database)
     try:
         assert await version(database) == LATEST
-        assert await ledger_schema(database) == before
+        # Migration 14 (tournaments) builds the ledger again too, with an index of its own and
+        # two columns more.
+        after = await ledger_schema(database)
+        assert [entry for entry in after if entry[0] != "ledger_by_tournament"] == before
         async with raw(database) as other:
-            assert await other.rows("SELECT * FROM ledger ORDER BY id") == rows
+            kept = await other.rows("SELECT * FROM ledger ORDER BY id")
+            assert [row | {"pool_delta": 0, "tournament_id": None} for row in rows] == kept
             with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
                 await other.execute("DELETE FROM ledger")
         taken = await store.wallets.take(GUILD, 100, 50, reason="", by=ADMIN)

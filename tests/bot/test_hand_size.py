@@ -44,8 +44,7 @@ async def stored_bytes(database: Location) -> int:
     with closing(sqlite3.connect(database)) as raw:
         try:
             (used,) = raw.execute(
-                "SELECT coalesce(sum(payload), 0) FROM dbstat"
-                " WHERE name IN ('hands', 'hand_seats')"
+                "SELECT coalesce(sum(payload), 0) FROM dbstat WHERE name IN ('hands', 'hand_seats')"
             ).fetchone()
         except sqlite3.OperationalError:
             pytest.skip("this SQLite is built without the dbstat table that measures rows")

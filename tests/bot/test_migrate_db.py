@@ -72,6 +72,26 @@ async def a_played_database(location: Location) -> None:
         await store.players.save_name(GUILD + 1, ALICE, "Ally")
         await store.players.set_four_colour(BOB, True)
         await store.set_meta("commands:1:global", "digest")
+        # A tournament under way: its pool, its entries, its table of tournament chips.
+        tournament = await store.tournaments.create(
+            GUILD,
+            CHANNEL,
+            ALICE,
+            game="stud",
+            structure="standard",
+            level_unit="hands",
+            level_length=10,
+            starting_stack=1500,
+            buy_in=50,
+            seats=2,
+            seed=7,
+            start_entrants=2,
+        )
+        for user in (ALICE, CAROL):
+            await store.tournaments.register(tournament.tournament_id, user, guild_id=GUILD)
+        await store.tournaments.start(
+            tournament.tournament_id, {1: (OLD_CHANNEL + 1, [CAROL, ALICE])}, {"lang": "en"}
+        )
         await store.audit()
     finally:
         await store.close()
@@ -121,7 +141,7 @@ async def the_copy_plays_on(location: Location) -> None:
     finally:
         await store.close()
     tables = await query(location, f"SELECT id FROM tables WHERE channel_id = {OLD_CHANNEL}")
-    assert sorted(row["id"] for row in tables) == [1, 3]
+    assert sorted(row["id"] for row in tables) == [1, 4]  # after the tournament's table, 3
     # Two results and two starts (Bob's cash-out of nothing moves no chip: no row).
     new_rows = await query(location, f"SELECT id FROM ledger WHERE id > {largest['ledger']}")
     first = largest["ledger"] + 1
@@ -160,7 +180,8 @@ def test_migrate_db_copies_every_row_and_the_copy_plays_on(
     totals = reads["audit"]
     assert out == (
         f"copied {source} to {target} ({counts}); its audit passed: {totals.granted} chips, "
-        f"{totals.wallets} in wallets, {totals.seats} at tables, {totals.live_hands} in hands\n"
+        f"{totals.wallets} in wallets, {totals.seats} at tables, {totals.live_hands} in hands, "
+        f"{totals.prize_pools} in prize pools\n"
     )
     assert all(before[table] for table in TABLES), "every table should have rows to copy"
     # Row for row, ids included; and the store reads back exactly what it read before.
@@ -189,7 +210,8 @@ def test_migrate_db_refuses_a_target_with_data_and_changes_nothing(
     assert (code, out) == (EXIT_DATABASE, "")
     assert one_line(err) == (
         f"stud-bot: cannot copy into TO={target}: it already has data "
-        f"({len(copied['tables'])} rows in tables): copy into an empty database"
+        # The first table copied that has rows is named.
+        f"({len(copied['tournaments'])} rows in tournaments): copy into an empty database"
     )
     assert asyncio.run(snapshot(target)) == copied
 

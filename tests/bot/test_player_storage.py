@@ -57,3 +57,16 @@ async def test_a_database_from_before_the_players_table_gets_it(
         assert await store.players.names(GUILD, [7]) == {7: "Ann"}
     finally:
         await store.close()
+
+
+async def test_showing_every_hand_is_chosen_apart_from_the_deck(store: Store) -> None:
+    """RULES 5.6: a player mucks a hand that can't win unless he chose always to show."""
+    assert await store.players.preferences(7) == (False, False)
+    await store.players.set_always_show(7, True)
+    assert await store.players.preferences(7) == (False, True)
+    await store.players.set_four_colour(7, True)
+    assert await store.players.preferences(7) == (True, True)
+    await store.players.set_always_show(7, False)
+    assert await store.players.preferences(7) == (True, False)
+    assert await store.players.four_colour(7) is True
+    assert await store.players.preferences(8) == (False, False)

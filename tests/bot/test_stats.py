@@ -173,8 +173,8 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
                 street = event.street
             elif isinstance(event, ev.Call | ev.Complete | ev.Raise) and street == 3:
                 voluntary.add(event.seat)
-            elif isinstance(event, ev.HandShown):
-                shown.add(event.seat)
+            elif isinstance(event, ev.HandShown | ev.HandMucked):
+                shown.add(event.seat)  # a hand mucked at the showdown got there too (RULES 5.6)
             elif isinstance(event, ev.PotAwarded):
                 for seat, share in zip(event.winners, event.shares, strict=True):
                     collected[seat] += share

@@ -14,11 +14,13 @@ from tests.cogs.world import (
     live_table,
     make_bot,
     member,
+    message_text,
     open_and_seat,
     play_out_with_buttons,
     refused,
     spy_drawing,
     stop_like_a_crash,
+    stored_buttons,
     table_message,
 )
 from tests.engine.pokerstars_parser import parse_history
@@ -164,7 +166,7 @@ async def test_a_button_from_an_old_hand_or_betting_state_answers_clearly(world:
     await open_and_seat(world)
     table = live_table(world)
     old = world.env.backend.get_message(world.channel.id, table_message(world).id)
-    old_id = next(child["custom_id"] for row in old.components for child in row["components"])
+    old_id = stored_buttons(old)[0]
     actor = member(world, table.actor_id() or 0)
     await actor.click(table_message(world), label="Bring in 3")
     stale = await _component_interaction(
@@ -313,23 +315,25 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
 async def test_a_turn_that_runs_out_draws_on_the_time_bank_first(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 12 point 5: the bank runs, on the picture and in the channel; then RULES 6.1."""
+    """Issue 12 point 5: the bank runs, on the table message and in the channel; then RULES
+    6.1. Issue 23 point 1: the message's text says so with its deadline, and no picture is drawn
+    for it (a live picture shows no clock)."""
     drawn = spy_drawing(monkeypatch, render.table_png)
     await open_and_seat(world, time_bank=20)
     table = live_table(world)
     assert table.live is not None
     hand, actor = table.live.hand, table.actor_id()
+    pictures = len(drawn)
     await world.env.advance_time(61)
     assert not hand.timed_out
     assert any(
         f"<@{actor}>, your turn is over: your time bank is running (20 s)." in m.content
         for m in world.channel.history()
     )
-    labels = drawn[-1][0][1]
-    assert [label.on_time_bank for label in labels.seats if label.seconds_left is not None] == [
-        True
-    ]
-    assert "on the time bank" in str(table_message(world).embeds[0].to_dict())
+    assert len(drawn) == pictures
+    assert [label.seconds_left for label in drawn[-1][0][1].seats] == [None, None]
+    text = message_text(table_message(world))
+    assert "on the time bank, time runs out <t:" in text
     await world.env.advance_time(20)
     assert hand.timed_out
 
@@ -449,8 +453,11 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     restored = live_table(world)
     assert restored is not table and restored.live is not None
     assert restored.live.hand.to_dict() == before
-    # The message from before the restart no longer offers buttons (point 6 of issue 9).
-    assert world.env.backend.get_message(world.channel.id, old.id).components == []
+    # The message from before the restart no longer offers buttons (point 6 of issue 9), and
+    # keeps its picture and text.
+    stored = world.env.backend.get_message(world.channel.id, old.id)
+    assert stored.components and not stored_buttons(stored)
+    assert "Bring in" in str(stored.components) or "brings in" in str(stored.components)
     assert any("The bot restarted; hand #1 continues" in m.content for m in world.channel.history())
     message = table_message(world)
     assert labels(message) and "Call 3" in labels(message)
@@ -518,14 +525,8 @@ async def test_a_button_clicked_outside_its_tables_channel_is_refused(world: Wor
     assert posted.ephemeral
     await world.env.settle()
     # The acting player's real button, clicked from a message in the other channel.
-    button = next(
-        child["custom_id"]
-        for row in world.env.backend.get_message(
-            world.channel.id, table_message(world).id
-        ).components
-        for child in row["components"]
-        if child["custom_id"].startswith("stud:a:")
-    )
+    stored_table = world.env.backend.get_message(world.channel.id, table_message(world).id)
+    button = next(b for b in stored_buttons(stored_table) if b.startswith("stud:a:"))
     stored = world.env.backend.get_message(other.id, other.history()[-1].id)
     result = await _component_interaction(actor, stored, {"custom_id": button, "component_type": 2})
     refused(result, "another channel")

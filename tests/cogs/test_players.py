@@ -14,6 +14,7 @@ from tests.cogs.world import (
     live_table,
     make_bot,
     member,
+    message_text,
     open_and_seat,
     passive_label,
     play_out_with_buttons,
@@ -37,9 +38,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     world.bot = await make_bot(settings)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
-    message = table_message(world)
-    (embed,) = message.embeds
-    seats = embed.description or ""
+    seats = message_text(table_message(world))
     assert "ann" in seats and "bob" in seats and "Player" not in seats, seats
     while live_table(world).live is not None:
         current = table_message(world)
@@ -184,3 +183,20 @@ async def test_sit_says_what_the_default_buy_in_is(world: World) -> None:
     command = world.bot.tree.get_command("sit")
     assert isinstance(command, app_commands.Command)
     assert "default" in str(command.parameters[0].description)
+
+
+async def test_settings_showdown_makes_the_players_hands_always_shown(world: World) -> None:
+    """RULES 5.6: the choice is his, saved, and the next hand dealt to him knows it."""
+    ann, bob = world.players[:2]
+    asked = await ann.slash(world.channel, "settings showdown")
+    assert asked.response is not None and "mucked unseen" in asked.response.content
+    chosen = await ann.slash(world.channel, "settings showdown", hands="show")
+    assert chosen.ephemeral and chosen.response is not None
+    assert "even when it can no longer win" in chosen.response.content
+    assert (await world.bot.store.players.preferences(ann.id)).always_show
+    assert not (await world.bot.store.players.preferences(bob.id)).always_show
+    await open_and_seat(world)
+    live = live_table(world).live
+    assert live is not None
+    assert live.hand.always_show == {live.seat_of(ann.id)}
+    await play_out_with_buttons(world)

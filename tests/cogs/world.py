@@ -63,25 +63,50 @@ def live_table(world: World) -> Table:
     return world.bot.house.tables.get(world.channel.id)
 
 
+def components(message: discord.Message) -> list[Any]:
+    """Every component of a message, nested ones included (a hand's message is a container)."""
+    found: list[Any] = []
+    todo: list[Any] = list(message.components)
+    while todo:
+        component = todo.pop(0)
+        found.append(component)
+        todo[:0] = getattr(component, "children", [])
+    return found
+
+
+def action_buttons(message: discord.Message) -> list[Any]:
+    return [c for c in components(message) if getattr(c, "custom_id", "").startswith("stud:a:")]
+
+
 def table_message(world: World) -> discord.Message:
     """The newest channel message carrying action buttons."""
     for message in reversed(world.channel.history()):
-        if any(
-            getattr(child, "custom_id", "").startswith("stud:a:")
-            for row in message.components
-            for child in getattr(row, "children", [])
-        ):
+        if action_buttons(message):
             return message
     raise AssertionError("no table message with buttons")
 
 
 def labels(message: discord.Message) -> list[str]:
-    return [
-        child.label or ""
-        for row in message.components
-        for child in getattr(row, "children", [])
-        if getattr(child, "custom_id", "").startswith("stud:a:")
-    ]
+    return [button.label or "" for button in action_buttons(message)]
+
+
+def stored_buttons(stored: Any) -> list[str]:
+    """The custom ids of the buttons of a message as simcord stores it (raw components)."""
+    ids: list[str] = []
+    todo: list[Any] = list(stored.components)
+    while todo:
+        component = todo.pop(0)
+        if "custom_id" in component:
+            ids.append(component["custom_id"])
+        todo[:0] = component.get("components", [])
+    return ids
+
+
+def message_text(message: discord.Message) -> str:
+    """What a message says: its content, its embeds and its text displays."""
+    parts = [message.content, *(str(embed.to_dict()) for embed in message.embeds)]
+    parts += [c.content for c in components(message) if isinstance(c, discord.TextDisplay)]
+    return "\n".join(parts)
 
 
 def member(world: World, user_id: int) -> simcord.MemberActor:
@@ -119,10 +144,9 @@ async def play_out_with_buttons(world: World) -> None:
 
 
 def channel_text(message: discord.Message) -> str:
-    """Everything a channel message shows as text: content, embeds and attachment names."""
-    parts = [message.content]
-    for embed in message.embeds:
-        parts.append(str(embed.to_dict()))
+    """Everything a channel message shows as text: content, embeds, text displays and
+    attachment names."""
+    parts = [message_text(message)]
     parts.extend(attachment.filename for attachment in message.attachments)
     return "\n".join(parts)
 

@@ -39,6 +39,13 @@ from typing import Any, Literal
 from aiohttp import WSMsgType, web
 
 from bot.core.clock import Clock
+from tests.e2e.discord_rules import (
+    IS_COMPONENTS_V2,
+    OLD_MESSAGE_EDIT_CODE,
+    OLD_MESSAGE_SECONDS,
+    message_problems,
+    sync_problems,
+)
 from tests.e2e.faults import (
     FORBIDDEN_MESSAGES,
     FaultKind,
@@ -58,6 +65,7 @@ EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES |
 ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
 EPHEMERAL = 1 << 6
+LOADING = 1 << 7  # a deferred response's "thinking" message
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
 BACKLOG = 1000
 # Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
@@ -85,6 +93,11 @@ def json_response(data: object, status: int = 200) -> web.Response:
 
 def error(status: int, code: int, message: str) -> web.Response:
     return json_response({"message": message, "code": code}, status)
+
+
+def invalid(problems: list[str]) -> web.Response:
+    """Discord's 400 for a body it refuses, with the fake's reasons."""
+    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
 
 
 class CallbackTooLate(Exception):
@@ -204,6 +217,11 @@ class FakeDiscord:
     users: dict[int, JSON] = field(default_factory=dict)
     dm_channels: dict[int, int] = field(default_factory=dict)  # dm channel id -> user id
     synced: list[JSON] = field(default_factory=list)  # the last bulk overwrite, either scope
+    refused_syncs: list[list[str]] = field(default_factory=list)  # each refused PUT's problems
+    # First answers to a "thinking" deferral sent as POST /webhooks/{app}/{token}, which Discord
+    # documents as deprecated for that (the answer edits @original): refused, and counted here.
+    deprecated_followups: list[int] = field(default_factory=list)
+    old_message_age: float = OLD_MESSAGE_SECONDS  # older messages take no more edits
     faults: FaultPlan = field(default_factory=FaultPlan)
     rate_limits: list[RateLimit] = field(default_factory=list)  # none: every request answered
     callback_window: float = 3.0  # Discord's limit for the first interaction callback
@@ -247,6 +265,9 @@ class FakeDiscord:
         self._followed: dict[int, asyncio.Event] = {}
         self._interaction_channels: dict[int, int] = {}
         self._by_channel: dict[int, list[int]] = {}  # channel id -> message ids, oldest first
+        self._created: dict[int, float] = {}  # message id -> when, on the fake's clock
+        self._originals: dict[int, int] = {}  # interaction id -> its response's message id
+        self._clicked: dict[int, int] = {}  # a click's interaction id -> the message clicked
         self._session_ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
         self._slow: set[asyncio.Task[None]] = set()  # the waits of slow answers in progress
@@ -548,22 +569,8 @@ class FakeDiscord:
 
     def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
         message_id = extra.pop("id", None) or self.snowflake()
-        attachments = [
-            {
-                "id": str(self.snowflake()),
-                "filename": upload.filename,
-                "size": len(upload.data),
-                "url": f"https://cdn.invalid/{upload.filename}",
-                "proxy_url": f"https://cdn.invalid/{upload.filename}",
-                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
-            }
-            for upload in files
-        ]
-        ephemeral = bool((data.get("flags") or 0) & EPHEMERAL)
-        for upload in files:
-            upload.channel_id = 0 if ephemeral else channel_id  # only its recipient sees it
-            self.uploads.append(upload)
-        return {
+        attachments = self._attachments(files)
+        message = {
             "id": str(message_id),
             "channel_id": str(channel_id),
             "author": self.bot_user,
@@ -582,6 +589,27 @@ class FakeDiscord:
             "flags": data.get("flags", 0) or 0,
             **extra,
         }
+        return message
+
+    def _attachments(self, files: list[Upload]) -> list[JSON]:
+        return [
+            {
+                "id": str(self.snowflake()),
+                "filename": upload.filename,
+                "size": len(upload.data),
+                "url": f"https://cdn.invalid/{upload.filename}",
+                "proxy_url": f"https://cdn.invalid/{upload.filename}",
+                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
+            }
+            for upload in files
+        ]
+
+    def _keep(self, files: list[Upload], message: JSON) -> None:
+        """Record uploads a message took (an ephemeral one's: only its recipient sees them)."""
+        ephemeral = bool(message["flags"] & EPHEMERAL)
+        for upload in files:
+            upload.channel_id = 0 if ephemeral else int(message["channel_id"])
+            self.uploads.append(upload)
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         arrived = self.clock.now()
@@ -667,6 +695,12 @@ class FakeDiscord:
                 return json_response(self.commands.get(guild_id, []))
             names = tuple(command["name"] for command in body)
             self.command_requests.append(CommandSync(method, guild_id, arrived, names))
+            if problems := sync_problems(body):
+                # Discord refuses the whole overwrite: "Invalid Form Body".
+                self.refused_syncs.append(problems)
+                return json_response(
+                    {"code": 50035, "message": "Invalid Form Body", "errors": problems}, 400
+                )
             return json_response(self._overwrite_commands(guild_id, body))
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(body["recipient_id"])
@@ -684,38 +718,122 @@ class FakeDiscord:
             refused = self._refused(method, channel_id, files)
             if refused is not None:
                 return refused
+            if method == "GET" and len(parts) == 4:
+                found = self.messages.get(int(parts[3]))
+                return json_response(found) if found else error(404, 10008, "Unknown Message")
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
-                self.messages[int(message["id"])] = message
+                if problems := message_problems(message):
+                    return invalid(problems)
+                self._keep(files, message)
+                self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
                 self._updated(message)
                 return json_response(message)
             if method == "PATCH" and len(parts) == 4:
-                old = self.messages.get(int(parts[3]))
-                if old is None:
+                message_id = int(parts[3])
+                if message_id not in self.messages:
                     return error(404, 10008, "Unknown Message")
-                merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
-                if "components" in body:
-                    merged["components"] = body["components"]
-                message = self._message(channel_id, merged, files, id=int(parts[3]))
-                if not files and "attachments" not in body:
-                    message["attachments"] = old["attachments"]
-                message["edited_timestamp"] = datetime.now(UTC).isoformat()
-                self.messages[int(parts[3])] = message
-                self._updated(message)
-                return json_response(message)
+                if arrived - self._created[message_id] > self.old_message_age:
+                    # Not a rate limit discord.py waits out (no Via header): it raises at once.
+                    return error(
+                        429,
+                        OLD_MESSAGE_EDIT_CODE,
+                        "Maximum number of edits to messages older than 1 hour reached."
+                        " Try again later.",
+                    )
+                return self._edited(self._edit(message_id, channel_id, body, files))
         if method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
             return self._callback(int(parts[1]), body, files, arrived)
-        if method == "POST" and parts[0] == "webhooks" and len(parts) == 3:
-            interaction_id = int(parts[2].removeprefix("token-"))
-            if arrived - self.interactions[interaction_id].created > self.followup_window:
-                return error(401, 50027, "Invalid Webhook Token")
+        if parts[0] == "webhooks" and len(parts) in (3, 5):
+            return self._webhook(method, parts, body, files, arrived)
+        return self._unknown(method, path)
+
+    def _webhook(
+        self, method: str, parts: list[str], body: JSON, files: list[Upload], arrived: float
+    ) -> web.Response:
+        """An interaction's token: a followup (POST) or the edit of its response (PATCH
+        /messages/@original), within the token's life."""
+        interaction_id = int(parts[2].removeprefix("token-"))
+        if arrived - self.interactions[interaction_id].created > self.followup_window:
+            return error(401, 50027, "Invalid Webhook Token")
+        original = self._originals.get(interaction_id)
+        if method == "POST" and len(parts) == 3:
+            if original is not None and self.messages[original]["flags"] & LOADING:
+                self.deprecated_followups.append(interaction_id)
+                return error(
+                    400,
+                    0,
+                    "fake Discord: the first answer to a deferred interaction edits"
+                    " /messages/@original (a followup there is deprecated)",
+                )
             message = self._message(self._interaction_channels[interaction_id], body, files)
-            self.messages[int(message["id"])] = message
-            followup = Callback(0, body, files, message, interaction_id)
-            self.followups.setdefault(interaction_id, []).append(followup)
-            self._followed.setdefault(interaction_id, asyncio.Event()).set()
-            return json_response(message)
+            if problems := message_problems(message):
+                return invalid(problems)
+            self._keep(files, message)
+            self._store(message, arrived)
+        elif method == "PATCH" and len(parts) == 5 and parts[4] == "@original":
+            if original is None:
+                return error(404, 10008, "Unknown Message")
+            channel_id = self._interaction_channels[interaction_id]
+            edited = self._edit(original, channel_id, body, files, loaded=True)
+            if isinstance(edited, list):
+                return invalid(edited)
+            message = edited
+            body = {**body, "flags": message["flags"]}
+        else:
+            return self._unknown(method, "/" + "/".join(parts))
+        followup = Callback(0, body, files, message, interaction_id)
+        self.followups.setdefault(interaction_id, []).append(followup)
+        self._followed.setdefault(interaction_id, asyncio.Event()).set()
+        return json_response(message)
+
+    def _store(self, message: JSON, arrived: float) -> None:
+        self.messages[int(message["id"])] = message
+        self._created[int(message["id"])] = arrived
+
+    def _edit(
+        self,
+        message_id: int,
+        channel_id: int,
+        body: JSON,
+        files: list[Upload],
+        *,
+        loaded: bool = False,
+    ) -> JSON | list[str]:
+        """A message edited as Discord edits one: the fields sent replace theirs; attachments
+        are those the edit lists by id (all of them when it lists none and uploads nothing)
+        and the files it uploads. What Discord would refuse in the result, if anything."""
+        old = self.messages[message_id]
+        merged = {**old, **{k: v for k, v in body.items() if k in ("content", "embeds")}}
+        if "components" in body:
+            merged["components"] = body["components"]
+        # Only the flags a client may set change (IS_COMPONENTS_V2, here); the rest stay.
+        flags = old["flags"] & ~LOADING if loaded else old["flags"]
+        if "flags" in body:
+            flags = flags & ~IS_COMPONENTS_V2 | int(body["flags"] or 0) & IS_COMPONENTS_V2
+        message = self._message(channel_id, {**merged, "flags": flags}, [], id=message_id)
+        if "attachments" in body:
+            kept = {str(attachment["id"]) for attachment in body["attachments"]}
+            message["attachments"] = [a for a in old["attachments"] if a["id"] in kept] + message[
+                "attachments"
+            ]
+        elif not files:
+            message["attachments"] = old["attachments"]
+        message["attachments"] += self._attachments(files)
+        if problems := message_problems(message, old["flags"]):
+            return problems
+        self._keep(files, message)
+        message["timestamp"] = old["timestamp"]
+        message["edited_timestamp"] = datetime.now(UTC).isoformat()
+        self.messages[message_id] = message
+        self._updated(message)
+        return message
+
+    def _edited(self, edited: JSON | list[str]) -> web.Response:
+        return invalid(edited) if isinstance(edited, list) else json_response(edited)
+
+    def _unknown(self, method: str, path: str) -> web.Response:
         self.unknown_routes.append(f"{method} {path}")
         return json_response({"code": 0, "message": f"fake Discord has no {method} {path}"}, 404)
 
@@ -751,7 +869,8 @@ class FakeDiscord:
 
     def _updated(self, message: JSON) -> None:
         channel_id = int(message["channel_id"])
-        if self.on_update is not None and message["embeds"] and channel_id in self.channel_ids:
+        shown = message["embeds"] or message["flags"] & IS_COMPONENTS_V2
+        if self.on_update is not None and shown and channel_id in self.channel_ids:
             self.on_update(channel_id)
 
     def _callback(
@@ -766,14 +885,28 @@ class FakeDiscord:
             return error(404, 10062, "Unknown interaction")
         if record.acknowledged is not None:
             return error(400, 40060, "Interaction has already been acknowledged.")
-        record.acknowledged = arrived
         kind = int(body["type"])
         data = body.get("data") or {}
-        future = self._callbacks.pop(interaction_id)
         message = None
-        if kind == 4:
-            message = self._message(self._interaction_channels[interaction_id], data, files)
-            self.messages[int(message["id"])] = message
+        if kind == 7:
+            # UPDATE_MESSAGE: the answer to a click is the edit of the message it was on.
+            clicked = self._clicked.get(interaction_id)
+            if clicked is None:
+                return error(400, 50035, "Invalid Form Body: no message to update")
+            channel_id = self._interaction_channels[interaction_id]
+            edited = self._edit(clicked, channel_id, data, files)
+            if isinstance(edited, list):
+                return invalid(edited)
+            message = edited
+        record.acknowledged = arrived
+        future = self._callbacks.pop(interaction_id)
+        if kind in (4, 5):
+            # A deferral's response is a "thinking" message its first answer replaces.
+            shown = data if kind == 4 else {"flags": (data.get("flags") or 0) | LOADING}
+            message = self._message(self._interaction_channels[interaction_id], shown, files)
+            self._keep(files, message)
+            self._store(message, arrived)
+            self._originals[interaction_id] = int(message["id"])
         callback = Callback(kind, data, files, message, interaction_id)
         future.set_result(callback)
         interaction = {
@@ -785,7 +918,7 @@ class FakeDiscord:
             "response_message_ephemeral": callback.ephemeral,
         }
         resource: JSON = {"type": kind}
-        if message is not None:
+        if message is not None and kind == 4:
             resource["message"] = message
         return json_response({"interaction": interaction, "resource": resource})
 
@@ -834,6 +967,8 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
+            if kind == 3:
+                self._clicked[interaction_id] = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
         return await asyncio.wait_for(future, 10)
 
@@ -907,11 +1042,28 @@ class FakeDiscord:
         return None
 
 
+def components(message: JSON) -> list[JSON]:
+    """Every component of a message, nested ones included (Components V2 nests them)."""
+    found: list[JSON] = []
+    todo = list(message.get("components", []))
+    while todo:
+        component = todo.pop(0)
+        found.append(component)
+        todo[:0] = component.get("components", [])
+    return found
+
+
 def buttons(message: JSON) -> dict[str, str]:
     """Action buttons of a message: label -> custom id."""
     return {
         child["label"]: child["custom_id"]
-        for row in message.get("components", [])
-        for child in row.get("components", [])
+        for child in components(message)
         if str(child.get("custom_id", "")).startswith("stud:a:")
     }
+
+
+def message_text(message: JSON) -> str:
+    """What a message says: its content, embeds and (Components V2) text displays."""
+    texts = [message.get("content") or "", json.dumps(message.get("embeds") or [])]
+    texts += [c["content"] for c in components(message) if c.get("type") == 10]
+    return "\n".join(texts)

@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import keep_payloads_out_of_logs
+from bot.edge.client import command_payload
 from engine import events as ev
-from tests.e2e.fake_discord import FakeDiscord, buttons
+from tests.e2e.discord_rules import IS_COMPONENTS_V2, sync_problems
+from tests.e2e.fake_discord import FakeDiscord, buttons, message_text
 from tests.e2e.harness import (
     PNG,
     Harness,
@@ -212,3 +214,104 @@ async def test_help_answers_privately_with_the_rankings_picture(english: Harness
     assert reply.files[0].data.startswith(PNG)
     (embed,) = reply.data["embeds"]
     assert embed["title"] == "Семикарточный стад: как играть"
+
+
+async def test_the_synced_commands_obey_every_documented_limit(english: Harness) -> None:
+    """Issue 23 point 4: what the bot syncs, translations included, has nothing Discord would
+    refuse (names, lengths, counts, ranges, locales, a command's characters): the fake refused
+    none, and the payload itself passes the same rules."""
+    fake = english.discord
+    assert fake.synced and fake.refused_syncs == []
+    payload = await command_payload(english.bot.tree, None)
+    assert sync_problems(payload) == []
+    history = next(c for c in payload if c["name"] == "history")
+    hand_id = next(o for o in history["options"] if o["name"] == "hand_id")
+    assert hand_id["max_value"] == 2**53 - 1
+    # The rules find what a validating Discord refuses (the old 2^53, an upper-case name).
+    assert sync_problems([{**history, "options": [{**hand_id, "max_value": 2**53}]}])
+    assert sync_problems([{**history, "name_localizations": {"ru": "История"}}])
+    assert sync_problems([{**history, "description_localizations": {"xx": "?"}}])
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [("en-US", "no longer has that command"), ("ru", "Этой команды у бота уже нет")],
+)
+async def test_a_command_the_bot_does_not_have_is_answered_and_only_warned_of(
+    english: Harness,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+    said: str,
+) -> None:
+    """A server's stale copy of a command (removed or reshaped by an upgrade): the player is
+    told privately, in his language, and the log warns; nothing is an error of ours."""
+    caplog.set_level(logging.WARNING)
+    # Some earlier test of the session configures logging and disables existing loggers.
+    monkeypatch.setattr(logging.getLogger("bot.edge.funnel"), "disabled", False)
+    ann = english.discord.add_user("ann")
+    gone = await english.slash(ann, "shuffle", locale=locale)
+    # Once a command of its own, now a group: the stale copy names no subcommand.
+    changed = await english.slash(ann, "table", locale=locale)
+    for told in (gone, changed):
+        assert told.ephemeral and said in told.content, told.content
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("/shuffle" in line for line in warned), warned
+    assert english.discord.deprecated_followups == []
+
+
+async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: Harness) -> None:
+    """Issue 23 point 1: one Components V2 message a hand (picture, text, buttons in a
+    container), edited in place; a click changes its text and buttons and keeps its picture, in
+    the one request that answers it; a
+    picture goes up for each street dealt and once for the showdown; the message stays as the
+    hand's record, with its results and no buttons."""
+    fake = english.discord
+    players = {int(u["id"]): u for u in (fake.add_user(f"p{i}") for i in range(2))}
+    opener = next(iter(players.values()))
+    await english.slash(opener, "table open")
+    for user in players.values():
+        await english.slash(user, "sit", buy_in=500)
+    table = english.table()
+    await dealt(table)
+    for user in players.values():
+        await english.slash(user, "sitout")
+    live = await english.current_message()
+    assert live["flags"] & IS_COMPONENTS_V2 and not live["content"] and not live["embeds"]
+    (container,) = live["components"]
+    assert [c["type"] for c in container["components"]][:2] == [12, 10]  # picture, then text
+    text = message_text(live)
+    assert "**Pot: " in text and ":R>." in text and "▶ **" in text
+    (picture,) = live["attachments"]
+
+    def channel_uploads() -> list[str]:
+        return [u.filename for u in fake.uploads if u.channel_id == fake.channel_id]
+
+    uploads = len(channel_uploads())
+    actor = table.actor_id()
+    assert actor is not None and table.live is not None
+    seq = table.live.seq
+    edits = f"PATCH /channels/{fake.channel_id}/messages/{live['id']}"
+    edited = len(fake.requests_to(edits))
+    reply = await fake.click(players[actor], live, passive(buttons(live)))
+    await english.applied(seq)
+    await english.settled()
+    # One request: the click's answer is the update itself (UPDATE_MESSAGE), no edit after it.
+    assert reply.kind == 7 and len(fake.requests_to(edits)) == edited
+    after = fake.messages[int(live["id"])]
+    assert after["attachments"] == [picture] and len(channel_uploads()) == uploads
+    assert message_text(after) != text and buttons(after) != buttons(live)
+    hand = table.live.hand if table.live is not None else None
+    await play_hand(english, players)
+    assert hand is not None and hand.is_over
+    posts = [
+        m for m in fake.channel_messages() if m["flags"] & IS_COMPONENTS_V2
+    ]  # the hand's messages
+    assert [m["id"] for m in posts] == [live["id"]]
+    record = posts[0]
+    assert not buttons(record) and "is over" in message_text(record)
+    assert [a["filename"] for a in record["attachments"]] == ["showdown.png"]
+    pictures = channel_uploads()
+    streets = hand.street - 2  # 3rd street is the first
+    assert pictures.count("table.png") <= streets and pictures.count("showdown.png") == 1

@@ -387,6 +387,66 @@ async def test_second_callbacks_and_expired_followups_are_refused(
         assert response.status == 401 and (await response.json())["code"] == 50027
 
 
+async def test_a_deferrals_first_answer_must_edit_the_original_response(
+    fake: FakeDiscord, client: Client, session: aiohttp.ClientSession
+) -> None:
+    """Discord documents a followup as the first answer to a "thinking" deferral as deprecated:
+    the fake refuses it, takes the edit of @original (its attachments too), then followups."""
+
+    async def deferred(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    client.handler = deferred
+    callback = await fake.slash(fake.add_user("ann"), "ping")
+    assert callback.kind == 5 and callback.message is not None
+    token = f"{fake.api_base}/webhooks/{fake.app_id}/token-{callback.interaction_id}"
+    async with session.post(token, json={"content": "too early"}) as response:
+        assert response.status == 400
+    assert fake.deprecated_followups == [callback.interaction_id]
+    form = aiohttp.FormData()
+    form.add_field("payload_json", '{"content": "done", "attachments": [{"id": 0}]}')
+    form.add_field("files[0]", b"PNG", filename="cards.png")
+    async with session.patch(f"{token}/messages/@original", data=form) as response:
+        assert response.status == 200
+        edited = await response.json()
+    assert edited["id"] == callback.message["id"] and not edited["flags"] & (1 << 7)
+    answer = await fake.answer(callback)
+    assert answer.content == "done" and answer.ephemeral
+    assert [a["filename"] for a in edited["attachments"]] == ["cards.png"]
+    async with session.post(token, json={"content": "more"}) as response:
+        assert response.status == 200
+
+
+async def test_a_sync_discord_would_refuse_is_refused_whole(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    url = f"{fake.api_base}/applications/{fake.app_id}/commands"
+    option = {"type": 4, "name": "hand_id", "description": "The hand", "max_value": 2**53}
+    bad = [{"type": 1, "name": "history", "description": "Hands", "options": [option]}]
+    async with session.put(url, json=bad) as response:
+        assert response.status == 400 and (await response.json())["code"] == 50035
+    assert fake.commands.get(None) is None and len(fake.refused_syncs) == 1
+    good = [{**bad[0], "options": [{**option, "max_value": 2**53 - 1}]}]
+    async with session.put(url, json=good) as response:
+        assert response.status == 200
+
+
+async def test_a_message_older_than_an_hour_takes_no_edit(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    clock = fake.clock = DiscordTime()
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    async with session.post(url, json={"content": "table"}) as response:
+        message = await response.json()
+    await clock.advance(fake.old_message_age - 1)
+    async with session.patch(f"{url}/{message['id']}", json={"content": "a"}) as response:
+        assert response.status == 200
+    await clock.advance(2)
+    async with session.patch(f"{url}/{message['id']}", json={"content": "b"}) as response:
+        assert response.status == 429 and (await response.json())["code"] == 30046
+    assert fake.messages[int(message["id"])]["content"] == "a"
+
+
 # ---------------------------------------------------------------------- gateway
 
 
@@ -444,7 +504,10 @@ async def test_command_sync_is_stored_per_scope_and_recorded(
 ) -> None:
     base = f"{fake.api_base}/applications/{fake.app_id}"
     guild = f"{base}/guilds/{fake.guild_id}/commands"
-    commands = [{"name": "sit", "description": "Sit", "type": 1}, {"name": "fold", "type": 1}]
+    commands = [
+        {"name": "sit", "description": "Sit", "type": 1},
+        {"name": "fold", "description": "Fold", "type": 1},
+    ]
     async with session.put(guild, json=commands) as response:
         first = await response.json()
     async with session.put(guild, json=commands[:1]) as response:

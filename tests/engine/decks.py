@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine import STUD_HIGH, Card, Stakes, StudHand, Variant, parse_cards
 from engine.cards import FULL_DECK
@@ -47,13 +47,16 @@ def stud(
     stakes: Stakes | None = None,
     dealer: int | None = None,
     variant: Variant = STUD_HIGH,
+    always_show: Iterable[int] = (),
 ) -> StudHand:
-    """A hand whose seats 0..n-1 get the given cards (see ``stacked_deck``)."""
+    """A hand whose seats 0..n-1 get the given cards (see ``stacked_deck``); ``always_show``
+    as ``StudHand`` takes it (RULES 5.6)."""
     seats = len(stacks) if stacks is not None else len(cards)
     dealer = seats - 1 if dealer is None else dealer
     stakes = stakes or Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
     stacks = list(stacks) if stacks is not None else [1000] * seats
-    return StudHand(stacks, stakes, stacked_deck(cards, dealer, seats), dealer, variant=variant)
+    deck = stacked_deck(cards, dealer, seats)
+    return StudHand(stacks, stakes, deck, dealer, variant=variant, always_show=always_show)
 
 
 def options(hand: StudHand) -> list[tuple[str, int | None]]:

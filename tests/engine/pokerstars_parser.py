@@ -55,6 +55,8 @@ FOLDED = re.compile(
 SHOWED = re.compile(
     r"^showed \[(?P<cards>[^\]]+)\] and (?:won \((?P<won>\d+)\)|lost) with (?P<description>.+)$"
 )
+# A hand mucked at the showdown: its cards only in its own player's copy.
+MUCKED = re.compile(r"^mucked(?: \[(?P<cards>[^\]]+)\])?$")
 COLLECTED_SUMMARY = re.compile(r"^collected \((?P<won>\d+)\)$")
 # How each game names a shown hand: Razz a low only; Stud Hi-Lo the high, then a qualifying low.
 LOW = r"[A2-9TJQK](?:,[A2-9TJQK]){4}"
@@ -90,6 +92,7 @@ class SummarySeat:
     shown: tuple[Card, ...] | None = None
     won: int = 0
     description: str | None = None
+    mucked: bool = False
 
 
 @dataclass(slots=True)
@@ -114,6 +117,7 @@ class ParsedHand:
     uncalled: list[tuple[int, int]] = field(default_factory=list)
     showdown: bool = False
     shown: dict[int, tuple[tuple[Card, ...], str]] = field(default_factory=dict)
+    mucked: list[int] = field(default_factory=list)  # in the order they mucked
     # (pot index, seat, chips), 0 being the main pot (or the only pot).
     collected: list[tuple[int, int, int]] = field(default_factory=list)
     total_pot: int = 0
@@ -306,6 +310,11 @@ class _Reader:
                 raise self.fail(line, f"not how {hand.game} names a hand")
             hand.shown[seat] = (tuple(parse_cards(shows["cards"])), shows["description"])
             return
+        if text == "mucks hand":
+            if not hand.showdown or seat in hand.shown or seat in hand.mucked:
+                raise self.fail(line, "a hand is mucked once, at the showdown, unshown")
+            hand.mucked.append(seat)
+            return
         all_in = text.endswith(ALL_IN)
         if all_in:
             text = text[: -len(ALL_IN)]
@@ -382,6 +391,8 @@ class _Reader:
             hand.summary[seat] = self.summary_seat(line, rest[len(name) + 1 :])
         if set(hand.summary) != set(hand.names):
             raise ParseError("the summary must have one line per seat")
+        if {seat for seat, line in hand.summary.items() if line.mucked} != set(hand.mucked):
+            raise ParseError("the summary's mucked hands are not those mucked at the showdown")
         if self.at < len(self.lines):
             # A tracker would read whatever follows as another, broken, hand.
             raise ParseError(f"line {self.at + 1}: text after the summary")
@@ -396,6 +407,11 @@ class _Reader:
                 shown=tuple(parse_cards(showed["cards"])),
                 won=int(showed["won"] or 0),
                 description=showed["description"],
+            )
+        if mucked := MUCKED.match(rest):
+            cards = mucked["cards"]
+            return SummarySeat(
+                shown=None if cards is None else tuple(parse_cards(cards)), mucked=True
             )
         if collected := COLLECTED_SUMMARY.match(rest):
             return SummarySeat(won=int(collected["won"]))

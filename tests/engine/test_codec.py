@@ -49,6 +49,8 @@ def snapshot(hand: StudHand) -> tuple[object, ...]:
         hand.street,
         hand.is_over,
         hand.legal(),
+        hand.always_show,
+        hand.run_out_from,
     )
 
 
@@ -70,7 +72,9 @@ def random_deal(rng: random.Random, variant: Variant) -> StudHand:
     )
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    return StudHand(stacks, stakes, deck, rng.randrange(seats), variant=variant)
+    # Now and then players who chose always to show (RULES 5.6): the codec keeps who they are.
+    shows = [seat for seat in range(seats) if rng.random() < 0.2]
+    return StudHand(stacks, stakes, deck, rng.randrange(seats), variant=variant, always_show=shows)
 
 
 @pytest.mark.parametrize(("hands_per_game", "seed"), SIZES)
@@ -100,8 +104,7 @@ def test_random_hands_replay_identically(hands_per_game: int, seed: int) -> None
             seen["games " + variant.name] += 1
             seen["timeouts"] += bool(hand.timed_out)
             seen["all-ins"] += any(
-                isinstance(e, AntePosted | BringIn | Call | Raise) and e.all_in
-                for e in hand.events
+                isinstance(e, AntePosted | BringIn | Call | Raise) and e.all_in for e in hand.events
             )
             seen["side pots"] += sum(isinstance(e, PotAwarded) for e in hand.events) > 1
             seen["community card"] += any(isinstance(e, CommunityCardDealt) for e in hand.events)
@@ -176,9 +179,14 @@ def golden_hand() -> StudHand:
     return hand
 
 
-# What format 2 wrote for golden_hand(): saved hands must read back as they were saved, so this
-# may never change; a new layout is a new format number that decode also reads.
+# What format 3 writes for golden_hand() (the last byte: no seat always shows), and what format 2
+# wrote for it: saved hands must read back as they were saved, so these may never change; a new
+# layout is a new format number that decode also reads.
 GOLDEN = (
+    "030101020a140302f403ac02c80134cc632d29101fbc10831051c824b34e3d049351559761969b71d7a086"
+    "28e49669e8a6aaecbb0c720403040a050200"
+)
+GOLDEN_2 = (
     "020101020a140302f403ac02c80134cc632d29101fbc10831051c824b34e3d049351559761969b71d7a086"
     "28e49669e8a6aaecbb0c720403040a0502"
 )
@@ -188,6 +196,10 @@ def test_the_saved_format_does_not_change() -> None:
     hand = golden_hand()
     assert encode(hand).hex() == GOLDEN
     assert snapshot(decode(bytes.fromhex(GOLDEN))) == snapshot(hand)
+    # Format 2 was written when every hand at a showdown was shown (before RULES 5.6).
+    old = decode(bytes.fromhex(GOLDEN_2))
+    assert old.always_show == frozenset(range(3))
+    assert snapshot(old)[:-2] == snapshot(hand)[:-2]
     assert hand.decisions == (
         Decision("bring_in"),
         Decision("raise_to", 10),
@@ -241,10 +253,13 @@ def test_records_no_encoder_wrote_are_refused() -> None:
         "unknown saved hand format": bytes([9]) + saved[1:],
         "unknown game": saved[:1] + bytes([len(GAMES)]) + saved[2:],
         "card index must be": saved[:deck_at] + first_card + saved[deck_at + 1 :],
-        # The last decision (the call) given a code no action has.
-        "unknown decision": saved[:-1] + bytes([len(ACTIONS)]),
+        # The last decision (the call, before the byte of seats that always show) given a code
+        # no action has.
+        "unknown decision": saved[:-2] + bytes([len(ACTIONS)]) + saved[-1:],
         # Seat 2, facing a bet, checks.
-        "you can't check": saved[:-1] + bytes([ACTIONS.index("check")]),
+        "you can't check": saved[:-2] + bytes([ACTIONS.index("check")]) + saved[-1:],
+        # Seat 3 of three (from 0) always shows.
+        "beyond the table": saved[:-1] + bytes([0b1000]),
         "an empty saved hand": b"",
         "Expecting property name": b"{]",
         "unknown hand state version": b'{"actions": []}',

@@ -227,7 +227,10 @@ def test_bring_in_player_who_completes_bets_rather_than_raises() -> None:
 
 def test_community_card_goes_on_the_river_marker_and_the_board_line() -> None:
     """RULES 2.2: eight players to the river leave too few cards, so one shared card is dealt."""
-    hand = StudHand(stacks=[500] * 8, stakes=STAKES, deck=list(FULL_DECK), dealer=7)
+    # Everyone chose always to show (RULES 5.6), so every hand lists its own six cards.
+    hand = StudHand(
+        stacks=[500] * 8, stakes=STAKES, deck=list(FULL_DECK), dealer=7, always_show=range(8)
+    )
     while not hand.is_over:
         if hand.legal().bring_in is not None:
             hand.bring_in()

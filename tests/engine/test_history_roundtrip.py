@@ -26,6 +26,7 @@ from engine.events import (
     Event,
     Fold,
     HandEnded,
+    HandMucked,
     HandShown,
     HandStarted,
     OpenPair,
@@ -161,6 +162,12 @@ def check_round_trip(hand: StudHand, parsed: ParsedHand, viewer: int | None) -> 
         own = tuple(card for card in event.cards if card != community)
         assert parsed.shown[seat] == (own, event.description)
         assert parsed.summary[seat].shown == own
+    # RULES 5.6: a mucked hand is "mucks hand", and its cards are in its own player's copy only.
+    mucked = [e.seat for e in events if isinstance(e, HandMucked)]
+    assert parsed.mucked == mucked
+    for seat in mucked:
+        own_cards = tuple(card for card, _ in hand.cards(seat))
+        assert parsed.summary[seat].shown == (own_cards if seat == viewer else None)
     for seat in start.seats:
         line = parsed.summary[seat]
         assert line.won == ended.payouts[seat]
@@ -244,6 +251,8 @@ def test_random_hands_read_back_to_the_same_actions_and_pots(
                 ("several side pots", len(parsed.pot_amounts) >= 3),
                 ("community card", parsed.community is not None),
                 ("showdown", parsed.showdown),
+                ("mucked hand", bool(parsed.mucked)),
+                ("own mucked hand", viewer in parsed.mucked),
                 ("capped", bool(parsed.capped)),
                 ("timeout", bool(parsed.timed_out)),
                 ("open pair", parsed.pair_on_board),
@@ -269,6 +278,8 @@ def test_random_hands_read_back_to_the_same_actions_and_pots(
         "timeout",
         "all-in on the ante",
         "split pot",
+        "mucked hand",
+        "own mucked hand",
     ]
     features += {
         STUD_HIGH: ["open pair"],

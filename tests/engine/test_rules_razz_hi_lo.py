@@ -21,7 +21,11 @@ def pots(hand: StudHand) -> list[PotAwarded]:
 
 
 def test_rules_9_1_the_wheel_is_best_and_lows_compare_highest_card_first() -> None:
-    hand = stud({0: "As2c3d4h5sKcKd", 1: "Ah2d3c4d6cQsQh", 2: "7c7d7h7sJcJdJh"}, variant=RAZZ)
+    hand = stud(
+        {0: "As2c3d4h5sKcKd", 1: "Ah2d3c4d6cQsQh", 2: "7c7d7h7sJcJdJh"},
+        variant=RAZZ,
+        always_show=range(3),  # RULES 5.6: the losers show too, to be compared here
+    )
     call_down(hand)
     cards = shown(hand)
     assert cards[0].description == "Lo: 5,4,3,2,A" and cards[0].low_ranks == (5, 4, 3, 2, 1)

@@ -12,9 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.core.ledger import SessionLedger, ledger_sheet
+from bot.core.replay import replay_frames
 from bot.core.storage import LedgerEntry, TableLedger
 from engine import DEFAULT_STAKES, RAZZ, STUD_HI_LO, StudHand
 from engine.cards import FULL_DECK
+from engine.odds import all_in_odds
 from engine.public import PrivateHand, PublicTable
 from render import (
     SeatLabel,
@@ -25,6 +27,7 @@ from render import (
     showdown_png,
     table_png,
 )
+from render.replay import Frame, frame_png
 from tests.engine.decks import call_down, passive, stud
 from tests.texts import TEXTS, words
 
@@ -251,6 +254,97 @@ def hi_lo_scoop_russian() -> bytes:
     )
 
 
+def _run_out(hand: StudHand, all_in_on: int) -> StudHand:
+    """Everyone calls (the short stack raises when he can) until he is all in on ``all_in_on``
+    street and the rest is dealt with no betting (RULES 2.4)."""
+    while hand.actor is not None:
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.bring_in()
+        elif hand.street == all_in_on and legal.raise_to:
+            hand.raise_to(legal.raise_to[-1])
+        elif legal.check:
+            hand.check()
+        else:
+            hand.call()
+    return hand
+
+
+def all_in_odds_stud() -> bytes:
+    """Issue 23.3: all in on 5th street, too many deals left to count: sampled chances."""
+    hand = _run_out(
+        stud({0: "KsKd9h4c7sQd2c", 1: "AhAc2d8c3s5d9s"}, stacks=[1 + 3 + 10 + 20, 500]), 5
+    )
+    return showdown_png(
+        PublicTable.from_hand(hand),
+        _labels(["Dana", "Kofi"], odds=all_in_odds(hand, seed=1), game="Seven Card Stud"),
+    )
+
+
+def all_in_odds_hi_lo_russian() -> bytes:
+    """Issue 23.3: a low draw all in on 6th street against kings in Stud Hi-Lo: exact chances
+    of each half and of the scoop, in Russian."""
+    hand = _run_out(
+        stud(
+            {0: "As2c3d4h9sKcQd", 1: "KsKd4c6h7h8sJc"},
+            stacks=[1 + 3 + 10 + 20 + 20, 500],
+            variant=STUD_HI_LO,
+        ),
+        6,
+    )
+    return showdown_png(
+        PublicTable.from_hand(hand),
+        _labels(
+            ["Олег", "Марта"],
+            words=words("ru"),
+            odds=all_in_odds(hand, seed=1),
+            game="Стад хай-лоу",
+        ),
+    )
+
+
+def replay_hand() -> StudHand:
+    """Three players to the river; Dana bets it and shows two pair; Kofi and Léa, beaten,
+    muck (RULES 5.6)."""
+    hand = stud({0: "AsAd2c2d3h9sKc", 1: "KsKd4c5h7h8sJc", 2: "QsQd3c6h9d8cTc"})
+    _act(hand, "bring_in", "call", "call")
+    while hand.actor is not None:
+        legal = hand.legal()
+        if hand.street == 7 and hand.actor == 0 and legal.raise_to:
+            hand.raise_to(legal.raise_to[0])
+        elif legal.check:
+            hand.check()
+        else:
+            hand.call()
+    return hand
+
+
+def replay_frames_of(hand: StudHand, viewer: int | None, lang: str = "en") -> tuple[Frame, ...]:
+    return replay_frames(
+        hand,
+        viewer=viewer,
+        names=["Dana", "Kofi", "Léa"],
+        hand_id=42,
+        texts=TEXTS,
+        lang=lang,
+        four_colour=False,
+    )
+
+
+def replay_frame_fourth_street() -> bytes:
+    """Issue 23.2: a replay for Kofi, who played the hand: his down cards face up (marked
+    underneath), everyone else's as the table saw them."""
+    frames = replay_frames_of(replay_hand(), viewer=1)
+    fourth = next(frame for frame in frames if frame.view.street == 4)
+    return frame_png(fourth)
+
+
+def replay_frame_showdown_russian() -> bytes:
+    """Issue 23.2: the replay's last frame for Kofi, in Russian: he mucked, so the table saw
+    nothing of his hand, but his own replay shows him his cards."""
+    return frame_png(replay_frames_of(replay_hand(), viewer=1, lang="ru")[-1])
+
+
 def mixed_table_next_game() -> bytes:
     """A mixed table's picture: the game dealt now and which one comes next."""
     return table_png(
@@ -284,6 +378,8 @@ def private_hi_lo() -> bytes:
     while hand.street < 5:
         passive(hand)
     return private_hand_png(PrivateHand.for_seat(hand, 0), name="Dana")
+
+
 def _session(closed: bool) -> SessionLedger:
     """Five players over an evening: two left (one after a re-buy), one is even."""
     entries = {
@@ -335,6 +431,10 @@ CASES: dict[str, Callable[[], bytes]] = {
     "hi_lo_halves": hi_lo_halves,
     "hi_lo_scoop_russian": hi_lo_scoop_russian,
     "mixed_table_next_game": mixed_table_next_game,
+    "all_in_odds_stud": all_in_odds_stud,
+    "all_in_odds_hi_lo_russian": all_in_odds_hi_lo_russian,
+    "replay_frame_fourth_street": replay_frame_fourth_street,
+    "replay_frame_showdown_russian": replay_frame_showdown_russian,
     "private_hi_lo": private_hi_lo,
     "time_bank_running_russian": time_bank_running_russian,
     "ledger_english": ledger_english,

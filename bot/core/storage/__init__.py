@@ -3,6 +3,7 @@
 
 from bot.core.storage.common import MAX_AMOUNT
 from bot.core.storage.errors import (
+    AlreadyRegistered,
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
@@ -18,13 +19,17 @@ from bot.core.storage.errors import (
     NoTable,
     NotEnoughChips,
     NothingToTake,
+    NoTournament,
+    NotRegistered,
     NotSeated,
     PlayerInHand,
+    RegistrationClosed,
     SchemaTooNew,
     SeatsChanged,
     StoreError,
     TableExists,
     TableFull,
+    TournamentStarted,
 )
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -49,6 +54,9 @@ from bot.core.storage.models import (
     SeatFacts,
     Table,
     TableLedger,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
     Wallet,
 )
 from bot.core.storage.store import Store
@@ -57,6 +65,7 @@ __all__ = [
     "ALL_GAMES",
     "MAX_AMOUNT",
     "PERIODS",
+    "AlreadyRegistered",
     "AlreadySeated",
     "AuditFailed",
     "AuditTotals",
@@ -82,12 +91,15 @@ __all__ = [
     "LeaderboardRow",
     "LedgerEntry",
     "NoTable",
+    "NoTournament",
     "NotEnoughChips",
+    "NotRegistered",
     "NotSeated",
     "NothingToTake",
     "Period",
     "PlayerInHand",
     "PlayerStats",
+    "RegistrationClosed",
     "SchemaTooNew",
     "Season",
     "SeasonReset",
@@ -100,5 +112,9 @@ __all__ = [
     "TableExists",
     "TableFull",
     "TableLedger",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentStarted",
+    "TournamentTable",
     "Wallet",
 ]

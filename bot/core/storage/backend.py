@@ -6,9 +6,13 @@ what differs. PostgreSQL must know each parameter's type: one that is only teste
 NULL`` needs a ``CAST(? AS BIGINT)``. Each backend gives four kinds of access, all holding a
 :class:`Connection`:
 
-- ``write()``: one transaction that no other writer, in any process, interleaves with: SQLite's
-  ``BEGIN IMMEDIATE``; on PostgreSQL a transaction that first takes the database's write lock
-  (an advisory lock), so every check-then-write in the store holds on both;
+- ``write(guild)``: one transaction that no other writer of that server (any writer, for
+  ``guild`` None), in any process, interleaves with: SQLite's ``BEGIN IMMEDIATE``; on
+  PostgreSQL a transaction that first takes the server's advisory lock (and the database's
+  write lock, shared: a write of no one server takes it alone), so every check-then-write in the
+  store holds on both, since a server's chips never leave it. A PostgreSQL writer frozen inside
+  its transaction (a stopped process, a cut network) is cut off after a second idle, and one
+  waiting for a lock gives up after a second and tries again: the others never wait long;
 - ``read()``: one transaction whose queries all see the same snapshot;
 - ``single()``: statements that each commit on their own (one guarded UPDATE, say);
 - ``report()``: a ``read()`` for a player's question that may read many rows (rankings, stats,
@@ -76,7 +80,9 @@ class Backend(ABC):
     dialect: str
 
     @abstractmethod
-    def write(self) -> AbstractAsyncContextManager[Connection]: ...
+    def write(self, guild: int | None = None) -> AbstractAsyncContextManager[Connection]:
+        """``guild``: the one server whose rows the transaction changes, so that on PostgreSQL
+        only writers of that server wait for it; None: it may change any (it waits for all)."""
 
     @abstractmethod
     def read(self) -> AbstractAsyncContextManager[Connection]: ...

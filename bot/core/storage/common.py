@@ -27,14 +27,16 @@ class Move:
     table_id: int | None = None
     hand_id: int | None = None
     actor_id: int | None = None
+    pool_delta: int = 0  # chips entering (or leaving) a tournament's prize pool
+    tournament_id: int | None = None
 
 
 async def log(db: Connection, now: datetime, *moves: Move) -> None:
     """Append ledger rows (one round trip for any number of them)."""
     await db.insert_many(
         "INSERT INTO ledger (created_at, guild_id, user_id, kind, minted, wallet_delta,"
-        " seat_delta, hand_delta, table_id, hand_id, reason, actor_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seat_delta, hand_delta, table_id, hand_id, reason, actor_id, pool_delta,"
+        " tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 ts(now),
@@ -49,6 +51,8 @@ async def log(db: Connection, now: datetime, *moves: Move) -> None:
                 move.hand_id,
                 move.reason,
                 move.actor_id,
+                move.pool_delta,
+                move.tournament_id,
             )
             for move in moves
         ],

@@ -205,6 +205,48 @@ class ChipsNotConserved(StoreError):
         super().__init__(hand_id=hand_id, paid=paid, entered=entered)
 
 
+class NoTournament(StoreError):
+    code = "no_tournament"
+    template = "There is no tournament #{tournament_id} open on this server."
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id=tournament_id)
+
+
+class RegistrationClosed(StoreError):
+    code = "registration_closed"
+    template = "Registration for tournament #{tournament_id} is closed."
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id=tournament_id)
+
+
+class AlreadyRegistered(StoreError):
+    code = "already_registered"
+    template = "You are already registered for tournament #{tournament_id}."
+
+    def __init__(self, tournament_id: int, user_id: int) -> None:
+        super().__init__(tournament_id=tournament_id, user_id=user_id)
+
+
+class NotRegistered(StoreError):
+    code = "not_registered"
+    template = "You aren't registered for tournament #{tournament_id}."
+
+    def __init__(self, tournament_id: int, user_id: int) -> None:
+        super().__init__(tournament_id=tournament_id, user_id=user_id)
+
+
+class TournamentStarted(StoreError):
+    """Unregistering or cancelling once the cards are in the air."""
+
+    code = "tournament_started"
+    template = "Tournament #{tournament_id} has started: that can only be done before."
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id=tournament_id)
+
+
 class AuditFailed(Exception):
     """Conservation or ledger consistency is broken: a bug, never a player's doing."""
 

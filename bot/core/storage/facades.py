@@ -17,6 +17,7 @@ from bot.core.storage import hands, house, players, reports, seating, wallets
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import aware, check_amount, is_int, utcnow
 from bot.core.storage.errors import HandInProgress, PlayerInHand
+from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import (
     ChipsTaken,
     DailyClaim,
@@ -54,7 +55,7 @@ class Wallets:
     async def get(self, guild_id: int, user_id: int) -> Wallet:
         """The player's wallet, created on first use with the starting balance (a ledger grant)."""
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
             row = await wallets.row(db, guild_id, user_id)
         return wallets.to_wallet(row, now, self._settings.daily_cooldown)
@@ -72,7 +73,7 @@ class Wallets:
         continues the streak of days in a row; a later one starts it again at 1.
         """
         now = aware(now)
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
             return await wallets.claim_daily(
                 db,
@@ -87,7 +88,7 @@ class Wallets:
         """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
         check_amount(amount)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
             return await wallets.grant(db, guild_id, user_id, amount, reason=reason, by=by, now=now)
 
@@ -99,7 +100,7 @@ class Wallets:
         is never touched. ``NothingToTake`` for an empty wallet."""
         check_amount(amount)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
             return await wallets.take(db, guild_id, user_id, amount, reason=reason, by=by, now=now)
 
@@ -116,7 +117,7 @@ class Wallets:
         untouched. Stats and leaderboards count from zero in the new season; the old one's stay
         under its number."""
         now = aware(now)
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             return await wallets.reset_season(
                 db, guild_id, by=by, now=now, starting_balance=self._settings.starting_balance
             )
@@ -125,9 +126,10 @@ class Wallets:
 class Seating:
     """``store.seating``: a channel's table, and the players' seats at it."""
 
-    def __init__(self, backend: Backend, settings: Settings) -> None:
+    def __init__(self, backend: Backend, settings: Settings, guilds: Guilds) -> None:
         self._backend = backend
         self._settings = settings
+        self._guilds = guilds  # the server of each channel: its writes lock that server only
 
     async def open(
         self,
@@ -148,7 +150,7 @@ class Seating:
         seating.check_config(max_seats, min_buy_in, max_buy_in)
         settings_json = seating.encode_settings(settings)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             return await seating.open_table(
                 db,
                 channel_id,
@@ -167,7 +169,7 @@ class Seating:
         ``NoTable``; ``HandInProgress`` while a hand is live.
         """
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             if await hands.live_id(db, table["id"]) is not None:
                 raise HandInProgress(channel_id)
@@ -198,7 +200,7 @@ class Seating:
         """
         check_amount(buy_in)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             position = await seating.free_position(db, table, user_id, buy_in)
             guild_id = table["guild_id"]
@@ -214,7 +216,7 @@ class Seating:
         him with ``set_leaving`` instead: the hand's end cashes him out).
         """
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             await seating.require_seat(db, table, user_id)
             hand_id = await hands.live_id(db, table["id"])
@@ -239,12 +241,12 @@ class Seating:
         """Remember the seconds left in seated players' time banks (user id -> seconds)."""
         if any(not 0 <= seconds < float("inf") for seconds in banks.values()):
             raise ValueError("a time bank holds zero or more seconds")
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             await seating.set_time_banks(db, table, banks)
 
     async def _set_flag(self, channel_id: int, user_id: int, column: str, on: bool) -> Seat:
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             row = await seating.set_flag(db, table, user_id, column, on)
         return seating.to_seat(channel_id, row)
@@ -253,8 +255,9 @@ class Seating:
 class Hands:
     """``store.hands``: a hand from its deal to its settlement, and the hands played."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, guilds: Guilds) -> None:
         self._backend = backend
+        self._guilds = guilds  # the server of each hand: its writes lock that server only
 
     async def start(
         self,
@@ -279,7 +282,7 @@ class Hands:
         hands.check_players(players)
         now = aware(now)
         hands.check_state(state)
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             if await hands.live_id(db, table["id"]) is not None:
                 raise HandInProgress(channel_id)
@@ -397,14 +400,17 @@ class Hands:
         """Settle (``final_stacks`` given) or void (None) a live hand in one transaction: the
         hand ends, its stacks go back on the seats, the wallets count the results, the stats
         count the hand, and the players leaving are cashed out."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_hand(hand_id)) as db:
             ending = await hands.end(db, hand_id, state, final_stacks, void_reason, now)
             table = await seating.table_by_id(db, ending.table_id)
             await seating.return_stacks(db, table, hand_id, ending.stacks())
             nets = ending.nets()
-            await wallets.add_results(db, ending.guild_id, nets)
-            if facts is not None:
-                await reports.count_hand(db, ending.guild_id, hand_id, facts, nets, now)
+            # A tournament's chips are not the wallets' and its hands count in no cash stats
+            # (RULES 11.1).
+            if table["tournament_id"] is None:
+                await wallets.add_results(db, ending.guild_id, nets)
+                if facts is not None:
+                    await reports.count_hand(db, ending.guild_id, hand_id, facts, nets, now)
             cashed_out = await seating.cash_out_leaving(db, table, now)
         return ending.result(cashed_out)
 
@@ -418,7 +424,7 @@ class Players:
     async def save_name(self, guild_id: int, user_id: int, name: str) -> None:
         """Remember the name ``user_id`` goes by on ``guild_id`` (as Discord last showed it)."""
         players.check_name(name)
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await players.save_name(db, guild_id, user_id, name, utcnow())
 
     async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
@@ -437,6 +443,15 @@ class Players:
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
         async with self._backend.write() as db:
             await players.set_four_colour(db, user_id, four_colour)
+
+    async def preferences(self, user_id: int) -> players.Preferences:
+        """The user's deck and whether he shows every hand at a showdown (RULES 5.6)."""
+        async with self._backend.read() as db:
+            return await players.preferences(db, user_id)
+
+    async def set_always_show(self, user_id: int, always_show: bool) -> None:
+        async with self._backend.write() as db:
+            await players.set_always_show(db, user_id, always_show)
 
 
 class Reports:

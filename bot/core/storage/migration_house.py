@@ -1,4 +1,4 @@
-"""Migration 11 (issue 22), kept beside ``migrations.py``, which lists it: the house's kinds of
+"""Migration 13 (issue 22), kept beside ``migrations.py``, which lists it: the house's kinds of
 ledger rows."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Final
 
 from bot.core.storage.dialects import Dialects, Statement
 
-# Migration 11: the house (issue 22). A server's house wallet (user 0) stakes the computer
+# Migration 13: the house (issue 22). A server's house wallet (user 0) stakes the computer
 # players (negative user ids) and takes back what they cash out: ``house_stake`` and
 # ``house_return`` rows move chips between two wallets, a row each, so each row's ``minted`` is
 # what enters or leaves its wallet and the pair's add up to zero (the audit checks every
@@ -17,7 +17,7 @@ _HOUSE_KINDS: Final = """kind IN (
                          'starting_grant', 'daily_grant', 'admin_grant', 'admin_take',
                          'season_reset', 'buy_in', 'cash_out', 'hand_start', 'hand_result',
                          'hand_void', 'house_stake', 'house_return')"""
-_HOUSE_MINTED_BY_KIND: Final = """CASE
+HOUSE_MINTED_BY_KIND: Final = """CASE
             WHEN kind IN ('starting_grant', 'daily_grant', 'admin_grant') THEN minted > 0
             WHEN kind = 'admin_take' THEN minted < 0
             WHEN kind IN ('season_reset', 'house_stake', 'house_return') THEN minted != 0
@@ -40,7 +40,7 @@ HOUSE_MIGRATION: Final[tuple[Statement, ...]] = (
             reason       TEXT NOT NULL CHECK (length(reason) > 0),
             actor_id     INTEGER,
             CHECK (wallet_delta + seat_delta + hand_delta = minted),
-            CHECK ({_HOUSE_MINTED_BY_KIND}),
+            CHECK ({HOUSE_MINTED_BY_KIND}),
             CHECK (minted >= 0 OR (seat_delta = 0 AND hand_delta = 0)),
             CHECK (seat_delta = 0 OR table_id IS NOT NULL),
             CHECK (hand_delta = 0 OR hand_id IS NOT NULL)
@@ -51,7 +51,7 @@ HOUSE_MIGRATION: Final[tuple[Statement, ...]] = (
             DROP CONSTRAINT ledger_kind_check,
             DROP CONSTRAINT ledger_minted_check,
             ADD CONSTRAINT ledger_kind_check CHECK ({_HOUSE_KINDS}),
-            ADD CONSTRAINT ledger_minted_check CHECK ({_HOUSE_MINTED_BY_KIND})
+            ADD CONSTRAINT ledger_minted_check CHECK ({HOUSE_MINTED_BY_KIND})
         """,
     ),
     Dialects(sqlite="INSERT INTO ledger_v3 SELECT * FROM ledger", postgresql=None),

@@ -22,10 +22,11 @@ from typing import Final
 import aiosqlite
 import asyncpg
 
+from bot.core.storage import coordination, tournament_schema
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.dialects import Dialects, Statement
 from bot.core.storage.errors import SchemaTooNew
-from bot.core.storage.migration_house import HOUSE_MIGRATION
+from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -425,6 +426,18 @@ _ECONOMY: Final = (
     " CHECK (daily_streak >= 0)",
 )
 
+# A player's choice to show his hand at every showdown, even one that can no longer win
+# (RULES 5.6); by default a losing hand is mucked unseen.
+_ALWAYS_SHOW: Final = (
+    "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
+    " CHECK (always_show IN (0, 1))",
+)
+
+# Migration 14: tournaments (issue 21), in ``tournament_schema.py`` (this file's length).
+_TOURNAMENTS: Final = tuple(
+    Dialects(*s) if isinstance(s, tuple) else s
+    for s in tournament_schema.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
+)
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -436,13 +449,18 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _COMPACT_HANDS,
     _STATS,
     _ECONOMY,
+    _ALWAYS_SHOW,
+    coordination.SCHEMA,
     HOUSE_MIGRATION,
+    _TOURNAMENTS,
 )
 LATEST: Final = len(MIGRATIONS)
 
 # Every table the migrations create, each after the tables it references: the order in which
 # ``stud-bot migrate-db`` copies them (a test checks that none is missing).
 TABLES: Final = (
+    "tournaments",
+    "tournament_entries",
     "tables",
     "wallets",
     "seats",
@@ -456,6 +474,8 @@ TABLES: Final = (
     "player_stats",
     "recent_hands",
 )
+# The running bots' coordination, not the game: ``migrate-db`` leaves it behind.
+LIVE_TABLES: Final = coordination.TABLES
 
 
 def for_postgresql(statement: str) -> str:

@@ -235,12 +235,15 @@ class DailyClaim:
 
 @dataclass(frozen=True, slots=True)
 class AuditTotals:
-    """The figures ``audit()`` checked: ``granted == wallets + seats + live_hands``."""
+    """The figures ``audit()`` checked: ``granted == wallets + seats + live_hands +
+    prize_pools``. Seats and hands are those of cash tables: a tournament's chips are its own
+    (RULES 11.1) and add up in its own audit; its buy-ins wait in its prize pool."""
 
     granted: int  # every chip the ledger minted, less those admins took or a new season burned
     wallets: int
     seats: int
     live_hands: int
+    prize_pools: int = 0  # buy-ins of tournaments not paid out or given back yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,3 +259,59 @@ class HouseReport:
     @property
     def result(self) -> int:
         return self.balance + self.at_tables - self.funded
+
+
+TournamentState = Literal["registering", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A tournament as stored (RULES 11). ``level_unit`` says what ``level_length`` and
+    ``elapsed`` count: seconds of play, or hands dealt at each table. ``start_entrants`` (a
+    sit-and-go) or ``start_at`` says when it starts; ``late_level`` is the last level at which
+    late registration (and re-entry, if ``reentry``) is open. ``seed`` seeds every random choice
+    of its director, so each can be checked (11.5)."""
+
+    tournament_id: int
+    guild_id: int
+    channel_id: int  # the lobby
+    organiser_id: int
+    game: str
+    structure: str
+    curve: str
+    level_unit: Literal["seconds", "hands"]
+    level_length: int
+    starting_stack: int
+    buy_in: int
+    seats: int
+    start_entrants: int | None
+    start_at: datetime | None
+    late_level: int | None
+    reentry: bool
+    state: TournamentState
+    seed: int
+    prize_pool: int
+    elapsed: int  # seconds of play saved for the level clock (11.8)
+    message_id: int | None
+    settings: dict[str, Any]  # its tables' settings (turn time, language...), opaque to the store
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEntry:
+    """A player in a tournament: how many times he bought in, and where he finished."""
+
+    user_id: int
+    entries: int
+    place: int | None  # None while he is still in (or before the start)
+    prize: int | None  # what he was paid, once the tournament is over
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTable:
+    """One of a running tournament's tables: its number (from 1) and its channel (a thread)."""
+
+    number: int
+    channel_id: int

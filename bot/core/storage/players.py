@@ -1,11 +1,12 @@
-"""Players: the name each goes by on a guild (as Discord last showed it) and his own display
-preference (the four-colour deck). Owns ``player_names`` and ``player_settings``; no chips.
-Every function runs inside a transaction its caller opened."""
+"""Players: the name each goes by on a guild (as Discord last showed it) and his own preferences
+(the four-colour deck, showing every hand at a showdown). Owns ``player_names`` and
+``player_settings``; no chips. Every function runs inside a transaction its caller opened."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
 from bot.core.storage.backend import Connection
 from bot.core.storage.common import one, ts
@@ -47,4 +48,28 @@ async def set_four_colour(db: Connection, user_id: int, four_colour: bool) -> No
         "INSERT INTO player_settings (user_id, four_colour) VALUES (?, ?)"
         " ON CONFLICT (user_id) DO UPDATE SET four_colour = excluded.four_colour",
         (user_id, int(four_colour)),
+    )
+
+
+class Preferences(NamedTuple):
+    """A player's own choices; a player who never chose has the defaults."""
+
+    four_colour: bool = False
+    always_show: bool = False  # show his hand at every showdown, even a losing one (RULES 5.6)
+
+
+async def preferences(db: Connection, user_id: int) -> Preferences:
+    found = await one(
+        db, "SELECT four_colour, always_show FROM player_settings WHERE user_id = ?", (user_id,)
+    )
+    if found is None:
+        return Preferences()
+    return Preferences(bool(found["four_colour"]), bool(found["always_show"]))
+
+
+async def set_always_show(db: Connection, user_id: int, always_show: bool) -> None:
+    await db.run(
+        "INSERT INTO player_settings (user_id, four_colour, always_show) VALUES (?, 0, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET always_show = excluded.always_show",
+        (user_id, int(always_show)),
     )

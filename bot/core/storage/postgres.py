@@ -1,8 +1,10 @@
 """The PostgreSQL backend: a pool of asyncpg connections, as large discord.py bots keep one.
 
-Several processes (or shards) can share the database. Write transactions keep SQLite's one
-writer at a time (``backend.WRITE_LOCK``), so the store's checks hold unchanged; reads run in
-parallel, each in a repeatable-read snapshot. Queries arrive in the store's shared SQL and are
+Several processes (or shards), on several machines, can share the database. Write
+transactions keep SQLite's one writer at a time per server (guild): a transaction of one
+server's chips takes that server's advisory lock (and ``backend.WRITE_LOCK`` shared), so the
+store's checks hold unchanged while other servers write beside it; reads run in parallel, each
+in a repeatable-read snapshot. Queries arrive in the store's shared SQL and are
 translated here: ``?`` and ``:name`` become ``$1``, ``$2``...; ``INSERT OR IGNORE`` becomes
 ``INSERT ... ON CONFLICT DO NOTHING``.
 """
@@ -143,6 +145,47 @@ class PostgresConnection(Connection):
         )
 
 
+# A writer waiting this long for a lock gives up and tries again; one idle this long inside its
+# transaction (frozen: SIGSTOP, a pause, a cut network) is cut off by the server, its
+# transaction rolled back, so nobody waits on it for long (issue 24).
+LOCK_TIMEOUT_MS = 1000
+IDLE_TIMEOUT_MS = 1000
+LOCK_TRIES = 30  # then the write fails as the database being away does
+_TIMEOUTS = (
+    "set_config('lock_timeout', $1, true),"
+    " set_config('idle_in_transaction_session_timeout', $2, true)"
+)
+# Every write, and migrations, hold WRITE_LOCK: a server's writes share it and take their
+# server's lock (its id: a Discord id is far above WRITE_LOCK); others take it alone.
+_LOCK_ALL = f"SELECT {_TIMEOUTS}, pg_advisory_xact_lock($3)"
+_LOCK_GUILD = f"SELECT {_TIMEOUTS}, pg_advisory_xact_lock_shared($3), pg_advisory_xact_lock($4)"
+
+
+async def _locked(
+    db: asyncpg.pool.PoolConnectionProxy, guild: int | None
+) -> asyncpg.transaction.Transaction:
+    """A transaction started on ``db`` that holds the write locks for ``guild``."""
+    timeouts = (str(LOCK_TIMEOUT_MS), str(IDLE_TIMEOUT_MS), WRITE_LOCK)
+    for attempt in range(LOCK_TRIES):
+        transaction = db.transaction()
+        await transaction.start()
+        try:
+            if guild is None:
+                await db.execute(_LOCK_ALL, *timeouts)
+            else:
+                await db.execute(_LOCK_GUILD, *timeouts, guild)
+        except asyncpg.LockNotAvailableError:
+            await transaction.rollback()
+            if attempt == LOCK_TRIES - 1:
+                raise
+            continue
+        except BaseException:
+            await transaction.rollback()
+            raise
+        return transaction
+    raise AssertionError("unreachable")
+
+
 class PostgresBackend(Backend):
     dialect = "postgresql"
 
@@ -166,10 +209,15 @@ class PostgresBackend(Backend):
         await self._pool.close()  # waits for the connections in use; a second call does nothing
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Connection]:
-        async with self._pool.acquire() as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
-            yield PostgresConnection(db)
+    async def write(self, guild: int | None = None) -> AsyncIterator[Connection]:
+        async with self._pool.acquire() as db:
+            transaction = await _locked(db, guild)
+            try:
+                yield PostgresConnection(db)
+            except BaseException:
+                await transaction.rollback()
+                raise
+            await transaction.commit()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

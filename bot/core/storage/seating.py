@@ -159,6 +159,8 @@ async def require_seat(db: Connection, table: Row, user_id: int) -> Row:
 async def free_position(db: Connection, table: Row, user_id: int, buy_in: int) -> int:
     """Where the player may sit with ``buy_in`` chips: the lowest free position.
     ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``."""
+    if table["tournament_id"] is not None:
+        raise AuditFailed(f"table {table['id']} is a tournament's: no wallet buys into it")
     if not table["min_buy_in"] <= buy_in <= table["max_buy_in"]:
         raise BuyInOutOfRange(buy_in, table["min_buy_in"], table["max_buy_in"])
     taken = {
@@ -200,6 +202,8 @@ async def add_seat(
 
 async def cash_out(db: Connection, table: Row, user_id: int, now: datetime, reason: str) -> int:
     """Move a seat's stack to the wallet and free the seat; returns the chips moved."""
+    if table["tournament_id"] is not None:
+        raise AuditFailed(f"table {table['id']} is a tournament's: its chips never go to a wallet")
     rows = await db.all(
         "DELETE FROM seats WHERE table_id = ? AND user_id = ? RETURNING stack",
         (table["id"], user_id),

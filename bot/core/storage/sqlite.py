@@ -189,8 +189,9 @@ class SqliteBackend(Backend):
             await asyncio.to_thread(self._db.close)
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Connection]:
-        """One write transaction, holding SQLite's write lock from its first statement."""
+    async def write(self, guild: int | None = None) -> AsyncIterator[Connection]:
+        """One write transaction, holding SQLite's write lock (the whole file's, whatever
+        ``guild``) from its first statement."""
         async with self._lock:
             await self._begin("BEGIN IMMEDIATE")
             try:

@@ -42,23 +42,31 @@ a balance that is about to change. Balance updates are still guarded in SQL (``W
 
 from __future__ import annotations
 
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 from bot.core.storage import admin
 from bot.core.storage.audit import audit
-from bot.core.storage.backend import Backend, is_postgresql
+from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
+from bot.core.storage.coordination import Coordination
 from bot.core.storage.facades import Hands, House, Players, Reports, Seating, Wallets
+from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
+from bot.core.storage.tournament_facade import Tournaments
 
 
 class Store:
     """Open with ``await Store.open(path_or_url)``; close with ``await store.close()``.
 
-    ``wallets``, ``seating``, ``hands``, ``players`` and ``reports`` are its facades; the store
+    ``wallets``, ``seating``, ``hands``, ``players``, ``reports`` and ``tournaments`` are its
+    facades; the store
     itself audits the chips, keeps the process's facts (``get_meta``, ``set_meta``), backs a
     SQLite file up and copies a whole database. Methods raise a ``StoreError`` subclass
     (readable ``str()``) for anything a player can get wrong, and then nothing has changed.
@@ -79,11 +87,14 @@ class Store:
         self.daily_cooldown = daily_cooldown
         # The facades read the settings above when each call runs.
         self.wallets = Wallets(backend, self)
-        self.seating = Seating(backend, self)
-        self.hands = Hands(backend)
+        guilds = Guilds(backend)
+        self.seating = Seating(backend, self, guilds)
+        self.hands = Hands(backend, guilds)
         self.players = Players(backend)
         self.reports = Reports(backend)
+        self.coordination = Coordination(backend)
         self.house = House(backend, self)
+        self.tournaments = Tournaments(backend, self)
 
     @classmethod
     async def open(
@@ -113,6 +124,14 @@ class Store:
             daily_amount=daily_amount,
             daily_cooldown=daily_cooldown,
         )
+
+    def observe(self, observer: Callable[[str, float], None]) -> None:
+        """Tell ``observer`` the kind ("write", "read", "single", "report") and the seconds of
+        every transaction from now on, waiting for the database included (the metrics)."""
+        backend = self._backend
+        for kind in ("write", "read", "single", "report"):
+            begin = getattr(backend, kind)
+            setattr(backend, kind, partial(_timed, observer, kind, begin))
 
     async def close(self) -> None:
         """Wait for the transactions in flight, then close the database. Safe to call twice."""
@@ -158,3 +177,18 @@ class Store:
             copied = await admin.copy_rows(reading, writing)
             await audit(writing)
         return copied
+
+
+@asynccontextmanager
+async def _timed(
+    observer: Callable[[str, float], None],
+    kind: str,
+    begin: Callable[..., AbstractAsyncContextManager[Connection]],
+    *args: int | None,
+) -> AsyncIterator[Connection]:
+    started = time.perf_counter()
+    try:
+        async with begin(*args) as db:
+            yield db
+    finally:
+        observer(kind, time.perf_counter() - started)

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.core.storage.backend import Connection, Row
 from bot.core.storage.common import Move, log, one, parse_ts, required_ts, ts
-from bot.core.storage.errors import DailyNotReady, NotEnoughChips, NothingToTake
+from bot.core.storage.errors import AuditFailed, DailyNotReady, NotEnoughChips, NothingToTake
 from bot.core.storage.models import ChipsTaken, DailyClaim, Season, SeasonReset, Wallet
 
 # A daily claim continues the streak if made within a day of the moment it became possible.
@@ -268,3 +268,26 @@ async def add_results(db: Connection, guild_id: int, nets: Iterable[tuple[int, i
         " WHERE guild_id = :guild AND user_id = :user",
         [{"net": net, "guild": guild_id, "user": user_id} for user_id, net in nets],
     )
+
+
+async def spend(db: Connection, guild_id: int, user_id: int, amount: int) -> None:
+    """Take ``amount`` chips out of the wallet for a tournament's buy-in; ``NotEnoughChips``."""
+    moved = await db.run(
+        "UPDATE wallets SET balance = balance - :amount, total = total - :amount"
+        " WHERE guild_id = :guild AND user_id = :user AND balance >= :amount",
+        {"amount": amount, "guild": guild_id, "user": user_id},
+    )
+    if moved != 1:
+        wallet = await row(db, guild_id, user_id)
+        raise NotEnoughChips(needed=amount, available=int(wallet["balance"]))
+
+
+async def receive(db: Connection, guild_id: int, user_id: int, amount: int) -> None:
+    """Put ``amount`` chips into the wallet: a tournament's prize, or its buy-in back."""
+    changed = await db.run(
+        "UPDATE wallets SET balance = balance + :amount, total = total + :amount"
+        " WHERE guild_id = :guild AND user_id = :user",
+        {"amount": amount, "guild": guild_id, "user": user_id},
+    )
+    if changed != 1:
+        raise AuditFailed(f"no wallet of player {user_id} on server {guild_id} to pay into")

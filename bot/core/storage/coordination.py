@@ -1,0 +1,193 @@
+"""What the bot's processes share beside the game (issue 24): whose DMs are closed, the invalid
+requests Discord counts against the bot's IP, the turns to IDENTIFY and the gateway sessions
+started each day.
+
+Every call is one statement that commits on its own (``single()``): none of it moves a chip or
+needs the write lock, and each upsert is atomic on both databases, so workers on several
+machines add to the same rows without waiting on each other's transactions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, timedelta
+from typing import Final
+
+from bot.core.storage.backend import Backend
+
+# The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
+# Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
+# bucket, the gateway sessions started per UTC day and the processes started lately. Times
+# are seconds since the epoch.
+# A migration of ``migrations.MIGRATIONS``, kept beside the code that owns its tables: once
+# released, never edit it; append a new one there.
+SCHEMA: Final = (
+    """
+    CREATE TABLE dms_closed (
+        user_id       INTEGER PRIMARY KEY,
+        closed_at     DOUBLE PRECISION NOT NULL,
+        retry_at      DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE invalid_requests (
+        minute        INTEGER PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE identify_turns (
+        bucket        INTEGER PRIMARY KEY,
+        next_at       DOUBLE PRECISION NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE gateway_starts (
+        day           TEXT PRIMARY KEY,
+        count         INTEGER NOT NULL CHECK (count >= 0)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE process_starts (
+        shards        TEXT NOT NULL,
+        started_at    DOUBLE PRECISION NOT NULL
+    )
+    """,
+    "CREATE INDEX process_starts_by_shards ON process_starts (shards, started_at)",
+)
+
+# What ``migrate-db`` does not copy: a new database starts them afresh, at worst one more DM
+# tried per player.
+TABLES: Final = (
+    "dms_closed",
+    "invalid_requests",
+    "identify_turns",
+    "gateway_starts",
+    "process_starts",
+)
+
+# Minutes of invalid-request counts kept: Discord's window is ten; older rows are pruned.
+MINUTES_KEPT = 15
+
+
+class Coordination:
+    """``store.coordination``: the cluster's live state (not copied by ``migrate-db``)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    @property
+    def shared(self) -> bool:
+        """Whether other machines may share this database (PostgreSQL): only then can
+        IDENTIFY be coordinated here."""
+        return self._backend.dialect == "postgresql"
+
+    # ------------------------------------------------------------------ closed DMs
+
+    async def dms_closed(self, since: float) -> dict[int, tuple[float, float]]:
+        """Players refused a DM whose back-off ends after ``since``: user id -> (when the
+        DM was refused, when one may be tried again)."""
+        async with self._backend.single() as db:
+            rows = await db.all(
+                "SELECT user_id, closed_at, retry_at FROM dms_closed WHERE retry_at > ?",
+                (since,),
+            )
+        return {int(r["user_id"]): (float(r["closed_at"]), float(r["retry_at"])) for r in rows}
+
+    async def close_dms(self, user_id: int, closed_at: float, retry_at: float) -> None:
+        async with self._backend.single() as db:
+            await db.run(
+                "INSERT INTO dms_closed (user_id, closed_at, retry_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET closed_at = excluded.closed_at, retry_at = excluded.retry_at",
+                (user_id, closed_at, retry_at),
+            )
+
+    async def retry_dms_at(self, user_id: int, retry_at: float) -> None:
+        async with self._backend.single() as db:
+            await db.run(
+                "UPDATE dms_closed SET retry_at = ? WHERE user_id = ?", (retry_at, user_id)
+            )
+
+    async def dms_open(self, user_id: int) -> None:
+        async with self._backend.single() as db:
+            await db.run("DELETE FROM dms_closed WHERE user_id = ?", (user_id,))
+
+    # ------------------------------------------------------------------ invalid requests
+
+    async def add_invalid(self, counts: Iterable[tuple[int, int]]) -> None:
+        """Add this process's invalid requests, as (minute since the epoch, count)."""
+        rows = [(minute, count) for minute, count in counts if count]
+        if not rows:
+            return
+        async with self._backend.single() as db:
+            await db.run_many(
+                "INSERT INTO invalid_requests (minute, count) VALUES (?, ?)"
+                " ON CONFLICT (minute) DO UPDATE"
+                " SET count = invalid_requests.count + excluded.count",
+                rows,
+            )
+            await db.run(
+                "DELETE FROM invalid_requests WHERE minute < ?",
+                (rows[-1][0] - MINUTES_KEPT,),
+            )
+
+    async def invalid_since(self, minute: int) -> int:
+        """Every process's invalid requests from ``minute`` (since the epoch) on."""
+        async with self._backend.single() as db:
+            rows = await db.all(
+                "SELECT coalesce(sum(count), 0) AS total FROM invalid_requests WHERE minute >= ?",
+                (minute,),
+            )
+        return int(rows[0]["total"])
+
+    # ------------------------------------------------------------------ the gateway
+
+    async def book_identify(self, bucket: int, interval: float) -> float:
+        """PostgreSQL only: book the next moment, at least ``interval`` seconds after the last
+        one booked in ``bucket``, for an IDENTIFY; returns the seconds to wait for it. The
+        moments are the database server's, so every machine reads them on one clock."""
+        async with self._backend.single() as db:
+            rows = await db.all(
+                """
+                WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS at)
+                INSERT INTO identify_turns (bucket, next_at) SELECT ?, at FROM now
+                ON CONFLICT (bucket) DO UPDATE SET next_at = greatest(
+                    (SELECT at FROM now), identify_turns.next_at + CAST(? AS float8))
+                RETURNING next_at - (SELECT at FROM now) AS wait
+                """,
+                (bucket, interval),
+            )
+        return max(0.0, float(rows[0]["wait"]))
+
+    async def count_start(self, day: str, sessions: int) -> int:
+        """Add ``sessions`` gateway sessions started on ``day`` (UTC, ISO); returns the day's
+        total so far, every process counted."""
+        async with self._backend.single() as db:
+            rows = await db.all(
+                "INSERT INTO gateway_starts (day, count) VALUES (?, ?)"
+                " ON CONFLICT (day) DO UPDATE SET count = gateway_starts.count + excluded.count"
+                " RETURNING count",
+                (day, sessions),
+            )
+            await db.run("DELETE FROM gateway_starts WHERE day < ?", (_week_before(day),))
+        return int(rows[0]["count"])
+
+    async def count_process_start(self, shards: str, now: float, since: float) -> int:
+        """Record that the process of ``shards`` starts at ``now``; how many starts of it
+        there were from ``since`` on, this one included."""
+        async with self._backend.single() as db:
+            await db.run("DELETE FROM process_starts WHERE started_at < ?", (now - 86400.0,))
+            await db.run(
+                "INSERT INTO process_starts (shards, started_at) VALUES (?, ?)", (shards, now)
+            )
+            rows = await db.all(
+                "SELECT count(*) AS starts FROM process_starts"
+                " WHERE shards = ? AND started_at >= ?",
+                (shards, since),
+            )
+        return int(rows[0]["starts"])
+
+
+def _week_before(day: str) -> str:
+    return (date.fromisoformat(day) - timedelta(days=7)).isoformat()

@@ -1,0 +1,434 @@
+"""Tournaments (RULES 11): creating one, registering and unregistering, cancelling, starting it at
+its tables, moving players between them, and paying the prizes.
+
+Owns the ``tournaments`` and ``tournament_entries`` tables, the tournament columns of ``tables``
+(``tournament_id``, ``table_number``) and the ledger rows of a prize pool (``tournament_buy_in``,
+``tournament_refund``, ``tournament_prize``). A buy-in is wallet chips moved into the pool; the
+pool leaves it once, paid out or given back. Tournament chips are not wallet chips (11.1): a
+tournament's seats get their stacks without a ledger row, and its chips add up in an audit of
+its own (``audit.py``). Every function runs inside a transaction its caller opened; a
+tournament is passed as its row (``require``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from bot.core.storage import wallets
+from bot.core.storage.backend import Connection, Row
+from bot.core.storage.common import Move, log, one, parse_ts, required_ts, ts
+from bot.core.storage.errors import (
+    AlreadyRegistered,
+    AuditFailed,
+    NoTournament,
+    NotRegistered,
+    RegistrationClosed,
+    TournamentStarted,
+)
+from bot.core.storage.models import Tournament, TournamentEntry, TournamentTable
+
+ACTIVE = ("registering", "running")
+
+
+async def create(db: Connection, tournament: Mapping[str, object], now: datetime) -> int:
+    """A new tournament, registering; ``tournament`` holds its columns. Returns its id."""
+    columns = list(tournament)
+    rows = await db.all(
+        f"INSERT INTO tournaments ({', '.join(columns)}, state, created_at)"
+        f" VALUES ({', '.join('?' * len(columns))}, 'registering', ?) RETURNING id",
+        [*tournament.values(), ts(now)],
+    )
+    return int(rows[0]["id"])
+
+
+async def require(db: Connection, tournament_id: int, guild_id: int | None = None) -> Row:
+    """The tournament's row (of that guild, if given); ``NoTournament``."""
+    found = await one(db, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+    if found is None or (guild_id is not None and found["guild_id"] != guild_id):
+        raise NoTournament(tournament_id)
+    return found
+
+
+async def active(db: Connection) -> list[Tournament]:
+    """Every tournament registering or running (restart recovery)."""
+    rows = await db.all(
+        "SELECT * FROM tournaments WHERE state IN ('registering', 'running') ORDER BY id"
+    )
+    return [to_tournament(row) for row in rows]
+
+
+async def entry(db: Connection, tournament: Row, user_id: int) -> Row | None:
+    return await one(
+        db,
+        "SELECT * FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+        (tournament["id"], user_id),
+    )
+
+
+async def entries(db: Connection, tournament_id: int) -> list[TournamentEntry]:
+    """Its players in the order they first registered."""
+    rows = await db.all(
+        "SELECT * FROM tournament_entries WHERE tournament_id = ? ORDER BY registered_at, user_id",
+        (tournament_id,),
+    )
+    return [to_entry(row) for row in rows]
+
+
+async def tables(db: Connection, tournament_id: int) -> list[TournamentTable]:
+    """Its open tables by number."""
+    rows = await db.all(
+        "SELECT table_number, channel_id FROM tables"
+        " WHERE tournament_id = ? AND closed_at IS NULL ORDER BY table_number",
+        (tournament_id,),
+    )
+    return [TournamentTable(int(row["table_number"]), int(row["channel_id"])) for row in rows]
+
+
+async def _pay_in(
+    db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
+) -> None:
+    """Move the buy-in from the player's wallet into the prize pool (nothing in a freeroll)."""
+    guild_id, buy_in = int(tournament["guild_id"]), int(tournament["buy_in"])
+    await wallets.ensure(db, guild_id, user_id, now, starting_balance)
+    if buy_in == 0:
+        return
+    await wallets.spend(db, guild_id, user_id, buy_in)
+    await _pool(db, tournament, buy_in)
+    await log(
+        db,
+        now,
+        Move(
+            guild_id,
+            user_id,
+            "tournament_buy_in",
+            reason=f"bought into tournament #{tournament['id']}",
+            wallet_delta=-buy_in,
+            pool_delta=buy_in,
+            tournament_id=int(tournament["id"]),
+        ),
+    )
+
+
+async def _pay_out(
+    db: Connection, tournament: Row, user_id: int, amount: int, kind: str, now: datetime
+) -> None:
+    """Move ``amount`` of the prize pool into the player's wallet."""
+    if amount == 0:
+        return
+    guild_id = int(tournament["guild_id"])
+    await wallets.receive(db, guild_id, user_id, amount)
+    await _pool(db, tournament, -amount)
+    what = "prize" if kind == "tournament_prize" else "buy-in back"
+    await log(
+        db,
+        now,
+        Move(
+            guild_id,
+            user_id,
+            kind,
+            reason=f"{what} of tournament #{tournament['id']}",
+            wallet_delta=amount,
+            pool_delta=-amount,
+            tournament_id=int(tournament["id"]),
+        ),
+    )
+
+
+async def _pool(db: Connection, tournament: Row, delta: int) -> None:
+    changed = await db.run(
+        "UPDATE tournaments SET prize_pool = prize_pool + ? WHERE id = ? AND prize_pool + ? >= 0",
+        (delta, tournament["id"], delta),
+    )
+    if changed != 1:
+        raise AuditFailed(f"tournament #{tournament['id']}: its prize pool would go below 0")
+
+
+async def register(
+    db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
+) -> None:
+    """Enter a registering tournament, paying the buy-in. ``RegistrationClosed``,
+    ``AlreadyRegistered``, ``NotEnoughChips``."""
+    if tournament["state"] != "registering":
+        raise RegistrationClosed(int(tournament["id"]))
+    if await entry(db, tournament, user_id) is not None:
+        raise AlreadyRegistered(int(tournament["id"]), user_id)
+    await _pay_in(db, tournament, user_id, now, starting_balance)
+    await db.run(
+        "INSERT INTO tournament_entries (tournament_id, user_id, entries, registered_at)"
+        " VALUES (?, ?, 1, ?)",
+        (tournament["id"], user_id, ts(now)),
+    )
+
+
+async def enter_late(
+    db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
+) -> int:
+    """A late registration, or a re-entry of a player who went out, into a running tournament
+    (the director checks the level, 11.9); returns his entries so far. ``RegistrationClosed``
+    (re-entry not allowed, or still playing), ``NotEnoughChips``."""
+    if tournament["state"] != "running" or tournament["late_level"] is None:
+        raise RegistrationClosed(int(tournament["id"]))
+    found = await entry(db, tournament, user_id)
+    if found is not None and (found["place"] is None or not tournament["reentry"]):
+        raise RegistrationClosed(int(tournament["id"]))
+    await _pay_in(db, tournament, user_id, now, starting_balance)
+    if found is None:
+        await db.run(
+            "INSERT INTO tournament_entries (tournament_id, user_id, entries, registered_at)"
+            " VALUES (?, ?, 1, ?)",
+            (tournament["id"], user_id, ts(now)),
+        )
+        return 1
+    await db.run(
+        "UPDATE tournament_entries SET entries = entries + 1, place = NULL"
+        " WHERE tournament_id = ? AND user_id = ?",
+        (tournament["id"], user_id),
+    )
+    return int(found["entries"]) + 1
+
+
+async def unregister(db: Connection, tournament: Row, user_id: int, now: datetime) -> int:
+    """Leave a tournament before it starts, the buy-in back; returns the chips given back.
+    ``TournamentStarted``, ``NotRegistered``."""
+    if tournament["state"] != "registering":
+        raise TournamentStarted(int(tournament["id"]))
+    found = await entry(db, tournament, user_id)
+    if found is None:
+        raise NotRegistered(int(tournament["id"]), user_id)
+    await db.run(
+        "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+        (tournament["id"], user_id),
+    )
+    refund = int(tournament["buy_in"]) * int(found["entries"])
+    await _pay_out(db, tournament, user_id, refund, "tournament_refund", now)
+    return refund
+
+
+async def cancel(db: Connection, tournament: Row, now: datetime) -> dict[int, int]:
+    """Call a tournament off before it starts, every buy-in back; returns user id -> chips.
+    ``TournamentStarted``."""
+    if tournament["state"] != "registering":
+        raise TournamentStarted(int(tournament["id"]))
+    refunds: dict[int, int] = {}
+    for found in await entries(db, int(tournament["id"])):
+        refunds[found.user_id] = int(tournament["buy_in"]) * found.entries
+        await _pay_out(
+            db, tournament, found.user_id, refunds[found.user_id], "tournament_refund", now
+        )
+    await db.run(
+        "UPDATE tournaments SET state = 'cancelled', ended_at = ? WHERE id = ?",
+        (ts(now), tournament["id"]),
+    )
+    return refunds
+
+
+async def open_table(
+    db: Connection, tournament: Row, number: int, channel_id: int, settings_json: str, now: datetime
+) -> Row:
+    """Table ``number`` of the tournament, in ``channel_id`` (a thread)."""
+    await db.run(
+        "INSERT INTO tables (channel_id, guild_id, opener_id, max_seats, min_buy_in, max_buy_in,"
+        " settings, opened_at, tournament_id, table_number) VALUES (?, ?, ?, ?, 1, 1, ?, ?, ?, ?)",
+        (
+            channel_id,
+            tournament["guild_id"],
+            tournament["organiser_id"],
+            tournament["seats"],
+            settings_json,
+            ts(now),
+            tournament["id"],
+            number,
+        ),
+    )
+    found = await one(
+        db,
+        "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL",
+        (channel_id,),
+    )
+    assert found is not None
+    return found
+
+
+async def seat(
+    db: Connection, table: Row, user_id: int, position: int, stack: int, now: datetime
+) -> None:
+    """Seat a player with tournament chips: no wallet gives them, so no ledger row (11.1)."""
+    await db.run(
+        "INSERT INTO seats (table_id, user_id, position, stack, seated_at) VALUES (?, ?, ?, ?, ?)",
+        (table["id"], user_id, position, stack, ts(now)),
+    )
+
+
+async def start(db: Connection, tournament: Row, now: datetime) -> None:
+    """Registering -> running (``RegistrationClosed`` if it isn't registering)."""
+    changed = await db.run(
+        "UPDATE tournaments SET state = 'running', started_at = ? WHERE id = ?"
+        " AND state = 'registering'",
+        (ts(now), tournament["id"]),
+    )
+    if changed != 1:
+        raise RegistrationClosed(int(tournament["id"]))
+
+
+async def table_of(db: Connection, tournament: Row, channel_id: int) -> Row:
+    found = await one(
+        db,
+        "SELECT * FROM tables WHERE channel_id = ? AND closed_at IS NULL AND tournament_id = ?",
+        (channel_id, tournament["id"]),
+    )
+    if found is None:
+        raise AuditFailed(f"channel {channel_id} has no table of tournament #{tournament['id']}")
+    return found
+
+
+async def _no_live_hand(db: Connection, table: Row) -> None:
+    if await one(db, "SELECT 1 FROM hands WHERE table_id = ? AND ended_at IS NULL", (table["id"],)):
+        raise AuditFailed(f"table {table['id']} has a hand in play: players move between hands")
+
+
+async def knock_out(db: Connection, tournament: Row, places: Mapping[int, int]) -> None:
+    """Players out (11.4): each has no chips left; his seat goes, his place is written."""
+    for user_id, place in places.items():
+        removed = await db.run(
+            "DELETE FROM seats WHERE user_id = ? AND stack = 0 AND table_id IN"
+            " (SELECT id FROM tables WHERE tournament_id = ? AND closed_at IS NULL)",
+            (user_id, tournament["id"]),
+        )
+        if removed != 1:
+            raise AuditFailed(
+                f"player {user_id} is out of tournament #{tournament['id']} with chips"
+            )
+        await db.run(
+            "UPDATE tournament_entries SET place = ? WHERE tournament_id = ? AND user_id = ?",
+            (place, tournament["id"], user_id),
+        )
+
+
+async def move(
+    db: Connection, tournament: Row, user_id: int, source: Row, target: Row, position: int
+) -> None:
+    """Move a player and his stack from one of the tournament's tables to another (11.5):
+    from a table between hands, to one that may be playing (he is dealt in from its next)."""
+    await _no_live_hand(db, source)
+    moved = await db.run(
+        "UPDATE seats SET table_id = ?, position = ? WHERE table_id = ? AND user_id = ?",
+        (target["id"], position, source["id"], user_id),
+    )
+    if moved != 1:
+        raise AuditFailed(f"player {user_id} has no seat at table {source['id']} to move from")
+
+
+async def close_table(db: Connection, table: Row, now: datetime) -> None:
+    """A table that broke (11.5), its players gone: it closes."""
+    await _no_live_hand(db, table)
+    if await one(db, "SELECT 1 FROM seats WHERE table_id = ?", (table["id"],)):
+        raise AuditFailed(f"table {table['id']} still has players: it can't close")
+    await db.run("UPDATE tables SET closed_at = ? WHERE id = ?", (ts(now), table["id"]))
+
+
+async def finish(
+    db: Connection,
+    tournament: Row,
+    places: Mapping[int, int],
+    prizes: Mapping[int, int],
+    now: datetime,
+) -> None:
+    """The tournament is over: the last places written, the whole pool paid out once (11.7),
+    its last table closed. ``AuditFailed`` if the prizes don't add up to the pool."""
+    if tournament["state"] != "running":
+        raise AuditFailed(f"tournament #{tournament['id']} is {tournament['state']}: no payout")
+    if sum(prizes.values()) != tournament["prize_pool"] or any(p < 0 for p in prizes.values()):
+        raise AuditFailed(
+            f"tournament #{tournament['id']}: prizes {sum(prizes.values())} for a pool of"
+            f" {tournament['prize_pool']}"
+        )
+    for table in await db.all(
+        "SELECT * FROM tables WHERE tournament_id = ? AND closed_at IS NULL", (tournament["id"],)
+    ):
+        await _no_live_hand(db, table)
+        # The winner's chips go with the tournament: they were never wallet chips (11.1).
+        await db.run("DELETE FROM seats WHERE table_id = ?", (table["id"],))
+        await db.run("UPDATE tables SET closed_at = ? WHERE id = ?", (ts(now), table["id"]))
+    await db.run_many(
+        "UPDATE tournament_entries SET place = ? WHERE tournament_id = ? AND user_id = ?",
+        [(place, tournament["id"], user_id) for user_id, place in places.items()],
+    )
+    await db.run(
+        "UPDATE tournament_entries SET prize = 0 WHERE tournament_id = ?", (tournament["id"],)
+    )
+    for user_id, prize in sorted(prizes.items()):
+        await _pay_out(db, tournament, user_id, prize, "tournament_prize", now)
+        await db.run(
+            "UPDATE tournament_entries SET prize = ? WHERE tournament_id = ? AND user_id = ?",
+            (prize, tournament["id"], user_id),
+        )
+    await db.run(
+        "UPDATE tournaments SET state = 'finished', ended_at = ? WHERE id = ?",
+        (ts(now), tournament["id"]),
+    )
+
+
+async def set_elapsed(db: Connection, tournament_id: int, elapsed: int) -> None:
+    await db.run("UPDATE tournaments SET elapsed = ? WHERE id = ?", (elapsed, tournament_id))
+
+
+async def set_message(db: Connection, tournament_id: int, message_id: int) -> None:
+    await db.run("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
+
+
+async def hands_dealt(db: Connection, channel_id: int) -> int:
+    """Hands dealt at the channel's open table so far (levels counted in hands, 11.2)."""
+    found = await one(
+        db,
+        "SELECT count(hands.id) AS n FROM tables LEFT JOIN hands ON hands.table_id = tables.id"
+        " WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
+        (channel_id,),
+    )
+    return 0 if found is None else int(found["n"])
+
+
+def to_tournament(row: Row) -> Tournament:
+    return Tournament(
+        tournament_id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        organiser_id=int(row["organiser_id"]),
+        game=str(row["game"]),
+        structure=str(row["structure"]),
+        curve=str(row["curve"]),
+        level_unit="hands" if row["level_unit"] == "hands" else "seconds",
+        level_length=int(row["level_length"]),
+        starting_stack=int(row["starting_stack"]),
+        buy_in=int(row["buy_in"]),
+        seats=int(row["seats"]),
+        start_entrants=None if row["start_entrants"] is None else int(row["start_entrants"]),
+        start_at=parse_ts(row["start_at"]),
+        late_level=None if row["late_level"] is None else int(row["late_level"]),
+        reentry=bool(row["reentry"]),
+        state=row["state"],
+        seed=int(row["seed"]),
+        prize_pool=int(row["prize_pool"]),
+        elapsed=int(row["elapsed"]),
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
+        settings=json.loads(row["settings"]),
+        created_at=required_ts(row["created_at"]),
+        started_at=parse_ts(row["started_at"]),
+        ended_at=parse_ts(row["ended_at"]),
+    )
+
+
+def to_entry(row: Row) -> TournamentEntry:
+    return TournamentEntry(
+        user_id=int(row["user_id"]),
+        entries=int(row["entries"]),
+        place=None if row["place"] is None else int(row["place"]),
+        prize=None if row["prize"] is None else int(row["prize"]),
+    )
+
+
+def positions(seats: Sequence[int | None]) -> list[tuple[int, int]]:
+    """``(user, position)`` for a table's seats numbered from 1 (``engine.tournament``): the
+    store's positions count from 0."""
+    return [(user, number) for number, user in enumerate(seats) if user is not None]

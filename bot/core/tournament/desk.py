@@ -1,0 +1,272 @@
+"""The tournament desk (``house.tournaments``): creating a tournament, registering and
+unregistering, cancelling, and starting it when its entrants are in (RULES 11.1, 11.5).
+
+A running tournament has a :class:`~bot.core.tournament.director.TournamentDirector`. Its tables
+are core tables, each in a channel of its own: the core doesn't make channels, so the desk asks
+the injected ``make_thread`` for one per table (the edge creates a thread under the lobby's
+channel; tests hand out numbers).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from random import Random
+from typing import Any, Literal
+
+from bot.core.clock import Clock
+from bot.core.config import TableConfig
+from bot.core.dealer import Dealer
+from bot.core.errors import TableError
+from bot.core.players import Players
+from bot.core.registry import Registry
+from bot.core.settings import DEFAULT_TIME_BANK
+from bot.core.storage import Store, Tournament, TournamentEntry
+from bot.core.table import Table
+from bot.core.tasks import Tasks
+from bot.core.tournament.director import TournamentDirector
+from engine.tournament import Finish, seat_entrants, structure
+from words import EN
+
+log = logging.getLogger(__name__)
+
+# The edge's thread for table ``number`` of a tournament: returns its channel id.
+ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
+
+
+class Tournaments:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        tasks: Tasks,
+        registry: Registry,
+        dealer: Dealer,
+        players: Players,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._tasks = tasks
+        self._registry = registry
+        self._dealer = dealer
+        self._players = players
+        self.directors: dict[int, TournamentDirector] = {}  # tournament id -> its director
+        self.make_thread: ThreadMaker | None = None  # set by the edge
+        # Called with a director once its tournament has paid out (the lobby's results).
+        self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        *,
+        game: str,
+        buy_in: int,
+        seats: int,
+        level_unit: Literal["seconds", "hands"],
+        level_length: int,
+        structure_name: str = "standard",
+        starting_stack: int | None = None,
+        start_entrants: int | None = None,
+        start_at: datetime | None = None,
+        late_level: int | None = None,
+        reentry: bool = False,
+        curve: str = "standard",
+        turn_seconds: float = 60,
+        countdown_seconds: float = 10,
+        time_bank: int = DEFAULT_TIME_BANK,
+        lang: str = EN,
+    ) -> Tournament:
+        """A new tournament, open for registration; its seed is drawn now and kept (11.5).
+        ``TableError`` for a structure that doesn't exist; the store's errors otherwise."""
+        try:
+            chosen = structure(structure_name)
+        except ValueError:
+            raise TableError("illegal_action", reason=structure_name) from None
+        return await self._store.tournaments.create(
+            guild_id,
+            channel_id,
+            organiser_id,
+            game=game,
+            structure=chosen.name,
+            curve=curve,
+            level_unit=level_unit,
+            level_length=level_length,
+            starting_stack=chosen.starting_stack if starting_stack is None else starting_stack,
+            buy_in=buy_in,
+            seats=seats,
+            seed=secrets.randbelow(2**62),
+            start_entrants=start_entrants,
+            start_at=start_at,
+            late_level=late_level,
+            reentry=reentry,
+            settings={
+                "turn_seconds": turn_seconds,
+                "countdown_seconds": countdown_seconds,
+                "time_bank": time_bank,
+                "lang": lang,
+            },
+        )
+
+    async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
+        """Enter; a sit-and-go starts once its last seat is taken."""
+        tournament = await self._store.tournaments.register(
+            tournament_id, user_id, guild_id=guild_id
+        )
+        entries = await self._store.tournaments.entries(tournament_id)
+        if tournament.start_entrants is not None and len(entries) >= tournament.start_entrants:
+            await self.start(tournament_id)
+        return tournament
+
+    async def unregister(self, guild_id: int, tournament_id: int, user_id: int) -> int:
+        return await self._store.tournaments.unregister(tournament_id, user_id, guild_id=guild_id)
+
+    async def cancel(
+        self, guild_id: int, tournament_id: int, user_id: int, *, can_manage: bool
+    ) -> dict[int, int]:
+        """The organiser (or a member who may manage the server) calls it off before the
+        start: every buy-in back in one transaction."""
+        tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
+        if user_id != tournament.organiser_id and not can_manage:
+            raise TableError("close_not_allowed")
+        return await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
+
+    async def start(self, tournament_id: int) -> TournamentDirector:
+        """Seat the entrants at random at as few tables as the seats allow (11.5), a thread
+        each, and deal."""
+        if self.make_thread is None:
+            raise RuntimeError("no thread maker: the edge sets house.tournaments.make_thread")
+        tournament = await self._store.tournaments.get(tournament_id)
+        entries = await self._store.tournaments.entries(tournament_id)
+        seed = f"{tournament.seed}:start"
+        seating = seat_entrants([e.user_id for e in entries], tournament.seats, Random(seed))
+        log.info("tournament %s: seated with seed %s: %s", tournament_id, seed, seating)
+        channels = {number: await self.make_thread(tournament, number) for number in seating}
+        config = _config(tournament)
+        await self._store.tournaments.start(
+            tournament_id,
+            {number: (channels[number], seats) for number, seats in seating.items()},
+            config.to_settings(),
+        )
+        tables = {
+            number: await self._open(tournament, channels[number], config) for number in seating
+        }
+        director = self._direct(tournament, tables, {e.user_id for e in entries})
+        director.entrants = sum(e.entries for e in entries)
+        for table in tables.values():
+            table.outbox.redraw()
+            self._dealer.schedule(table)
+        return director
+
+    async def _open(self, tournament: Tournament, channel_id: int, config: TableConfig) -> Table:
+        table = self._registry.add(
+            channel_id, tournament.guild_id, tournament.organiser_id, config, config.rotation()
+        )
+        table.seats = {s.user_id: s for s in await self._store.seating.seats(channel_id)}
+        await self._players.load_names(table, table.seats.keys())
+        for user_id in table.seats:
+            await self._players.four_colour(user_id)
+        return table
+
+    async def restore(self) -> None:
+        """After a restart: every running tournament whose tables this process restored gets
+        its director back, its level clock where it was saved (11.8). Players out in a hand
+        whose end the director had not dealt with yet get their places before anything is
+        dealt there."""
+        live = {record.channel_id: record for record in await self._store.hands.live()}
+        for tournament in await self._store.tournaments.active():
+            if tournament.state != "running":
+                continue
+            stored = await self._store.tournaments.tables(tournament.tournament_id)
+            found = {t.number: self._registry.find(t.channel_id) for t in stored}
+            tables = {number: table for number, table in found.items() if table is not None}
+            if not tables or len(tables) != len(stored):
+                continue  # another process's
+            entries = await self._store.tournaments.entries(tournament.tournament_id)
+            hands = {
+                n: await self._store.tournaments.hands_dealt(t.channel_id)
+                for n, t in tables.items()
+            }
+            director = self._direct(
+                tournament,
+                tables,
+                {e.user_id for e in entries if e.place is None},
+                hands_dealt=hands,
+                finishes=finishes_of(entries),
+            )
+            director.entrants = sum(e.entries for e in entries)
+            outs: list[tuple[int, int, int]] = []  # (table, user, chips he began with)
+            for number, table in sorted(tables.items()):
+                record = live.get(table.channel_id)
+                playing = set() if record is None else {p.user_id for p in record.players}
+                for seat in sorted(table.seats.values(), key=lambda s: s.position):
+                    if seat.stack == 0 and seat.user_id not in playing:
+                        last = await self._store.hands.last_for(seat.user_id, finished=True)
+                        began = (
+                            0
+                            if last is None
+                            else next(
+                                p.starting_stack for p in last.players if p.user_id == seat.user_id
+                            )
+                        )
+                        outs.append((number, seat.user_id, began))
+            playing_tables = {n for n, t in tables.items() if t.channel_id in live}
+            director.resume(outs, playing_tables)
+
+    def _direct(
+        self,
+        tournament: Tournament,
+        tables: dict[int, Table],
+        left: set[int],
+        *,
+        hands_dealt: dict[int, int] | None = None,
+        finishes: Sequence[Finish] = (),
+    ) -> TournamentDirector:
+        director = TournamentDirector(
+            tournament,
+            tables,
+            store=self._store,
+            dealer=self._dealer,
+            registry=self._registry,
+            clock=self._clock,
+            tasks=self._tasks,
+            players_left=left,
+            on_finish=self._finished,
+            hands_dealt=hands_dealt,
+            finishes=finishes,
+        )
+        self.directors[tournament.tournament_id] = director
+        return director
+
+    async def _finished(self, director: TournamentDirector) -> None:
+        self.directors.pop(director.tournament.tournament_id, None)
+        if self.on_finish is not None:
+            await self.on_finish(director)
+
+
+def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
+    """The places the store holds, as the director ranked them (ties together)."""
+    by_place: dict[int, list[int]] = {}
+    for entry in entries:
+        if entry.place is not None:
+            by_place.setdefault(entry.place, []).append(entry.user_id)
+    return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
+
+
+def _config(tournament: Tournament) -> TableConfig:
+    """Its tables' settings, at level 1's stakes (the director sets each hand's)."""
+    settings: dict[str, Any] = tournament.settings
+    return TableConfig(
+        stakes=structure(tournament.structure).level(1).stakes,
+        seats=tournament.seats,
+        min_buy_in=1,
+        max_buy_in=1,
+        turn_seconds=settings.get("turn_seconds", 60),
+        countdown_seconds=settings.get("countdown_seconds", 10),
+        lang=settings.get("lang", EN),
+        game=tournament.game,
+        time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
+    )

@@ -1,0 +1,361 @@
+"""The director of one running tournament (RULES 11): the levels at its tables, who goes out in
+which place, balancing and breaking its tables, hand-for-hand on the bubble, and the payout.
+
+Its tables are core tables like any other, each in a channel of its own (a thread), dealt by the
+dealer; the director is each one's :class:`~bot.core.table.Director`. The dealer asks it before
+every hand whether to deal (hand-for-hand may hold a table, 11.6) and has it set the level's
+stakes (11.2); when a hand ends the dealer hands it over, and the director, in a task of its own
+and one table at a time, ranks the players out (11.4), moves players between tables that are
+between hands (11.5), saves it all in one transaction, and deals on. Every random choice draws
+from a ``Random`` seeded with the tournament's seed and the hand that led to it, logged, so the
+draw can be repeated (11.5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from random import Random
+
+from bot.core.clock import Clock
+from bot.core.dealer import Dealer
+from bot.core.registry import Registry
+from bot.core.storage import HandEnd, Store, Tournament
+from bot.core.table import LiveHand, Table
+from bot.core.tasks import Tasks
+from engine.tournament import (
+    Break,
+    Finish,
+    Move,
+    Structure,
+    award,
+    hand_for_hand,
+    level_at,
+    paid_places,
+    plan_after_hand,
+    prize_table,
+    rank_out,
+    structure,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Out:
+    """A player out, waiting for his place: in dealing order at the lowest-numbered table."""
+
+    table: int
+    order: int  # his place in that hand's dealing order (RULES 1.4)
+    user_id: int
+    began_with: int  # his chips when that hand began (11.4)
+
+    def key(self) -> tuple[int, int]:
+        return (self.table, self.order)
+
+
+@dataclass(slots=True)
+class Record:
+    """What the director did, for the lobby and for checking it: the places, the rounds played
+    hand for hand, the moves and breaks, and the seed of each draw."""
+
+    finishes: list[Finish] = field(default_factory=list)
+    hand_for_hand_rounds: int = 0
+    moves: list[Move] = field(default_factory=list)
+    breaks: list[int] = field(default_factory=list)
+    draws: list[str] = field(default_factory=list)
+    prizes: dict[int, int] = field(default_factory=dict)
+    # (table, hand-for-hand round or None) of each hand dealt, in order
+    dealt: list[tuple[int, int | None]] = field(default_factory=list)
+
+
+class TournamentDirector:
+    """One running tournament. Made by ``bot.core.tournament.Tournaments`` at the start or on
+    a restart; ``on_finish`` is called once it has paid out."""
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        tables: dict[int, Table],
+        *,
+        store: Store,
+        dealer: Dealer,
+        registry: Registry,
+        clock: Clock,
+        tasks: Tasks,
+        players_left: set[int],
+        on_finish: Callable[[TournamentDirector], Awaitable[None]],
+        hands_dealt: dict[int, int] | None = None,
+        finishes: Sequence[Finish] = (),
+    ) -> None:
+        self.tournament = tournament
+        self.structure: Structure = structure(tournament.structure)
+        self.tables = tables  # number -> its core table
+        self._numbers = {table.channel_id: number for number, table in tables.items()}
+        self._store = store
+        self._dealer = dealer
+        self._registry = registry
+        self._clock = clock
+        self._tasks = tasks
+        self._on_finish = on_finish
+        self.left = set(players_left)
+        self.entrants = 0  # entries in all, set by whoever made it (the prize table's size)
+        self.record = Record(finishes=list(finishes))
+        self._lock = asyncio.Lock()
+        self._pending: list[_Out] = []  # out in this hand-for-hand round, not ranked yet
+        self._hands_dealt = dict(hands_dealt or dict.fromkeys(tables, 0))
+        self._levels: dict[int, int] = {}  # the level each table last dealt at
+        self._elapsed = tournament.elapsed
+        self._resumed_at = clock.now()
+        self.hand_for_hand = False
+        self._round: set[int] = set()  # tables that dealt in this hand-for-hand round
+        self.finished = False
+        self._held = False  # restored with players out to rank first: nothing is dealt
+        for table in tables.values():
+            table.tournament = self
+
+    def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
+        """After a restart: ``outs`` (table, player, chips he began his last hand with) went
+        out in hands the director had not dealt with; the tables ``playing`` have a hand in
+        play. Hand-for-hand resumes if it was on: the tables playing are this round's."""
+        staying = len(self.left) - len(outs)
+        self.hand_for_hand = hand_for_hand(staying, paid_places(self.entrants), len(self.tables))
+        # The tables between hands have played this round already: they wait for the others.
+        self._round = set(self.tables) if self.hand_for_hand and playing else set()
+        if not outs:
+            return
+        self._held = True
+        self._pending = [
+            _Out(table, order, user, began) for order, (table, user, began) in enumerate(outs)
+        ]
+        self._tasks.spawn(self._resume())
+
+    async def _resume(self) -> None:
+        async with self._lock:
+            self._held = False
+            if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
+                return  # the round's last hand ends them
+            await self._between_hands(0)
+        if not self.finished:
+            self._deal_on()
+
+    # ------------------------------------------------------------------ the clock and levels
+
+    def elapsed(self) -> int:
+        """Seconds of play so far (RULES 11.8: a restart resumes from the saved figure)."""
+        return self._elapsed + int(self._clock.now() - self._resumed_at)
+
+    def level(self, number: int) -> int:
+        """The level table ``number``'s next hand is dealt at (11.2)."""
+        if self.tournament.level_unit == "hands":
+            done = self._hands_dealt.get(number, 0)
+            return level_at(done, self.tournament.level_length)
+        return level_at(self.elapsed(), self.tournament.level_length)
+
+    def seats(self) -> dict[int, list[int | None]]:
+        """Every table's seats by number from 1, as ``engine.tournament`` takes them."""
+        return {
+            number: [
+                next((s.user_id for s in table.seats.values() if s.position == p), None)
+                for p in range(table.config.seats)
+            ]
+            for number, table in self.tables.items()
+        }
+
+    # ------------------------------------------------------------------ the dealer's hooks
+
+    def may_deal(self, table: Table) -> bool:
+        number = self._numbers.get(table.channel_id)
+        if self.finished or number is None or self._held or self._lock.locked():
+            # The director is moving players: it deals again when it is done.
+            return False
+        if self.hand_for_hand:
+            if number in self._round:
+                return False
+            self._round.add(number)
+        self.record.dealt.append(
+            (number, self.record.hand_for_hand_rounds if self.hand_for_hand else None)
+        )
+        level = self.level(number)
+        stakes = self.structure.level(level).stakes
+        if table.config.stakes != stakes:
+            table.config = replace(table.config, stakes=stakes)
+        if self._levels.get(number) not in (None, level):
+            table.outbox.say(
+                "tournament_level",
+                level=level,
+                small=stakes.small_bet,
+                big=stakes.big_bet,
+                ante=stakes.ante,
+                bring_in=stakes.bring_in,
+            )
+        self._levels[number] = level
+        self._hands_dealt[number] = self._hands_dealt.get(number, 0) + 1
+        return True
+
+    def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
+        self._tasks.spawn(self._after_hand(table, live, end))
+
+    # ------------------------------------------------------------------ between hands
+
+    async def _after_hand(self, table: Table, live: LiveHand, end: HandEnd) -> None:
+        number = self._numbers[table.channel_id]
+        hand = live.hand
+        count = len(live.users)
+        dealing = [(hand.dealer + 1 + i) % count for i in range(count)]
+        outs = [
+            _Out(number, order, live.users[seat], hand.starting_stacks[seat])
+            for order, seat in enumerate(dealing)
+            if end.final_stacks[live.users[seat]] == 0
+        ]
+        async with self._lock:
+            self._pending.extend(outs)
+            if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
+                # 11.6: the round ends when every table has finished its hand.
+                await self._refresh(table)
+                return
+            await self._between_hands(live.hand_id)
+        if not self.finished:
+            self._deal_on()
+
+    async def _between_hands(self, hand_id: int) -> None:
+        """Rank the players out, plan the moves at every table between hands, save it all in
+        one transaction, then show it."""
+        out = sorted(self._pending, key=_Out.key)
+        self._pending = []
+        finishes = rank_out([(o.user_id, o.began_with) for o in out], len(self.left))
+        places = {user: f.place for f in finishes for user in f.players}
+        self.left -= set(places)
+        self.record.finishes.extend(finishes)
+        if len(self.left) <= 1:
+            await self._finish(places, out)
+            return
+        seats = self.seats()
+        for o in out:
+            seats[o.table] = [None if u == o.user_id else u for u in seats[o.table]]
+        moves, breaking = self._plan(seats, hand_id)
+        channel = {n: t.channel_id for n, t in self.tables.items()}
+        await self._store.tournaments.after_hand(
+            self.tournament.tournament_id,
+            out=places,
+            moves=[
+                (m.player, channel[m.from_table], channel[m.to_table], m.to_seat) for m in moves
+            ],
+            closing=[channel[n] for n in breaking],
+        )
+        await self._store.tournaments.set_elapsed(self.tournament.tournament_id, self.elapsed())
+        self._show(out, places, moves, breaking)
+        for number in breaking:
+            table = self.tables.pop(number)
+            del self._numbers[table.channel_id]
+            self._dealer.stop(table)
+            self._registry.remove(table)
+        for table in self.tables.values():
+            await self._refresh(table)
+        was = self.hand_for_hand
+        self.hand_for_hand = hand_for_hand(
+            len(self.left), paid_places(self.entrants), len(self.tables)
+        )
+        if self.hand_for_hand:
+            if any(t.live is not None for t in self.tables.values()):
+                # Tables still playing hands dealt before the bubble: the others wait for them.
+                self._round = set(self.tables)
+            else:
+                self._round.clear()
+                self.record.hand_for_hand_rounds += 1
+            if not was:
+                for table in self.tables.values():
+                    table.outbox.say("tournament_hand_for_hand")
+        if breaking and len(self.tables) == 1:
+            (final,) = self.tables.values()
+            final.outbox.say("tournament_final_table", count=len(self.left))
+
+    def _plan(
+        self, seats: dict[int, list[int | None]], hand_id: int
+    ) -> tuple[list[Move], list[int]]:
+        """Moves from every table between hands, the highest-numbered first (a break before
+        any balancing), each drawn from its own logged seed (11.5)."""
+        moves: list[Move] = []
+        breaking: list[int] = []
+        for number in sorted(self.tables, reverse=True):
+            if number not in seats or self.tables[number].live is not None:
+                continue
+            seed = f"{self.tournament.seed}:{hand_id}:{number}"
+            plan = plan_after_hand(seats, number, Random(seed))
+            steps = plan.moves if isinstance(plan, Break) else tuple(plan)
+            if isinstance(plan, Break):
+                breaking.append(number)
+                self.record.breaks.append(number)
+            if steps:
+                log.info(
+                    "tournament %s: draw %s moves %s", self.tournament.tournament_id, seed, steps
+                )
+                self.record.draws.append(seed)
+            for step in steps:
+                moves.append(step)
+                seats[step.from_table][seats[step.from_table].index(step.player)] = None
+                seats[step.to_table][step.to_seat - 1] = step.player
+            if isinstance(plan, Break):
+                del seats[number]
+        self.record.moves.extend(moves)
+        return moves, breaking
+
+    def _show(
+        self, out: list[_Out], places: dict[int, int], moves: list[Move], breaking: list[int]
+    ) -> None:
+        for o in out:
+            table = self.tables[o.table]
+            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
+        for number in breaking:
+            self.tables[number].outbox.say("tournament_breaks")
+        for move in moves:
+            source, target = self.tables[move.from_table], self.tables[move.to_table]
+            name = source.name(move.player)
+            target.names.setdefault(move.player, name)
+            source.outbox.say("tournament_moves_away", name=name, table=move.to_table)
+            target.outbox.say(
+                "tournament_moves_in",
+                ping=move.player,
+                mention=f"<@{move.player}>",
+                table=move.from_table,
+            )
+
+    async def _refresh(self, table: Table) -> None:
+        """The table's seats as the store has them now (stacks back, players moved)."""
+        async with table.lock:
+            table.seats = {s.user_id: s for s in await self._store.seating.seats(table.channel_id)}
+            table.outbox.redraw()
+
+    def _deal_on(self) -> None:
+        for table in self.tables.values():
+            self._dealer.schedule(table)
+
+    # ------------------------------------------------------------------ the end
+
+    async def _finish(self, places: dict[int, int], out: list[_Out]) -> None:
+        """One player left: he wins; the prizes are paid (11.7) and the tables close."""
+        (winner,) = self.left
+        places = places | {winner: 1}
+        self.record.finishes.append(Finish(1, (winner,)))
+        pool = (await self._store.tournaments.get(self.tournament.tournament_id)).prize_pool
+        prizes = award(
+            [(f.place, f.players) for f in self.record.finishes],
+            prize_table(pool, self.entrants, self.tournament.curve),
+        )
+        await self._store.tournaments.finish(
+            self.tournament.tournament_id, places=places, prizes=prizes
+        )
+        self.record.prizes = prizes
+        self.finished = True
+        self.left = set()
+        for o in out:
+            table = self.tables[o.table]
+            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
+        for table in self.tables.values():
+            if winner in table.seats:
+                table.outbox.say("tournament_won", name=table.name(winner))
+            self._dealer.stop(table)
+            self._registry.remove(table)
+        await self._on_finish(self)

@@ -1,0 +1,43 @@
+"""Who finishes where (RULES 11.4) and when tables play hand for hand (11.6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Players who finished tied at ``place`` (1 is the winner), in dealing order (11.4)."""
+
+    place: int
+    players: tuple[int, ...]
+
+
+def rank_out(out: Sequence[tuple[int, int]], players_before: int) -> list[Finish]:
+    """Places for the players out in one hand (or one hand-for-hand round).
+
+    ``out`` holds (player, chips he began the hand with), in dealing order at the lowest-numbered
+    table first; ``players_before`` is how many were in the tournament before they went out. More
+    chips at the start of the hand finishes higher; equal stacks tie.
+    """
+    if len(out) > players_before:
+        raise ValueError("more players out than were left")
+    finishes: list[Finish] = []
+    place = players_before - len(out) + 1
+    by_stack = sorted(enumerate(out), key=lambda item: (-item[1][1], item[0]))
+    for _, group in groupby(by_stack, key=lambda item: item[1][1]):
+        tied = tuple(player for _, (player, _) in group)
+        finishes.append(Finish(place, tied))
+        place += len(tied)
+    return finishes
+
+
+def hand_for_hand(players_left: int, places_paid: int, tables: int) -> bool:
+    """Whether tables keep in step (11.6): on the bubble, with more than one table.
+
+    We read "the next player out would finish in the money" as the moment one more elimination
+    puts everyone still in the money (docs/rules.md 11.6).
+    """
+    return tables > 1 and players_left == places_paid + 1

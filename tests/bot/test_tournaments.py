@@ -1,0 +1,116 @@
+"""Tournaments through the core (issue 21 points 3-8; RULES 11.2-11.7): random players play a
+sit-and-go to the end on the injected clock, on SQLite and PostgreSQL. Checked as it goes: the
+audit after every hand (the tournament's chips add up to its entrants' starting stacks), tables
+balanced within one whenever all are between hands; at the end: places 1..N each once or tied,
+the pool paid once and in full as RULES 11.7 says, hand-for-hand played on the bubble, the final
+table, levels rising."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.errors import TableError
+from bot.core.storage import Store
+from engine.tournament import award, paid_places, prize_table, structure
+from tests.bot.tournament_run import (
+    BUY_IN,
+    COUNTDOWN,
+    TURN,
+    TournamentRun,
+    places_are_each_taken_once,
+)
+
+
+async def check_the_end(run: TournamentRun, players: int, *, hand_for_hand: bool) -> None:
+    director = run.director
+    assert director is not None and run.tournament is not None
+    tid = run.tournament.tournament_id
+    done = await run.store.tournaments.get(tid)
+    assert (done.state, done.prize_pool) == ("finished", 0)
+    entries = await run.store.tournaments.entries(tid)
+    places = {e.user_id: e.place for e in entries}
+    assert None not in places.values()
+    places_are_each_taken_once({user: place for user, place in places.items() if place})
+    # The pool, paid out once and in full, as RULES 11.7's table shares it (ties share).
+    pool = BUY_IN * players
+    expected = award(
+        [(f.place, f.players) for f in director.record.finishes],
+        prize_table(pool, players),
+    )
+    paid = {e.user_id: e.prize for e in entries if e.prize}
+    assert paid == expected and sum(paid.values()) == pool
+    assert len(paid) >= paid_places(players) or any(
+        len(f.players) > 1 for f in director.record.finishes
+    )
+    wallets = {user: (await run.store.wallets.get(1, user)).balance for user in run.users}
+    assert all(wallets[user] == 1000 - BUY_IN + paid.get(user, 0) for user in run.users)
+    assert await run.store.tournaments.tables(tid) == []
+    assert run.house.registry.find(5001) is None
+    # Hand-for-hand on the bubble (11.6): in each round every table dealt once at most.
+    for record in run.records:
+        rounds = [(table, r) for table, r in record.dealt if r is not None]
+        assert len(rounds) == len(set(rounds))
+    assert any(record.hand_for_hand_rounds for record in run.records) == hand_for_hand
+    assert run.audits >= run.hands and run.balanced_checks > 0  # a crash audits as well
+
+
+async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(store: Store) -> None:
+    # Three places paid: the bubble, four players left, is at two tables of three seats.
+    run = TournamentRun(store, seed=21, players=12, seats=3)
+    director = await run.register_all(level_hands=3)
+    assert sorted(len(t.seats) for t in run.tables()) == [3, 3, 3, 3]
+    await run.play()
+    await check_the_end(run, 12, hand_for_hand=True)
+    assert director.record.breaks, "a table broke on the way to the final table"
+    assert director.record.moves
+    assert any("Level 2:" in line for line in run.screen.lines)
+    assert any("final table" in line for line in run.screen.lines)
+    assert any("Hand-for-hand" in line for line in run.screen.lines)
+
+
+async def test_a_tournament_survives_crashes_at_random_points(store: Store) -> None:
+    run = TournamentRun(store, seed=8, players=12, seats=3)
+    await run.register_all(level_hands=3)
+    await run.play(crashes=0.01)
+    assert run.restarts >= 3
+    await check_the_end(run, 12, hand_for_hand=True)
+
+
+@pytest.mark.slow
+async def test_a_tournament_of_thirty_over_four_tables_plays_to_the_end(store: Store) -> None:
+    run = TournamentRun(store, seed=30, players=30, seats=8)
+    await run.register_all(level_hands=4)
+    assert sorted(len(t.seats) for t in run.tables()) == [7, 7, 8, 8]
+    await run.play()
+    # Seven places paid: at the bubble eight are left, who fit at one table of eight, so the
+    # final table has formed and the tables are in step already (docs/rules.md 11.6).
+    await check_the_end(run, 30, hand_for_hand=False)
+
+
+async def test_levels_rise_from_the_next_hand_and_nobody_sits_out(store: Store) -> None:
+    run = TournamentRun(store, seed=5, players=4, seats=4)
+    director = await run.register_all(level_hands=1)
+    (table,) = run.tables()
+    await run.clock.advance(COUNTDOWN, run.house)
+    first = table.live
+    assert first is not None and first.hand.stakes == structure("standard").level(1).stakes
+    # Nobody acts: each player's time and time bank run out (RULES 11.3), he checks or folds,
+    # and is dealt the next hand all the same, at the next level's stakes (11.2).
+    while table.live is first:
+        await run.clock.advance(TURN, run.house)
+    assert first.hand.timed_out
+    await run.clock.advance(COUNTDOWN, run.house)
+    assert not any(s.sitting_out for s in table.seats.values())
+    live = table.live
+    assert live is not None and set(live.users) == set(first.users)
+    assert live.hand.stakes == structure("standard").level(2).stakes
+    actor = live.users[0]
+    # A tournament table takes no /sit, /leave or /sitout (its chips are not the wallets').
+    for refused in (
+        run.house.tables.leave(table.channel_id, actor),
+        run.house.tables.set_sitting_out(table.channel_id, actor, True),
+        run.house.tables.sit(table.channel_id, 9999, "Zed", 100),
+    ):
+        with pytest.raises(TableError, match="tournament_table"):
+            await refused
+    assert director.level(1) >= 2

@@ -1,0 +1,138 @@
+"""A tournament of random players played to the end through the core, on a clock that moves only
+when told, checking RULES 11's invariants as it goes (``tests/bot/test_tournaments.py``)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from bot.core.storage import Store, Tournament
+from bot.core.table import Table
+from bot.core.tournament import Record, TournamentDirector
+from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
+
+LOBBY = 77
+BUY_IN = 100
+COUNTDOWN = 5.0
+TURN = 60.0
+
+
+class TournamentRun:
+    """``players`` random players in a sit-and-go of ``seats``-seat tables."""
+
+    def __init__(self, store: Store, seed: int, *, players: int, seats: int) -> None:
+        self.store = store
+        self.clock = ManualClock()
+        self.house = new_house(store, self.clock)
+        self.screen = Screen(self.house)
+        self.rng = random.Random(seed)
+        self.users = list(range(1001, 1001 + players))
+        self.seats = seats
+        self.threads = itertools.count(5001)
+        self.house.tournaments.make_thread = self._thread
+        self.hands = 0
+        self.audits = 0
+        self.balanced_checks = 0
+        self.director: TournamentDirector | None = None
+        self.tournament: Tournament | None = None
+        self.restarts = 0
+        self.records: list[Record] = []  # each director's, the one playing now last
+
+    async def _thread(self, tournament: Tournament, number: int) -> int:
+        return next(self.threads)
+
+    async def register_all(self, *, level_hands: int) -> TournamentDirector:
+        self.tournament = await self.house.tournaments.create(
+            GUILD,
+            LOBBY,
+            self.users[0],
+            game="stud",
+            buy_in=BUY_IN,
+            seats=self.seats,
+            level_unit="hands",
+            level_length=level_hands,
+            start_entrants=len(self.users),
+            turn_seconds=TURN,
+            countdown_seconds=COUNTDOWN,
+        )
+        for user in self.users:
+            await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
+        self.director = self.house.tournaments.directors[self.tournament.tournament_id]
+        self.records.append(self.director.record)
+        return self.director
+
+    async def crash_and_restart(self) -> None:
+        """The process dies (every task of the core stops where it was, no shutdown, nothing
+        saved that wasn't), and a new one restores what the store holds."""
+        assert self.tournament is not None
+        # The dead process shows nothing more and starts no clock: its screen goes dark first.
+        self.screen.working = False
+        self.house.on_outbox = lambda outbox: None
+        await self.house.tasks.stop()
+        self.house = new_house(self.store, self.clock)
+        self.screen = Screen(self.house)
+        self.house.tournaments.make_thread = self._thread
+        await self.house.recovery.restore()
+        self.director = self.house.tournaments.directors[self.tournament.tournament_id]
+        self.records.append(self.director.record)
+        self.restarts += 1
+
+    def tables(self) -> list[Table]:
+        assert self.director is not None
+        return list(self.director.tables.values())
+
+    async def play(self, max_steps: int = 200_000, crashes: float = 0.0) -> None:
+        """Random decisions at every table until one player has every chip: the audit (the
+        tournament's included) after every hand, balance whenever every table is between
+        hands; after any decision, with probability ``crashes``, a crash and a restart."""
+        for _ in range(max_steps):
+            director = self.director
+            assert director is not None
+            if director.finished:
+                return
+            acted = False
+            for table in self.tables():
+                live = table.live
+                actor = table.actor_id()
+                if live is None or actor is None:
+                    continue
+                spec = self.rng.choice(table.buttons())
+                await self.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)
+                acted = True
+                ended = table.live is not live
+                if self.rng.random() < crashes * (10 if ended else 1):
+                    # Often right as a hand ends, before the director has dealt with it.
+                    await self.crash_and_restart()
+                    self.hands += ended
+                    await self.clock.until_idle(lambda: self.house.tasks)
+                    await self.store.audit()
+                    self.audits += 1
+                    break
+                if ended:
+                    self.hands += 1
+                    await self.clock.until_idle(lambda: self.house.tasks)
+                    await self.store.audit()
+                    self.audits += 1
+            if not acted:
+                await self.clock.until_idle(lambda: self.house.tasks)
+                if not director.finished and all(t.live is None for t in self.tables()):
+                    self.check_balanced()
+                await self.clock.advance(COUNTDOWN, self.house)
+        raise AssertionError("the tournament never ended")
+
+    def check_balanced(self) -> None:
+        """RULES 11.5: between hands no table has two players more than another."""
+        sizes = [len(t.seats) for t in self.tables()]
+        assert max(sizes) - min(sizes) <= 1, sizes
+        assert all(size <= self.seats for size in sizes), sizes
+        self.balanced_checks += 1
+
+
+def places_are_each_taken_once(places: dict[int, int]) -> None:
+    """1..N each once, or tied: n players tied at place p take p..p+n-1 (RULES 11.4)."""
+    counts = Counter(places.values())
+    taken: list[int] = []
+    for place, tied in sorted(counts.items()):
+        taken.extend(range(place, place + tied))
+    assert taken == list(range(1, len(places) + 1)), sorted(places.values())
