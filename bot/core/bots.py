@@ -178,6 +178,9 @@ class Bots:
 
 
 def _check_allowed(table: Table, user_id: int, can_manage: bool) -> None:
+    if table.tournament is not None:
+        # Its director seats its entrants; the house's chips never enter a prize pool.
+        raise TableError("tournament_table")
     if user_id != table.opener_id and not can_manage:
         raise TableError("bots_not_allowed")
 
