@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from functools import partial
 
 from bot.core.bot_seats import bot_ids, bot_name, humans, style_of
 from bot.core.clock import Clock
@@ -26,6 +27,7 @@ from bot.core.table import Table
 from bot.core.tasks import Tasks
 from engine.hand import Decision
 from strategy import DEFAULT_STYLE, STYLES, Sight, decide
+from strategy.decide import MAX_SAMPLES
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -56,9 +58,11 @@ class Bots:
         self._registry = registry
         self._dealer = dealer
         self._players = players
-        self._delay = delay
+        self.delay = delay  # the shortest and longest pause before acting, in seconds
         self._rng = rng or random.Random()
         self._thinking: set[tuple[int, int, int]] = set()  # (channel, hand, seq) under way
+        # The most deals a decision samples (strategy.decide's budget); tests may play cheaper.
+        self.samples = MAX_SAMPLES
 
     # ------------------------------------------------------------------ seats
 
@@ -150,7 +154,7 @@ class Bots:
     async def _play(self, table: Table, bot_id: int, key: tuple[int, int, int]) -> None:
         _, hand_id, seq = key
         try:
-            await self._clock.sleep(self._rng.uniform(*self._delay))
+            await self._clock.sleep(self._rng.uniform(*self.delay))
             live = table.live
             if table.closed or live is None or live.hand_id != hand_id or live.seq != seq:
                 return
@@ -160,9 +164,8 @@ class Bots:
             # Seeded by the hand's secret salt: reproducible, and no one at the table can know
             # the seed before the hand is over.
             seed = f"{live.salt}:{seq}"
-            thought = await asyncio.get_running_loop().run_in_executor(
-                None, decide, sight, style_of(bot_id), seed
-            )
+            think = partial(decide, sight, style_of(bot_id), seed, budget=self.samples)
+            thought = await asyncio.get_running_loop().run_in_executor(None, think)
             action, amount = _command(thought.decision)
             await self._dealer.act(
                 table.channel_id, bot_id, action, amount, hand_id=hand_id, seq=seq
@@ -175,6 +178,9 @@ class Bots:
 
 
 def _check_allowed(table: Table, user_id: int, can_manage: bool) -> None:
+    if table.tournament is not None:
+        # Its director seats its entrants; the house's chips never enter a prize pool.
+        raise TableError("tournament_table")
     if user_id != table.opener_id and not can_manage:
         raise TableError("bots_not_allowed")
 

@@ -31,7 +31,21 @@ async def fund_house(world: World, amount: int = 5_000) -> None:
     assert result.response is not None and f"{amount:,}" in result.response.content
 
 
+PAUSE = (6.0, 8.0)
+
+
+def cheap_thinking(world: World) -> None:
+    """Bots think in a worker thread, on real CPU time that simcord waits for: a few dozen
+    deals a decision keep these tests quick (benchmarks.bots measures the real budget). Their
+    pause is longer than simcord's 5 s settling window, so that simcord leaves it to
+    ``advance_time`` as it does a turn clock, instead of waiting it out in real time after
+    every click; the default pause (1-3 s) is the settings' test's."""
+    world.bot.house.bots.samples = 48
+    world.bot.house.bots.delay = PAUSE
+
+
 async def open_with_bots(world: World, count: int = 1, style: str = "tight") -> None:
+    cheap_thinking(world)
     ann = world.players[0]
     await ann.slash(world.channel, "table open")
     await ann.slash(world.channel, "sit")
@@ -49,11 +63,11 @@ async def play_hand(world: World) -> None:
         assert actor is not None
         if is_bot(actor):
             seq = table.live.seq
-            if after_ann:  # its pause started when Ann's action was shown: at least a second
-                await world.env.advance_time(0.9)
+            if after_ann:  # its pause started when Ann's action was shown: not over yet
+                await world.env.advance_time(PAUSE[0] - 0.1)
                 assert table.live is not None and table.live.seq == seq
             after_ann = False
-            await world.env.advance_time(3.1)
+            await world.env.advance_time(PAUSE[1] + 0.1)
             await world.env.settle()
             assert table.live is None or table.live.seq != seq, "the bot did not act"
         else:
@@ -88,6 +102,14 @@ async def test_bots_sit_only_with_a_person_and_a_funded_house(world: World) -> N
     assert result.response is not None and "2 computer players leave" in result.response.content
     assert (await world.bot.store.house.report(world.guild.id)).balance == 2_250
     refused(await ann.slash(world.channel, "table bots remove"), "No computer player")
+    # Anyone may see the house's figures; only admins move its chips.
+    shown = await bob.slash(world.channel, "stats", house=True)
+    assert shown.response is not None and shown.ephemeral
+    assert shown.response.content.startswith("The house: 2,250 in its wallet, 0 with its")
+    assert "won +0" in shown.response.content
+    emptied = await world.admin.slash(world.channel, "chips house empty", amount=250)
+    assert emptied.response is not None and "250 chips taken out" in emptied.response.content
+    # /chips is an admin's command: Discord doesn't even show it to Bob (default permissions).
     await world.bot.store.audit()
 
 
@@ -119,6 +141,9 @@ async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
     # Leaderboards rank people only.
     board = await world.bot.store.reports.winnings(world.guild.id, user_id=ann.id)
     assert [row.user_id for row in board.top] == [ann.id]
+    # The table's ledger names the bots as bots, as the picture and the channel's lines do.
+    ledger = await world.bot.house.tables.ledger(world.channel.id)
+    assert sorted(line.name for line in ledger.lines) == ["Bot 1 (tight)", "Bot 2 (tight)", "ann"]
 
 
 async def test_bots_leave_when_no_person_is_seated(world: World) -> None:
@@ -154,9 +179,10 @@ async def test_a_bot_to_act_acts_after_a_restart(world: World, settings: Setting
     decided = table.live.hand.decisions
     await stop_like_a_crash(world.bot)
     world.bot = await make_bot(settings)
+    cheap_thinking(world)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
-    await world.env.advance_time(3.1)
+    await world.env.advance_time(PAUSE[1] + 0.1)
     await world.env.settle()
     restored = live_table(world)
     assert restored is not table
@@ -199,3 +225,43 @@ async def test_a_history_shows_a_bots_down_cards_only_where_they_were_shown(
         if all(seen.values()):
             break
     assert seen["showdown"], "no hand reached a showdown in six"
+
+
+async def test_a_bot_never_times_out(world: World) -> None:
+    """A bot has no turn clock or time bank: however long it takes (here a pause far past a
+    turn and a time bank), the table waits for it, and it is never sat out."""
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    world.bot.house.bots.delay = (500.0, 500.0)
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    while table.live is not None and not is_bot(table.actor_id() or 0):
+        message = table_message(world)
+        ann = member(world, table.actor_id() or 0)
+        await ann.click(message, label=passive_label(labels(message)))
+    assert table.live is not None  # Ann acts passively: the bot's first turn comes first
+    seq = table.live.seq
+    game = world.bot.settings.game
+    await world.env.advance_time(game.turn_seconds + game.time_bank + 60)
+    assert table.live is not None and table.live.seq == seq and not table.live.hand.timed_out
+    await world.env.advance_time(500)
+    assert table.live is None or table.live.seq != seq
+    assert not table.seats[BOT].sitting_out
+
+
+async def test_bots_go_home_after_the_hand_the_last_person_leaves_in(world: World) -> None:
+    await fund_house(world)
+    await open_with_bots(world, 2)
+    ann = world.players[0]
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    table = live_table(world)
+    assert table.live is not None
+    result = await ann.slash(world.channel, "leave")
+    assert result.response is not None and "after" in result.response.content
+    await play_hand(world)
+    assert table.seats == {}
+    report = await world.bot.store.house.report(world.guild.id)
+    assert report.at_tables == 0 and report.balance == 5_000 + report.result
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    assert table.live is None
+    await world.bot.store.audit()

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand, parse_cards
 from engine.cards import FULL_DECK
+from engine.evaluator import hand_key
+from engine.variants import VARIANTS
 from strategy import STYLES, Sight, decide, estimate
+from strategy.equity import _result
 from tests.engine.decks import stacked_deck
 from tests.engine.test_properties import hands
 
@@ -112,3 +115,27 @@ def test_a_tight_player_folds_trash_to_a_raise_and_raises_a_monster() -> None:
     assert hand.actor == 0
     assert decide(Sight.of(hand, 0), STYLES["tight"], 1).decision == Decision("fold")
     assert parse_cards("2c")[0] in Sight.of(hand, 0).own_down
+
+
+def test_the_sampled_result_shares_a_pot_as_the_engine_does() -> None:
+    """The estimator's count of one deal (each half, ties, no qualifying low, the scoop) is the
+    share of a pot the engine's showdown gives, on random complete hands of the three games."""
+    rng = random.Random(22)
+    for variant in VARIANTS.values():
+        for _ in range(2_000):
+            players = rng.randint(2, 4)
+            cards = rng.sample(FULL_DECK, 7 * players)
+            hands = [cards[7 * i : 7 * i + 7] for i in range(players)]
+            keys = [hand_key(hand) for hand in hands]
+            high_part, low_part, scooped = _result(keys[0], keys[1:], variant.high, variant.low)
+            pot = 1200  # divisible by 2, 3 and 4: no odd chip
+            split = variant.split(pot, [variant.show(i, hand) for i, hand in enumerate(hands)])
+            won = split.total.get(0, 0)
+            if variant.low is None or not variant.high:
+                expected = high_part if variant.high else low_part
+            elif low_part < 0:  # nobody's low qualifies: the high half is the whole pot
+                expected = high_part
+            else:
+                expected = (high_part + low_part) / 2
+            assert won == round(expected * pot), (variant.name, hands)
+            assert scooped == (won == pot and len(split.total) == 1)

@@ -233,8 +233,7 @@ _META: Final = ("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 
 # Migration 5: players as the bot last saw them. With no Members intent there is no member
 # cache, so the name a player last went by on a server is kept for histories, restored tables
-# and the leaderboard; and each user's choice of deck for the pictures only he sees (DMs,
-# My cards), wherever he plays.
+# and the leaderboard; and each user's deck for the pictures only he sees, wherever he plays.
 _PLAYERS: Final = (
     """
     CREATE TABLE player_names (
@@ -254,8 +253,7 @@ _PLAYERS: Final = (
 )
 
 # Migration 6: a channel's latest table, and that table's ledger rows and hands, found without
-# reading every table's: the session ledger (/table ledger) and a player's hands at one table
-# (/history session).
+# reading every table's: the session ledger and a player's hands at one table (/history).
 _BY_TABLE: Final = (
     "CREATE INDEX tables_by_channel ON tables (channel_id, id)",
     "CREATE INDEX ledger_by_table ON ledger (table_id, user_id) WHERE table_id IS NOT NULL",
