@@ -307,12 +307,11 @@ class TournamentDirector:
         if len(self.left) == paid + 1:
             self.record.bubbles.append(len(self.tables))
         if self.hand_for_hand:
-            if any(t.live is not None for t in self.tables.values()):
-                # Tables still playing hands dealt before the bubble: the others wait for them.
-                self._round = set(self.tables)
-            else:
-                self._round.clear()
-                self.record.hand_for_hand_rounds += 1
+            # A round starts; while tables still play hands dealt before the bubble, the others
+            # wait for them, and that is the round.
+            playing = any(t.live is not None for t in self.tables.values())
+            self._round = set(self.tables) if playing else set()
+            self.record.hand_for_hand_rounds += 1
             if not was:
                 for table in self.tables.values():
                     table.outbox.say("tournament_hand_for_hand")
