@@ -89,7 +89,7 @@ async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
     assert any("Level 2:" in line for line in run.screen.lines)
     assert any("final table" in line for line in run.screen.lines)
     assert any("Hand-for-hand" in line for line in run.screen.lines)
-    assert set(director.record.bubbles) == {2} and director.record.hand_for_hand_rounds >= 2
+    assert set(director.record.bubbles) == {2} and director.record.hand_for_hand_rounds >= 1
 
 
 async def test_a_tournament_survives_crashes_at_random_points(store: Store, seeded: Seeded) -> None:

@@ -62,6 +62,7 @@ class TournamentRun:
             start_entrants=len(self.users),
             turn_seconds=TURN,
             countdown_seconds=COUNTDOWN,
+            seed=self.rng.randrange(2**62),
         )
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
