@@ -10,6 +10,7 @@ from collections import Counter
 from bot.core.storage import Store, Tournament
 from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
+from engine.cards import FULL_DECK, Card
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
 
 LOBBY = 77
@@ -39,6 +40,12 @@ class TournamentRun:
         self.restarts = 0
         self.records: list[Record] = []  # each director's, the one playing now last
 
+    def deck(self) -> list[Card]:
+        """The next deck, from the run's seed: a run plays the same hands every time."""
+        cards = list(FULL_DECK)
+        self.rng.shuffle(cards)
+        return cards
+
     async def _thread(self, tournament: Tournament, number: int) -> int:
         return next(self.threads)
 
@@ -55,6 +62,7 @@ class TournamentRun:
             start_entrants=len(self.users),
             turn_seconds=TURN,
             countdown_seconds=COUNTDOWN,
+            seed=self.rng.randrange(2**62),
         )
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)

@@ -185,10 +185,11 @@ class Tournaments:
         out: Mapping[int, int],
         moves: Sequence[Relocation],
         closing: Sequence[int] = (),
+        elapsed: int | None = None,
     ) -> None:
         """Between hands, at once: the players ``out`` (user id -> place) leave their seats,
         the ``moves`` carry players and stacks to their new seats, the ``closing`` tables (by
-        channel) close, empty (11.4, 11.5)."""
+        channel) close, empty (11.4, 11.5), and the level clock is saved (``elapsed``)."""
         now = utcnow()
         async with self._backend.write() as db:
             tournament = await tournaments.require(db, tournament_id)
@@ -206,6 +207,8 @@ class Tournaments:
                 await tournaments.close_table(
                     db, await tournaments.table_of(db, tournament, channel_id), now
                 )
+            if elapsed is not None:
+                await tournaments.set_elapsed(db, tournament_id, max(0, elapsed))
 
     async def finish(
         self, tournament_id: int, *, places: Mapping[int, int], prizes: Mapping[int, int]

@@ -79,8 +79,10 @@ class Tournaments:
         countdown_seconds: float = 10,
         time_bank: int = DEFAULT_TIME_BANK,
         lang: str = EN,
+        seed: int | None = None,
     ) -> Tournament:
-        """A new tournament, open for registration; its seed is drawn now and kept (11.5).
+        """A new tournament, open for registration; its seed (drawn now unless given) is kept
+        and seeds every draw of its director (11.5).
         ``TableError`` for a structure that doesn't exist; the store's errors otherwise."""
         try:
             chosen = structure(structure_name)
@@ -98,7 +100,7 @@ class Tournaments:
             starting_stack=chosen.starting_stack if starting_stack is None else starting_stack,
             buy_in=buy_in,
             seats=seats,
-            seed=secrets.randbelow(2**62),
+            seed=secrets.randbelow(2**62) if seed is None else seed,
             start_entrants=start_entrants,
             start_at=start_at,
             late_level=late_level,

@@ -14,6 +14,7 @@ draw can be repeated (11.5).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,9 @@ from engine.tournament import (
 
 log = logging.getLogger(__name__)
 
+# If the store refuses what happens between hands, it is tried again after these pauses.
+RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0)
+
 
 @dataclass(slots=True)
 class _Out:
@@ -63,6 +67,7 @@ class Record:
 
     finishes: list[Finish] = field(default_factory=list)
     hand_for_hand_rounds: int = 0
+    bubbles: list[int] = field(default_factory=list)  # tables in play each time on the bubble
     moves: list[Move] = field(default_factory=list)
     breaks: list[int] = field(default_factory=list)
     draws: list[str] = field(default_factory=list)
@@ -119,13 +124,19 @@ class TournamentDirector:
     def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
         """After a restart: ``outs`` (table, player, chips he began his last hand with) went
         out in hands the director had not dealt with; the tables ``playing`` have a hand in
-        play. Hand-for-hand resumes if it was on: the tables playing are this round's."""
+        play. Hand-for-hand resumes if it was on: the tables playing are this round's. Nothing
+        is dealt until the players out have their places and the tables between hands are
+        balanced."""
         staying = len(self.left) - len(outs)
-        self.hand_for_hand = hand_for_hand(staying, paid_places(self.entrants), len(self.tables))
+        paid = paid_places(self.entrants)
+        self.hand_for_hand = hand_for_hand(staying, paid, len(self.tables))
+        if staying == paid + 1:
+            self.record.bubbles.append(len(self.tables))
         # The tables between hands have played this round already: they wait for the others.
         self._round = set(self.tables) if self.hand_for_hand and playing else set()
-        if not outs:
-            return
+        self.record.hand_for_hand_rounds += self.hand_for_hand  # the round it resumes
+        # Even with nobody out, the tables are planned again: a crash may have come between a
+        # hand's end and the moves it called for.
         self._held = True
         self._pending = [
             _Out(table, order, user, began) for order, (table, user, began) in enumerate(outs)
@@ -137,7 +148,8 @@ class TournamentDirector:
             self._held = False
             if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
                 return  # the round's last hand ends them
-            await self._between_hands(0)
+            if not await self._between_hands(0):
+                return
         if not self.finished:
             self._deal_on()
 
@@ -216,26 +228,55 @@ class TournamentDirector:
                 # 11.6: the round ends when every table has finished its hand.
                 await self._refresh(table)
                 return
-            await self._between_hands(live.hand_id)
+            if not await self._between_hands(live.hand_id):
+                return
         if not self.finished:
             self._deal_on()
 
-    async def _between_hands(self, hand_id: int) -> None:
+    async def _between_hands(self, hand_id: int) -> bool:
+        """Deal with the hands just over (under the director's lock). If the store refuses,
+        nothing changed: every table is held and it is tried again after a pause, without the
+        lock, so the other tables' hands can end meanwhile."""
+        try:
+            await self._rank_and_move(hand_id)
+            return True
+        except Exception:
+            log.warning(
+                "tournament %s: between hands failed; trying again",
+                self.tournament.tournament_id,
+                exc_info=True,
+            )
+        self._held = True
+        self._tasks.spawn(self._again(hand_id))
+        return False
+
+    async def _again(self, hand_id: int) -> None:
+        for attempt in itertools.count():
+            await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+            async with self._lock:
+                try:
+                    await self._rank_and_move(hand_id)
+                    break
+                except Exception:
+                    log.warning("tournament %s: failed again", self.tournament.tournament_id)
+        self._held = False
+        if not self.finished:
+            self._deal_on()
+
+    async def _rank_and_move(self, hand_id: int) -> None:
         """Rank the players out, plan the moves at every table between hands, save it all in
-        one transaction, then show it."""
+        one transaction, then show it. Nothing in memory changes before the store has it."""
         out = sorted(self._pending, key=_Out.key)
-        self._pending = []
         finishes = rank_out([(o.user_id, o.began_with) for o in out], len(self.left))
         places = {user: f.place for f in finishes for user in f.players}
-        self.left -= set(places)
-        self.record.finishes.extend(finishes)
-        if len(self.left) <= 1:
-            await self._finish(places, out)
+        left = self.left - set(places)
+        if len(left) <= 1:
+            await self._finish(places, out, finishes, left)
             return
         seats = self.seats()
         for o in out:
             seats[o.table] = [None if u == o.user_id else u for u in seats[o.table]]
-        moves, breaking = self._plan(seats, hand_id)
+        moves, breaking, draws = self._plan(seats, hand_id)
         channel = {n: t.channel_id for n, t in self.tables.items()}
         await self._store.tournaments.after_hand(
             self.tournament.tournament_id,
@@ -244,8 +285,14 @@ class TournamentDirector:
                 (m.player, channel[m.from_table], channel[m.to_table], m.to_seat) for m in moves
             ],
             closing=[channel[n] for n in breaking],
+            elapsed=self.elapsed(),
         )
-        await self._store.tournaments.set_elapsed(self.tournament.tournament_id, self.elapsed())
+        self._pending = []
+        self.left = left
+        self.record.finishes.extend(finishes)
+        self.record.moves.extend(moves)
+        self.record.breaks.extend(breaking)
+        self.record.draws.extend(draws)
         self._show(out, places, moves, breaking)
         for number in breaking:
             table = self.tables.pop(number)
@@ -255,16 +302,16 @@ class TournamentDirector:
         for table in self.tables.values():
             await self._refresh(table)
         was = self.hand_for_hand
-        self.hand_for_hand = hand_for_hand(
-            len(self.left), paid_places(self.entrants), len(self.tables)
-        )
+        paid = paid_places(self.entrants)
+        self.hand_for_hand = hand_for_hand(len(self.left), paid, len(self.tables))
+        if len(self.left) == paid + 1:
+            self.record.bubbles.append(len(self.tables))
         if self.hand_for_hand:
-            if any(t.live is not None for t in self.tables.values()):
-                # Tables still playing hands dealt before the bubble: the others wait for them.
-                self._round = set(self.tables)
-            else:
-                self._round.clear()
-                self.record.hand_for_hand_rounds += 1
+            # A round starts; while tables still play hands dealt before the bubble, the others
+            # wait for them, and that is the round.
+            playing = any(t.live is not None for t in self.tables.values())
+            self._round = set(self.tables) if playing else set()
+            self.record.hand_for_hand_rounds += 1
             if not was:
                 for table in self.tables.values():
                     table.outbox.say("tournament_hand_for_hand")
@@ -274,11 +321,12 @@ class TournamentDirector:
 
     def _plan(
         self, seats: dict[int, list[int | None]], hand_id: int
-    ) -> tuple[list[Move], list[int]]:
+    ) -> tuple[list[Move], list[int], list[str]]:
         """Moves from every table between hands, the highest-numbered first (a break before
         any balancing), each drawn from its own logged seed (11.5)."""
         moves: list[Move] = []
         breaking: list[int] = []
+        draws: list[str] = []
         for number in sorted(self.tables, reverse=True):
             if number not in seats or self.tables[number].live is not None:
                 continue
@@ -287,20 +335,17 @@ class TournamentDirector:
             steps = plan.moves if isinstance(plan, Break) else tuple(plan)
             if isinstance(plan, Break):
                 breaking.append(number)
-                self.record.breaks.append(number)
             if steps:
-                log.info(
-                    "tournament %s: draw %s moves %s", self.tournament.tournament_id, seed, steps
-                )
-                self.record.draws.append(seed)
+                tid = self.tournament.tournament_id
+                log.info("tournament %s: draw %s moves %s", tid, seed, steps)
+                draws.append(seed)
             for step in steps:
                 moves.append(step)
                 seats[step.from_table][seats[step.from_table].index(step.player)] = None
                 seats[step.to_table][step.to_seat - 1] = step.player
             if isinstance(plan, Break):
                 del seats[number]
-        self.record.moves.extend(moves)
-        return moves, breaking
+        return moves, breaking, draws
 
     def _show(
         self, out: list[_Out], places: dict[int, int], moves: list[Move], breaking: list[int]
@@ -325,7 +370,13 @@ class TournamentDirector:
     async def _refresh(self, table: Table) -> None:
         """The table's seats as the store has them now (stacks back, players moved)."""
         async with table.lock:
-            table.seats = {s.user_id: s for s in await self._store.seating.seats(table.channel_id)}
+            try:
+                seats = await self._store.seating.seats(table.channel_id)
+            except Exception:
+                # The next time between hands reads them again.
+                log.warning("table %s: seats not read", table.channel_id, exc_info=True)
+                return
+            table.seats = {s.user_id: s for s in seats}
             table.outbox.redraw()
 
     def _deal_on(self) -> None:
@@ -334,19 +385,23 @@ class TournamentDirector:
 
     # ------------------------------------------------------------------ the end
 
-    async def _finish(self, places: dict[int, int], out: list[_Out]) -> None:
+    async def _finish(
+        self, places: dict[int, int], out: list[_Out], finishes: list[Finish], left: set[int]
+    ) -> None:
         """One player left: he wins; the prizes are paid (11.7) and the tables close."""
-        (winner,) = self.left
+        (winner,) = left
         places = places | {winner: 1}
-        self.record.finishes.append(Finish(1, (winner,)))
+        every = [*self.record.finishes, *finishes, Finish(1, (winner,))]
         pool = (await self._store.tournaments.get(self.tournament.tournament_id)).prize_pool
         prizes = award(
-            [(f.place, f.players) for f in self.record.finishes],
+            [(f.place, f.players) for f in every],
             prize_table(pool, self.entrants, self.tournament.curve),
         )
         await self._store.tournaments.finish(
             self.tournament.tournament_id, places=places, prizes=prizes
         )
+        self._pending = []
+        self.record.finishes = every
         self.record.prizes = prizes
         self.finished = True
         self.left = set()
