@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.core.storage.dialects import Dialects, Statement
+from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 
 # Migration 13: the house (issue 22). A server's house wallet (user 0) stakes the computer
 # players (negative user ids) and takes back what they cash out: ``house_stake`` and
@@ -55,31 +55,5 @@ HOUSE_MIGRATION: Final[tuple[Statement, ...]] = (
         """,
     ),
     Dialects(sqlite="INSERT INTO ledger_v3 SELECT * FROM ledger", postgresql=None),
-    Dialects(sqlite="DROP TABLE ledger", postgresql=None),
-    Dialects(sqlite="ALTER TABLE ledger_v3 RENAME TO ledger", postgresql=None),
-    # The indexes and append-only triggers went with the old table (DROP TABLE fires none).
-    Dialects(sqlite="CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id)", postgresql=None),
-    Dialects(
-        sqlite="CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="CREATE INDEX ledger_by_table ON ledger (table_id, user_id)"
-        " WHERE table_id IS NOT NULL",
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="""
-        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-        """,
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="""
-        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-        """,
-        postgresql=None,
-    ),
+    *sqlite_ledger_swap("ledger_v3"),
 )

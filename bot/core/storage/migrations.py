@@ -24,7 +24,7 @@ import asyncpg
 
 from bot.core.storage import coordination, tournament_schema
 from bot.core.storage.backend import WRITE_LOCK
-from bot.core.storage.dialects import Dialects, Statement
+from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 from bot.core.storage.errors import SchemaTooNew
 from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 
@@ -393,33 +393,7 @@ _ECONOMY: Final = (
         """,
     ),
     Dialects(sqlite="INSERT INTO ledger_v2 SELECT * FROM ledger", postgresql=None),
-    # DROP TABLE fires no trigger: the append-only guards go with the old table.
-    Dialects(sqlite="DROP TABLE ledger", postgresql=None),
-    Dialects(sqlite="ALTER TABLE ledger_v2 RENAME TO ledger", postgresql=None),
-    Dialects(sqlite="CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id)", postgresql=None),
-    Dialects(
-        sqlite="CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="CREATE INDEX ledger_by_table ON ledger (table_id, user_id)"
-        " WHERE table_id IS NOT NULL",
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="""
-        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-        """,
-        postgresql=None,
-    ),
-    Dialects(
-        sqlite="""
-        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END
-        """,
-        postgresql=None,
-    ),
+    *sqlite_ledger_swap("ledger_v2"),
     "ALTER TABLE wallets ADD COLUMN daily_streak INTEGER NOT NULL DEFAULT 0"
     " CHECK (daily_streak >= 0)",
 )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias
 
+from bot.core.storage.dialects import sqlite_ledger_swap
+
 Statement: TypeAlias = str | tuple[str | None, str | None]
 
 _LEDGER_KINDS: Final = """kind IN (
@@ -118,27 +120,7 @@ def statements(minted_by_kind: str, burns_from_wallets: str) -> tuple[Statement,
             " hand_delta, table_id, hand_id, reason, actor_id FROM ledger",
             None,
         ),
-        ("DROP TABLE ledger", None),
-        ("ALTER TABLE ledger_v3 RENAME TO ledger", None),
-        ("CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id)", None),
-        (
-            "CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL",
-            None,
-        ),
-        (
-            "CREATE INDEX ledger_by_table ON ledger (table_id, user_id) WHERE table_id IS NOT NULL",
-            None,
-        ),
-        (
-            "\n        CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger"
-            "\n        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END\n        ",
-            None,
-        ),
-        (
-            "\n        CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger"
-            "\n        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END\n        ",
-            None,
-        ),
+        *((swap.sqlite, swap.postgresql) for swap in sqlite_ledger_swap("ledger_v3")),
         "CREATE INDEX ledger_by_tournament ON ledger (tournament_id)"
         " WHERE tournament_id IS NOT NULL",
     )
