@@ -359,7 +359,7 @@ _MINTED_BY_KIND: Final = """CASE
             WHEN kind = 'season_reset' THEN minted != 0
             ELSE minted = 0 END"""
 _BURNS_FROM_WALLETS: Final = "minted >= 0 OR (seat_delta = 0 AND hand_delta = 0)"
-_ECONOMY: Final = (
+_ECONOMY: Final[tuple[Statement, ...]] = (
     Dialects(
         sqlite=f"""
         CREATE TABLE ledger_v2 (
