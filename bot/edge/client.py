@@ -53,6 +53,7 @@ EXTENSIONS = (
     "cogs.tables",
     "cogs.play",
     "cogs.chips",
+    "cogs.tournaments",
     "cogs.hands",
     "cogs.help",
     "cogs.settings",

@@ -133,7 +133,7 @@ class Tournaments:
         start: every buy-in back in one transaction."""
         tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
         if user_id != tournament.organiser_id and not can_manage:
-            raise TableError("close_not_allowed")
+            raise TableError("tournament_cancel_not_allowed")
         return await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
 
     async def start(self, tournament_id: int) -> TournamentDirector:

@@ -1,0 +1,163 @@
+"""/tournament create|register|unregister|cancel: thin adapters over the tournament desk
+(``house.tournaments``, RULES 11.1)."""
+
+from __future__ import annotations
+
+from typing import Final, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, Range
+from discord.ext import commands
+
+from bot.core.games import STUD, game_name
+from bot.edge.client import StudBot
+from bot.edge.funnel import language_of, reply
+from cogs.tables import GAME_CHOICES, can_manage, channel_id_of
+
+MINUTES: Final = "minutes"
+HANDS: Final = "hands"
+UNIT_CHOICES: Final = [
+    Choice(name="Minutes of play", value=MINUTES),
+    Choice(name="Hands dealt at each table", value=HANDS),
+]
+# The level structures of engine.tournament.STRUCTURES (RULES 11.2).
+STRUCTURE_CHOICES: Final = [
+    Choice(name="Standard (RULES 11.2)", value="standard"),
+    Choice(name="Turbo: fewer, faster levels", value="turbo"),
+    Choice(name="Deep: bigger stacks, slower start", value="deep"),
+]
+TOURNAMENT_ID = Range[int, 1, 1_000_000_000]
+
+
+@app_commands.guild_only()
+class TournamentGroup(
+    app_commands.Group, name="tournament", description="Create, enter or call off a tournament"
+):
+    def __init__(self, bot: StudBot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    @app_commands.command(
+        name="create", description="Create a sit-and-go tournament in this channel"
+    )
+    @app_commands.describe(
+        players="Start when this many have registered",
+        game="The game (default: Seven Card Stud)",
+        buy_in="Buy-in from each player's wallet (0: a freeroll)",
+        stack="Starting stack in tournament chips (default: the structure's)",
+        seats="Seats per table, 2 to 8 (default: 8)",
+        level="Length of each level (default: 10)",
+        unit="What a level's length counts (default: minutes)",
+        structure="The level structure (default: standard)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, unit=UNIT_CHOICES, structure=STRUCTURE_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        players: Range[int, 2, 1000],
+        game: str = STUD,
+        buy_in: Range[int, 0, 1_000_000_000] = 0,
+        stack: Range[int, 1, 1_000_000_000] | None = None,
+        seats: Range[int, 2, 8] = 8,
+        level: Range[int, 1, 1000] = 10,
+        unit: str = MINUTES,
+        structure: str = "standard",
+    ) -> None:
+        channel_id = channel_id_of(interaction)
+        texts = self.bot.texts
+        lang = language_of(interaction)
+        tournament = await self.bot.house.tournaments.create(
+            cast(int, interaction.guild_id),
+            channel_id,
+            interaction.user.id,
+            game=game,
+            buy_in=buy_in,
+            seats=seats,
+            level_unit="hands" if unit == HANDS else "seconds",
+            level_length=level if unit == HANDS else level * 60,
+            structure_name=structure,
+            starting_stack=stack,
+            start_entrants=players,
+            lang=texts.language(interaction.guild_locale or interaction.locale),
+        )
+        await reply(
+            interaction,
+            texts.t(
+                lang,
+                "tournament_created",
+                tournament_id=tournament.tournament_id,
+                game=game_name(texts, tournament.game, lang),
+                buy_in=tournament.buy_in,
+                stack=tournament.starting_stack,
+                seats=tournament.seats,
+                players=players,
+            ),
+        )
+
+    @app_commands.command(name="register", description="Enter a tournament (its buy-in is paid)")
+    @app_commands.describe(tournament="The tournament's number")
+    async def register(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
+        entered = await self.bot.house.tournaments.register(
+            _guild_id(interaction), tournament, interaction.user.id
+        )
+        await reply(
+            interaction,
+            self.bot.texts.t(
+                language_of(interaction),
+                "tournament_registered",
+                tournament_id=entered.tournament_id,
+                buy_in=entered.buy_in,
+            ),
+        )
+
+    @app_commands.command(
+        name="unregister", description="Leave a tournament before it starts (buy-in back)"
+    )
+    @app_commands.describe(tournament="The tournament's number")
+    async def unregister(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
+        refund = await self.bot.house.tournaments.unregister(
+            _guild_id(interaction), tournament, interaction.user.id
+        )
+        await reply(
+            interaction,
+            self.bot.texts.t(
+                language_of(interaction),
+                "tournament_unregistered",
+                tournament_id=tournament,
+                refund=refund,
+            ),
+        )
+
+    @app_commands.command(
+        name="cancel",
+        description="Call off a tournament before it starts (organiser or Manage Server)",
+    )
+    @app_commands.describe(tournament="The tournament's number")
+    async def cancel(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
+        refunds = await self.bot.house.tournaments.cancel(
+            _guild_id(interaction),
+            tournament,
+            interaction.user.id,
+            can_manage=can_manage(interaction),
+        )
+        await reply(
+            interaction,
+            self.bot.texts.t(
+                language_of(interaction),
+                "tournament_cancelled",
+                tournament_id=tournament,
+                count=len(refunds),
+            ),
+        )
+
+
+def _guild_id(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
+
+
+async def setup(bot: commands.Bot) -> None:
+    stud = cast(StudBot, bot)
+    stud.tree.add_command(TournamentGroup(stud))

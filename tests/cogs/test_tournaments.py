@@ -1,0 +1,69 @@
+"""/tournament create, register, unregister and cancel through the real client on simcord
+(RULES 11.1): each a call into the tournament desk and one private answer; bad input changes
+nothing."""
+
+from __future__ import annotations
+
+from tests.cogs.world import World, refused
+
+
+async def wallet(world: World, user_id: int) -> int:
+    return (await world.bot.store.wallets.get(world.guild.id, user_id)).balance
+
+
+async def test_create_register_unregister_and_cancel_move_the_buy_ins(world: World) -> None:
+    ann, bob, cat = world.players[:3]
+    created = await ann.slash(
+        world.channel, "tournament create", players=3, buy_in=100, seats=6, structure="turbo"
+    )
+    assert created.response is not None, created
+    assert "Tournament #1 — Seven Card Stud: buy-in 100, starting stack 1,500" in (
+        created.response.content
+    )
+    [tournament] = await world.bot.store.tournaments.active()
+    assert (tournament.seats, tournament.structure, tournament.start_entrants) == (6, "turbo", 3)
+    assert (tournament.level_unit, tournament.level_length) == ("seconds", 600)
+
+    registered = await bob.slash(world.channel, "tournament register", tournament=1)
+    assert registered.ephemeral and registered.response is not None
+    assert "registered for tournament #1" in registered.response.content
+    await cat.slash(world.channel, "tournament register", tournament=1)
+    assert await wallet(world, bob.id) == await wallet(world, cat.id) == 900
+    refused(await bob.slash(world.channel, "tournament register", tournament=1), "already")
+
+    left = await cat.slash(world.channel, "tournament unregister", tournament=1)
+    assert left.response is not None and "(100) is back" in left.response.content
+    assert await wallet(world, cat.id) == 1000
+
+    refused(
+        await bob.slash(world.channel, "tournament cancel", tournament=1),
+        "Only the tournament's organiser",
+    )
+    assert (await world.bot.store.tournaments.get(1)).state == "registering"
+    cancelled = await ann.slash(world.channel, "tournament cancel", tournament=1)
+    assert cancelled.response is not None and "called off" in cancelled.response.content
+    assert await wallet(world, bob.id) == 1000
+    assert (await world.bot.store.tournaments.get(1)).state == "cancelled"
+    await world.bot.store.audit()
+
+
+async def test_levels_in_hands_and_a_freeroll(world: World) -> None:
+    ann, bob = world.players[:2]
+    await ann.slash(world.channel, "tournament create", players=4, level=15, unit="hands")
+    [tournament] = await world.bot.store.tournaments.active()
+    assert (tournament.level_unit, tournament.level_length, tournament.buy_in) == ("hands", 15, 0)
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    assert await wallet(world, bob.id) == 1000
+
+
+async def test_bad_input_is_refused_privately_and_changes_nothing(world: World) -> None:
+    ann, bob = world.players[:2]
+    refused(await ann.slash(world.channel, "tournament register", tournament=7), "no tournament #7")
+    await ann.slash(world.channel, "tournament create", players=2, buy_in=5000)
+    refused(await bob.slash(world.channel, "tournament register", tournament=1), "enough chips")
+    assert await world.bot.store.tournaments.entries(1) == []
+    assert await wallet(world, bob.id) == 1000
+    refused(
+        await bob.slash(world.channel, "tournament unregister", tournament=1), "aren't registered"
+    )
+    await world.bot.store.audit()
