@@ -29,7 +29,7 @@ from words import Texts
 EVERY_COMMAND = {
     "table", "sit", "leave", "sitout", "sitin", "fold", "check", "call", "bet", "raise",
     "complete", "bringin", "cards", "chips", "balance", "daily", "leaderboard", "stats", "hand",
-    "history", "help", "settings",
+    "history", "help", "settings", "tournament",
 }  # fmt: skip
 
 
