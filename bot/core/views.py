@@ -153,3 +153,23 @@ def opened_params(texts: Texts, config: TableConfig, lang: str) -> dict[str, Any
         "max": config.max_buy_in,
         "turn": config.turn_seconds,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    """A tournament's lobby message (RULES 11.1, 11.7): its entrants, prize pool and payouts
+    as they stand. ``message_id`` is the lobby message already posted, if any."""
+
+    tournament_id: int
+    channel_id: int
+    message_id: int | None
+    lang: str
+    game: str
+    state: str  # registering, running, finished, cancelled
+    buy_in: int
+    starting_stack: int
+    seats: int
+    start_entrants: int | None
+    entrants: tuple[int, ...]  # user ids, in registration order
+    prize_pool: int
+    payouts: tuple[int, ...]  # best place first; none while nobody is in

@@ -40,6 +40,7 @@ from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingProcess
 from bot.edge.funnel import StudTree
 from bot.edge.gateway import DatabaseTurns, SessionStarts, Turns
+from bot.edge.lobby import Lobbies
 from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
 from bot.edge.router import route_click
@@ -166,6 +167,7 @@ class StudBot(commands.AutoShardedBot):
             budget=budget,
             dms=ClosedDms(store.coordination, clock=self.house.clock.now),
         )
+        self.house.tournaments.show_lobby = Lobbies(self, texts).show
         if metrics is not None:
             self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None

@@ -16,7 +16,8 @@ import discord
 
 from bot.core.errors import TableError
 from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
-from bot.edge.funnel import Host, acknowledge, answer_error, language_of
+from bot.edge.funnel import Host, acknowledge, answer, answer_error, language_of
+from bot.edge.lobby import LOBBY_ID
 from bot.edge.permissions import missing_permissions
 from bot.edge.presenter import DiscordPresenter
 
@@ -60,8 +61,37 @@ async def route_click(interaction: discord.Interaction) -> None:
             await bot.presenter.send_cards(interaction, cards)
         except Exception as error:
             await answer_error(interaction, error)
+    elif match := LOBBY_ID.fullmatch(custom_id):
+        await _lobby(bot, interaction, match)
     else:
         await answer_error(interaction, TableError("old_version_button"))
+
+
+async def _lobby(bot: _Host, interaction: discord.Interaction, match: re.Match[str]) -> None:
+    """Register or Unregister under a tournament's lobby: one call into the desk, answered
+    privately (the lobby itself shows the change)."""
+    # Acknowledged first: the last seat of a sit-and-go starts it, threads and all.
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    tournament_id = int(match["tournament"])
+    lang = language_of(interaction)
+    try:
+        if interaction.guild_id is None:
+            raise TableError("foreign_button")
+        desk = bot.house.tournaments
+        if match["action"] == "register":
+            entered = await desk.register(interaction.guild_id, tournament_id, interaction.user.id)
+            text = bot.texts.t(
+                lang, "tournament_registered", tournament_id=tournament_id, buy_in=entered.buy_in
+            )
+        else:
+            refund = await desk.unregister(interaction.guild_id, tournament_id, interaction.user.id)
+            text = bot.texts.t(
+                lang, "tournament_unregistered", tournament_id=tournament_id, refund=refund
+            )
+        await answer(interaction, text)
+    except Exception as error:
+        await answer_error(interaction, error)
 
 
 async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[str]) -> None:

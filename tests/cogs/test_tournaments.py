@@ -4,7 +4,9 @@ nothing."""
 
 from __future__ import annotations
 
-from tests.cogs.world import World, refused
+import discord
+
+from tests.cogs.world import World, components, message_text, refused
 
 
 async def wallet(world: World, user_id: int) -> int:
@@ -67,3 +69,50 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(world: World) 
         await bob.slash(world.channel, "tournament unregister", tournament=1), "aren't registered"
     )
     await world.bot.store.audit()
+
+
+def lobby(world: World) -> discord.Message:
+    [message] = [
+        m for m in world.channel.history() if m.embeds and "Tournament #" in str(m.embeds[0].title)
+    ]
+    return message
+
+
+async def test_the_lobby_shows_entrants_pool_and_payouts_and_its_buttons_register(
+    world: World,
+) -> None:
+    """RULES 11.1, 11.7: the lobby changes as players come and go; its buttons are the
+    commands."""
+    ann, bob, cat = world.players[:3]
+    await ann.slash(world.channel, "tournament create", players=5, buy_in=100)
+    text = message_text(lobby(world))
+    assert "0 entrants" in text and "Nobody yet." in text
+    assert [b.label for b in components(lobby(world)) if hasattr(b, "custom_id")] == [
+        "Register",
+        "Unregister",
+    ]
+    clicked = await bob.click(lobby(world), label="Register")
+    answered = clicked.followups[-1] if clicked.followups else clicked.response
+    assert answered is not None and answered.ephemeral
+    assert "registered for tournament #1" in answered.content
+    await cat.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "2 entrants" in text and f"<@{bob.id}>, <@{cat.id}>" in text
+    assert "Prize pool: 200" in text and "1. 200" in text
+    refused(await bob.click(lobby(world), label="Register"), "already registered")
+    await bob.click(lobby(world), label="Unregister")
+    assert await wallet(world, bob.id) == 1000
+    text = message_text(lobby(world))
+    assert "1 entrant" in text and f"<@{bob.id}>" not in text and "Prize pool: 100" in text
+    await ann.slash(world.channel, "tournament cancel", tournament=1)
+    assert "called off" in message_text(lobby(world))
+    assert not [b for b in components(lobby(world)) if hasattr(b, "custom_id")]
+    await world.bot.store.audit()
+
+
+async def test_a_freeroll_lobby_says_so(world: World) -> None:
+    ann = world.players[0]
+    await ann.slash(world.channel, "tournament create", players=3)
+    await ann.click(lobby(world), label="Register")
+    text = message_text(lobby(world))
+    assert "1 entrant" in text and "A freeroll" in text

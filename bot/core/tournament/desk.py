@@ -27,13 +27,16 @@ from bot.core.storage import Store, Tournament, TournamentEntry
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import TournamentDirector
-from engine.tournament import Finish, seat_entrants, structure
+from bot.core.views import LobbyView
+from engine.tournament import Finish, prize_table, seat_entrants, structure
 from words import EN
 
 log = logging.getLogger(__name__)
 
 # The edge's thread for table ``number`` of a tournament: returns its channel id.
 ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
+# The edge's lobby message: posts or edits it, returns its message id (None: not posted).
+LobbyShower = Callable[[LobbyView], Awaitable[int | None]]
 
 
 class Tournaments:
@@ -56,6 +59,7 @@ class Tournaments:
         self.make_thread: ThreadMaker | None = None  # set by the edge
         # Called with a director once its tournament has paid out (the lobby's results).
         self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
+        self.show_lobby: LobbyShower | None = None  # set by the edge
 
     async def create(
         self,
@@ -88,7 +92,7 @@ class Tournaments:
             chosen = structure(structure_name)
         except ValueError:
             raise TableError("illegal_action", reason=structure_name) from None
-        return await self._store.tournaments.create(
+        tournament = await self._store.tournaments.create(
             guild_id,
             channel_id,
             organiser_id,
@@ -112,6 +116,8 @@ class Tournaments:
                 "lang": lang,
             },
         )
+        await self._lobby_changed(tournament.tournament_id)
+        return tournament
 
     async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
         """Enter; a sit-and-go starts once its last seat is taken."""
@@ -121,10 +127,13 @@ class Tournaments:
         entries = await self._store.tournaments.entries(tournament_id)
         if tournament.start_entrants is not None and len(entries) >= tournament.start_entrants:
             await self.start(tournament_id)
+        await self._lobby_changed(tournament_id)
         return tournament
 
     async def unregister(self, guild_id: int, tournament_id: int, user_id: int) -> int:
-        return await self._store.tournaments.unregister(tournament_id, user_id, guild_id=guild_id)
+        refund = await self._store.tournaments.unregister(tournament_id, user_id, guild_id=guild_id)
+        await self._lobby_changed(tournament_id)
+        return refund
 
     async def cancel(
         self, guild_id: int, tournament_id: int, user_id: int, *, can_manage: bool
@@ -134,7 +143,49 @@ class Tournaments:
         tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
         if user_id != tournament.organiser_id and not can_manage:
             raise TableError("tournament_cancel_not_allowed")
-        return await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
+        refunds = await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
+        await self._lobby_changed(tournament_id)
+        return refunds
+
+    async def lobby(self, tournament_id: int) -> LobbyView:
+        """The lobby as it stands: the entrants, the pool and what each paid place would win
+        with this many in (11.7)."""
+        tournament = await self._store.tournaments.get(tournament_id)
+        entries = await self._store.tournaments.entries(tournament_id)
+        return LobbyView(
+            tournament_id=tournament_id,
+            channel_id=tournament.channel_id,
+            message_id=tournament.message_id,
+            lang=tournament.settings.get("lang", EN),
+            game=tournament.game,
+            state=tournament.state,
+            buy_in=tournament.buy_in,
+            starting_stack=tournament.starting_stack,
+            seats=tournament.seats,
+            start_entrants=tournament.start_entrants,
+            entrants=tuple(entry.user_id for entry in entries),
+            prize_pool=tournament.prize_pool,
+            payouts=(
+                prize_table(
+                    tournament.prize_pool, sum(e.entries for e in entries), tournament.curve
+                )
+                if entries
+                else ()
+            ),
+        )
+
+    async def _lobby_changed(self, tournament_id: int) -> None:
+        """The edge shows the lobby anew; a Discord error leaves the tournament as it is."""
+        if self.show_lobby is None:
+            return
+        view = await self.lobby(tournament_id)
+        try:
+            message_id = await self.show_lobby(view)
+        except Exception:
+            log.warning("tournament %s: the lobby could not be shown", tournament_id, exc_info=True)
+            return
+        if message_id is not None and message_id != view.message_id:
+            await self._store.tournaments.set_message(tournament_id, message_id)
 
     async def start(self, tournament_id: int) -> TournamentDirector:
         """Seat the entrants at random at as few tables as the seats allow (11.5), a thread

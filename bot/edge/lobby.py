@@ -1,0 +1,110 @@
+"""A tournament's lobby message (RULES 11.1, 11.7): the core's ``LobbyView`` as an embed with
+Register and Unregister buttons, posted once and edited as it changes.
+
+The buttons' custom ids carry the tournament, so a click is understood after a restart too
+(``bot.edge.router`` reads them); no view is kept in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+import discord
+
+from bot.core.games import game_name
+from bot.core.views import LobbyView
+from words import Texts
+
+LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister)")
+# Discord's limit for an embed field's value.
+FIELD_LIMIT: Final = 1024
+COLOURS: Final = {
+    "registering": discord.Colour.green(),
+    "running": discord.Colour.blue(),
+}
+
+
+def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
+    lang = view.lang
+    t = texts.t
+    embed = discord.Embed(
+        title=t(lang, "lobby_title", tournament_id=view.tournament_id),
+        description=t(
+            lang,
+            f"lobby_{view.state}",
+            game=game_name(texts, view.game, lang),
+            buy_in=view.buy_in,
+            stack=view.starting_stack,
+            seats=view.seats,
+            players=view.start_entrants or 0,
+        ),
+        colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
+    )
+    entrants = [f"<@{user_id}>" for user_id in view.entrants]
+    embed.add_field(
+        name=t(lang, "lobby_entrants", count=len(entrants)),
+        value=_cut(", ".join(entrants)) if entrants else t(lang, "lobby_nobody"),
+        inline=False,
+    )
+    if view.prize_pool:
+        payouts = "\n".join(
+            t(lang, "lobby_payout", place=place, prize=prize)
+            for place, prize in enumerate(view.payouts, 1)
+        )
+        embed.add_field(
+            name=t(lang, "lobby_pool", pool=view.prize_pool),
+            value=_cut(payouts) or t(lang, "lobby_nobody"),
+            inline=False,
+        )
+    else:
+        embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
+    return embed
+
+
+def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
+    """Register and Unregister while it registers; none after."""
+    if view.state != "registering":
+        return None
+    buttons = discord.ui.View(timeout=None)
+    for action, style in (
+        ("register", discord.ButtonStyle.success),
+        ("unregister", discord.ButtonStyle.secondary),
+    ):
+        buttons.add_item(
+            discord.ui.Button[Any](
+                label=texts.t(view.lang, f"btn_{action}"),
+                style=style,
+                custom_id=f"stud:t:{view.tournament_id}:{action}",
+            )
+        )
+    # Stopped: discord.py then keeps no copy of it; clicks reach bot.edge.router instead.
+    buttons.stop()
+    return buttons
+
+
+class Lobbies:
+    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it."""
+
+    def __init__(self, bot: discord.Client, texts: Texts) -> None:
+        self._bot = bot
+        self._texts = texts
+
+    async def show(self, view: LobbyView) -> int:
+        channel = self._bot.get_partial_messageable(view.channel_id)
+        embed = lobby_embed(view, self._texts)
+        buttons = lobby_buttons(view, self._texts)
+        mentions = discord.AllowedMentions.none()
+        if view.message_id is not None:
+            message = channel.get_partial_message(view.message_id)
+            await message.edit(embed=embed, view=buttons, allowed_mentions=mentions)
+            return view.message_id
+        if buttons is None:
+            posted = await channel.send(embed=embed, allowed_mentions=mentions)
+        else:
+            posted = await channel.send(embed=embed, view=buttons, allowed_mentions=mentions)
+        return posted.id
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
