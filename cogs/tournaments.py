@@ -10,9 +10,11 @@ from discord import app_commands
 from discord.app_commands import Choice, Range
 from discord.ext import commands
 
+from bot.core.errors import BotLacksPermissions
 from bot.core.games import STUD, game_name
 from bot.edge.client import StudBot
 from bot.edge.funnel import language_of, reply
+from bot.edge.permissions import missing_tournament_permissions
 from cogs.tables import GAME_CHOICES, can_manage, channel_id_of
 
 MINUTES: Final = "minutes"
@@ -67,6 +69,9 @@ class TournamentGroup(
         channel_id = channel_id_of(interaction)
         texts = self.bot.texts
         lang = language_of(interaction)
+        missing = missing_tournament_permissions(interaction)
+        if missing:
+            raise BotLacksPermissions(missing)
         tournament = await self.bot.house.tournaments.create(
             cast(int, interaction.guild_id),
             channel_id,

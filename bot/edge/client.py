@@ -167,7 +167,9 @@ class StudBot(commands.AutoShardedBot):
             budget=budget,
             dms=ClosedDms(store.coordination, clock=self.house.clock.now),
         )
-        self.house.tournaments.show_lobby = Lobbies(self, texts).show
+        lobbies = Lobbies(self, texts)
+        self.house.tournaments.show_lobby = lobbies.show
+        self.house.tournaments.make_thread = lobbies.make_thread
         if metrics is not None:
             self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None

@@ -13,8 +13,9 @@ from typing import Any, Final
 import discord
 
 from bot.core.games import game_name
+from bot.core.storage import Tournament
 from bot.core.views import LobbyView
-from words import Texts
+from words import EN, Texts
 
 LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister)")
 # Discord's limit for an embed field's value.
@@ -104,6 +105,23 @@ class Lobbies:
         else:
             posted = await channel.send(embed=embed, view=buttons, allowed_mentions=mentions)
         return posted.id
+
+    async def make_thread(self, tournament: Tournament, number: int) -> int:
+        """``house.tournaments.make_thread``: a public thread under the lobby's channel for
+        table ``number``; its channel id."""
+        channel = self._bot.get_channel(tournament.channel_id)
+        if channel is None:
+            channel = await self._bot.fetch_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise TypeError(f"tournament {tournament.tournament_id}'s lobby is not a text channel")
+        lang = tournament.settings.get("lang", EN)
+        name = self._texts.t(
+            lang, "thread_name", tournament_id=tournament.tournament_id, number=number
+        )
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return thread.id
 
 
 def _cut(text: str) -> str:

@@ -18,3 +18,14 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     if isinstance(interaction.channel, discord.Thread):
         needed.append(THREAD_PERMISSION)
     return [name for name in needed if not getattr(granted, name)]
+
+
+# What a tournament's lobby channel needs besides: a thread per table, played in.
+TOURNAMENT_PERMISSIONS: Final = ("create_public_threads", THREAD_PERMISSION)
+
+
+def missing_tournament_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions the bot lacks to run a tournament from the interaction's channel."""
+    granted = interaction.app_permissions
+    missing = missing_permissions(interaction)
+    return missing + [name for name in TOURNAMENT_PERMISSIONS if not getattr(granted, name)]

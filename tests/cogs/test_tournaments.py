@@ -4,9 +4,17 @@ nothing."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import cast
+
 import discord
 
+from bot.core.errors import BotLacksPermissions
+from bot.edge.funnel import user_message
+from bot.edge.permissions import missing_tournament_permissions
 from tests.cogs.world import World, components, message_text, refused
+from tests.texts import TEXTS
+from words import EN
 
 
 async def wallet(world: World, user_id: int) -> int:
@@ -116,3 +124,46 @@ async def test_a_freeroll_lobby_says_so(world: World) -> None:
     await ann.click(lobby(world), label="Register")
     text = message_text(lobby(world))
     assert "1 entrant" in text and "A freeroll" in text
+
+
+async def test_a_full_sit_and_go_starts_with_a_table_in_a_thread_under_the_lobby(
+    world: World,
+) -> None:
+    """RULES 11.1, 11.5: the last seat taken starts it; its table plays in a thread of its own,
+    and the lobby loses its buttons."""
+    ann, bob = world.players[:2]
+    await ann.slash(world.channel, "tournament create", players=2, buy_in=100, seats=2)
+    await ann.click(lobby(world), label="Register")
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    [thread] = world.channel.threads
+    assert thread.name == "Tournament #1 — table 1"
+    [table] = await world.bot.store.tournaments.tables(1)
+    assert table.channel_id == thread.id
+    assert (await world.bot.store.tournaments.get(1)).state == "running"
+    assert "under way" in message_text(lobby(world))
+    assert not [b for b in components(lobby(world)) if hasattr(b, "custom_id")]
+    await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+    posted = [
+        c.custom_id
+        for m in thread.history()
+        for c in components(m)
+        if getattr(c, "custom_id", "").startswith(f"stud:cards:{thread.id}")
+    ]
+    assert posted, "the first hand's message, with its buttons, is posted in the thread"
+    assert not [m for m in world.channel.history() if "stud:a:" in str(m.components)]
+    await world.bot.house.recovery.shutdown()
+
+
+def test_tournament_permissions_name_the_thread_ones_the_bot_lacks() -> None:
+    granted = discord.Permissions(
+        view_channel=True, send_messages=True, attach_files=True, embed_links=True
+    )
+    interaction = cast(discord.Interaction, SimpleNamespace(app_permissions=granted, channel=None))
+    assert missing_tournament_permissions(interaction) == [
+        "create_public_threads",
+        "send_messages_in_threads",
+    ]
+    granted.update(create_public_threads=True, send_messages_in_threads=True)
+    assert missing_tournament_permissions(interaction) == []
+    error = BotLacksPermissions(["create_public_threads", "send_messages_in_threads"])
+    assert "Create Public Threads, Send Messages in Threads" in str(user_message(error, TEXTS, EN))
