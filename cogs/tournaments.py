@@ -72,6 +72,8 @@ class TournamentGroup(
         missing = missing_tournament_permissions(interaction)
         if missing:
             raise BotLacksPermissions(missing)
+        # Its tables keep the bot's turn time, countdown and time bank (as /table open's).
+        defaults = self.bot.settings.game
         tournament = await self.bot.house.tournaments.create(
             cast(int, interaction.guild_id),
             channel_id,
@@ -84,6 +86,9 @@ class TournamentGroup(
             structure_name=structure,
             starting_stack=stack,
             start_entrants=players,
+            turn_seconds=defaults.turn_seconds,
+            countdown_seconds=defaults.countdown_seconds,
+            time_bank=defaults.time_bank,
             lang=texts.language(interaction.guild_locale or interaction.locale),
         )
         await reply(

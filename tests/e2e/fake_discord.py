@@ -61,6 +61,8 @@ JSON = dict[str, Any]
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 ATTACH_FILES = 1 << 15
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
 EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES | (1 << 16)
 ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
@@ -257,6 +259,7 @@ class FakeDiscord:
         self.owner_id = self.snowflake()
         self.guild_ids: list[int] = []
         self._channel_guild: dict[int, int] = {}  # channel id -> its server
+        self.threads: dict[int, JSON] = {}  # thread id -> the thread as Discord returns it
         self.channel_ids: list[int] = []
         self.sessions: dict[int, GatewaySession] = {}  # shard id -> its latest session
         self._count = self.shard_count  # the shard count the bot identified with
@@ -717,6 +720,11 @@ class FakeDiscord:
             return json_response(
                 {"id": str(channel_id), "type": 1, "recipients": [self.users[user_id]]}
             )
+        if parts[0] == "channels" and (
+            (method == "POST" and parts[2:] == ["threads"])
+            or (method == "PATCH" and len(parts) == 2)
+        ):
+            return self._thread(method, int(parts[1]), body, arrived)
         if parts[0] == "channels" and parts[2] == "messages":
             channel_id = int(parts[1])
             refused = self._refused(method, channel_id, files)
@@ -791,6 +799,53 @@ class FakeDiscord:
         self.followups.setdefault(interaction_id, []).append(followup)
         self._followed.setdefault(interaction_id, asyncio.Event()).set()
         return json_response(message)
+
+    def _thread(self, method: str, channel_id: int, body: JSON, arrived: float) -> web.Response:
+        """POST /channels/{id}/threads: a public thread under a text channel, whose messages
+        are recorded as any channel's; PATCH /channels/{thread}: archive or reopen it."""
+        if method == "PATCH":
+            thread = self.threads.get(channel_id)
+            if thread is None:
+                return self._unknown(method, f"/channels/{channel_id}")
+            for key in ("archived", "locked"):
+                if key in body:
+                    thread["thread_metadata"][key] = bool(body[key])
+            return json_response(thread)
+        if channel_id not in self.channel_ids:
+            return error(404, 10003, "Unknown Channel")
+        permissions = self.app_permissions_in(channel_id)
+        if not permissions & VIEW_CHANNEL or not permissions & CREATE_PUBLIC_THREADS:
+            return error(403, 50013, FORBIDDEN_MESSAGES[50013])
+        if body.get("type", 11) != 11 or not 1 <= len(body.get("name", "")) <= 100:
+            return invalid(["a public thread (type 11) named in 1 to 100 characters"])
+        thread_id = self.snowflake()
+        guild_id = self._channel_guild[channel_id]
+        self._channel_guild[thread_id] = guild_id
+        stamp = datetime.fromtimestamp(arrived, UTC).isoformat()
+        self.threads[thread_id] = {
+            "id": str(thread_id),
+            "type": 11,
+            "guild_id": str(guild_id),
+            "parent_id": str(channel_id),
+            "owner_id": str(self.app_id),
+            "name": body["name"],
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                "archive_timestamp": stamp,
+                "locked": False,
+            },
+        }
+        return json_response(self.threads[thread_id], 201)
+
+    def threads_of(self, channel_id: int) -> list[int]:
+        """The threads made under a channel, oldest first."""
+        return [t for t, thread in self.threads.items() if int(thread["parent_id"]) == channel_id]
 
     def _store(self, message: JSON, arrived: float) -> None:
         self.messages[int(message["id"])] = message
