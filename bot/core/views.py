@@ -173,3 +173,5 @@ class LobbyView:
     entrants: tuple[int, ...]  # user ids, in registration order
     prize_pool: int
     payouts: tuple[int, ...]  # best place first; none while nobody is in
+    tables: tuple[tuple[int, int], ...] = ()  # (number, channel id) once it runs
+    places: tuple[tuple[int, int, int], ...] = ()  # (place, user id, prize), best first

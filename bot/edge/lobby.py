@@ -60,6 +60,18 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         )
     else:
         embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
+    if view.tables:
+        tables = "\n".join(
+            t(lang, "lobby_table", number=number, thread=f"<#{channel_id}>")
+            for number, channel_id in view.tables
+        )
+        embed.add_field(name=t(lang, "lobby_tables"), value=_cut(tables), inline=False)
+    if view.places:
+        places = "\n".join(
+            t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
+            for place, user_id, prize in view.places
+        )
+        embed.add_field(name=t(lang, "lobby_places"), value=_cut(places), inline=False)
     return embed
 
 

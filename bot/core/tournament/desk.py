@@ -152,6 +152,11 @@ class Tournaments:
         with this many in (11.7)."""
         tournament = await self._store.tournaments.get(tournament_id)
         entries = await self._store.tournaments.entries(tournament_id)
+        tables = (
+            await self._store.tournaments.tables(tournament_id)
+            if tournament.state == "running"
+            else []
+        )
         return LobbyView(
             tournament_id=tournament_id,
             channel_id=tournament.channel_id,
@@ -171,6 +176,14 @@ class Tournaments:
                 )
                 if entries
                 else ()
+            ),
+            tables=tuple((table.number, table.channel_id) for table in tables),
+            places=tuple(
+                sorted(
+                    (entry.place, entry.user_id, entry.prize or 0)
+                    for entry in entries
+                    if entry.place is not None
+                )
             ),
         )
 
@@ -298,6 +311,8 @@ class Tournaments:
         self.directors.pop(director.tournament.tournament_id, None)
         if self.on_finish is not None:
             await self.on_finish(director)
+        # The results in the lobby: every place and prize (11.4, 11.7).
+        await self._lobby_changed(director.tournament.tournament_id)
 
 
 def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
