@@ -277,6 +277,8 @@ async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: H
     await dealt(table)
     for user in players.values():
         await english.slash(user, "sitout")
+    # The sit-outs redraw the table: their edits land before the click's requests are counted.
+    await english.settled()
     live = await english.current_message()
     assert live["flags"] & IS_COMPONENTS_V2 and not live["content"] and not live["embeds"]
     (container,) = live["components"]
