@@ -86,6 +86,17 @@ async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
     await check_the_end(run, 12)
     assert director.record.breaks, "a table broke on the way to the final table"
     assert director.record.moves
+    # 11.5: each move is said in both threads; the new one mentions him (Discord notifies
+    # him), the old one links to the new thread.
+    for move in director.record.moves:
+        assert move.player in run.screen.pings
+        assert any(
+            line.startswith(f"<@{move.player}> joins this table from table {move.from_table}")
+            for line in run.screen.lines
+        )
+        # The threads were made in table order from 5001.
+        away = f"moves to table {move.to_table}: <#{5000 + move.to_table}>."
+        assert any(line.endswith(away) for line in run.screen.lines)
     assert any("Level 2:" in line for line in run.screen.lines)
     assert any("final table" in line for line in run.screen.lines)
     assert any("Hand-for-hand" in line for line in run.screen.lines)

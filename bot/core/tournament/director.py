@@ -359,7 +359,13 @@ class TournamentDirector:
             source, target = self.tables[move.from_table], self.tables[move.to_table]
             name = source.name(move.player)
             target.names.setdefault(move.player, name)
-            source.outbox.say("tournament_moves_away", name=name, table=move.to_table)
+            # A channel mention: his old thread links to his new one.
+            source.outbox.say(
+                "tournament_moves_away",
+                name=name,
+                table=move.to_table,
+                thread=f"<#{target.channel_id}>",
+            )
             target.outbox.say(
                 "tournament_moves_in",
                 ping=move.player,
