@@ -47,17 +47,17 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
     entrants = [f"<@{user_id}>" for user_id in view.entrants]
     embed.add_field(
         name=t(lang, "lobby_entrants", count=len(entrants)),
-        value=_cut(", ".join(entrants)) if entrants else t(lang, "lobby_nobody"),
+        value=_fit(entrants, texts, lang, sep=", ") if entrants else t(lang, "lobby_nobody"),
         inline=False,
     )
     if view.prize_pool:
-        payouts = "\n".join(
+        payouts = [
             t(lang, "lobby_payout", place=place, prize=prize)
             for place, prize in enumerate(view.payouts, 1)
-        )
+        ]
         embed.add_field(
             name=t(lang, "lobby_pool", pool=view.prize_pool),
-            value=_cut(payouts) or t(lang, "lobby_nobody"),
+            value=_fit(payouts, texts, lang) if payouts else t(lang, "lobby_nobody"),
             inline=False,
         )
     else:
@@ -181,20 +181,18 @@ class Lobbies:
         return thread.id
 
 
-def _fit(lines: list[str], texts: Texts, lang: str, limit: int = FIELD_LIMIT) -> str:
+def _fit(
+    lines: list[str], texts: Texts, lang: str, limit: int = FIELD_LIMIT, sep: str = "\n"
+) -> str:
     """As many of ``lines`` as fit in ``limit`` characters, then "and N more"."""
     kept: list[str] = []
     used = 0
     for index, line in enumerate(lines):
         rest = len(lines) - index - 1
-        tail = len(texts.t(lang, "lobby_more", count=rest + 1)) + 1
-        if used + len(line) + 1 + (tail if rest else 0) > limit:
+        tail = len(texts.t(lang, "lobby_more", count=rest + 1)) + len(sep)
+        if used + len(line) + len(sep) + (tail if rest else 0) > limit:
             kept.append(texts.t(lang, "lobby_more", count=len(lines) - index))
             break
         kept.append(line)
-        used += len(line) + 1
-    return "\n".join(kept) or "\u200b"
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+        used += len(line) + len(sep)
+    return sep.join(kept) or "\u200b"

@@ -75,5 +75,8 @@ def test_two_hundred_entrants_stay_within_discords_limits() -> None:
     shown = fields(view)
     assert shown[-1][0] == "and 4 more", "the tables beyond the 25 fields are counted"
     assert any(value.endswith(" more") for _, value in shown), "a long list is cut"
+    entrants = shown[0][1]
+    assert entrants.startswith(f"<@{10**17}>, ") and entrants.endswith(" more")
+    assert entrants.count("<@") == entrants.count(">"), "no mention is cut in two"
     big = replace(view, places=tuple((200 - i, user, 0) for i, user in enumerate(users)))
     assert any(value.endswith(" more") for _, value in fields(big))
