@@ -331,11 +331,11 @@ class TournamentDirector:
         if breaking and len(self.tables) == 1:
             (final,) = self.tables.values()
             final.outbox.say("tournament_final_table", count=len(self.left))
-        await self._changed()
+        # In a task of its own: a slow Discord holds no table (nothing is dealt under the lock).
+        self._tasks.spawn(self._changed())
 
     async def _changed(self) -> None:
-        """The lobby shows what changed. Its failure is only logged: what between hands saved
-        must not be tried again."""
+        """The lobby shows what changed. Its failure is only logged."""
         if self._on_change is None:
             return
         try:
