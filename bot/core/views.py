@@ -175,3 +175,11 @@ class LobbyView:
     payouts: tuple[int, ...]  # best place first; none while nobody is in
     tables: tuple[tuple[int, int], ...] = ()  # (number, channel id) once it runs
     places: tuple[tuple[int, int, int], ...] = ()  # (place, user id, prize), best first
+    # While it runs (11.2): each player's (table number, user id, chips) in seat order, the
+    # level the next hands are dealt at, its stakes, and seconds or hands (``level_unit``)
+    # until the next.
+    stacks: tuple[tuple[int, int, int], ...] = ()
+    level: int | None = None
+    stakes: Stakes | None = None
+    level_unit: str = "seconds"
+    to_next_level: int = 0

@@ -20,6 +20,8 @@ from words import EN, Texts
 LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister)")
 # Discord's limit for an embed field's value.
 FIELD_LIMIT: Final = 1024
+FIELD_COUNT: Final = 25  # fields in an embed
+TOTAL_LIMIT: Final = 5900  # an embed's characters: 6,000, less a margin for the footer
 COLOURS: Final = {
     "registering": discord.Colour.green(),
     "running": discord.Colour.blue(),
@@ -45,34 +47,77 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
     entrants = [f"<@{user_id}>" for user_id in view.entrants]
     embed.add_field(
         name=t(lang, "lobby_entrants", count=len(entrants)),
-        value=_cut(", ".join(entrants)) if entrants else t(lang, "lobby_nobody"),
+        value=_fit(entrants, texts, lang, sep=", ") if entrants else t(lang, "lobby_nobody"),
         inline=False,
     )
     if view.prize_pool:
-        payouts = "\n".join(
+        payouts = [
             t(lang, "lobby_payout", place=place, prize=prize)
             for place, prize in enumerate(view.payouts, 1)
-        )
+        ]
         embed.add_field(
             name=t(lang, "lobby_pool", pool=view.prize_pool),
-            value=_cut(payouts) or t(lang, "lobby_nobody"),
+            value=_fit(payouts, texts, lang) if payouts else t(lang, "lobby_nobody"),
             inline=False,
         )
     else:
         embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
-    if view.tables:
-        tables = "\n".join(
-            t(lang, "lobby_table", number=number, thread=f"<#{channel_id}>")
-            for number, channel_id in view.tables
+    if view.level is not None and view.stakes is not None:
+        stakes = view.stakes
+        embed.add_field(
+            name=t(
+                lang, "lobby_level", level=view.level, small=stakes.small_bet, big=stakes.big_bet
+            ),
+            value=(
+                t(lang, "lobby_next_hands", count=view.to_next_level)
+                if view.level_unit == "hands"
+                else t(lang, "lobby_next_minutes", count=-(-view.to_next_level // 60))
+            ),
+            inline=False,
         )
-        embed.add_field(name=t(lang, "lobby_tables"), value=_cut(tables), inline=False)
     if view.places:
-        places = "\n".join(
+        places = [
             t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
             for place, user_id, prize in view.places
-        )
-        embed.add_field(name=t(lang, "lobby_places"), value=_cut(places), inline=False)
+        ]
+        embed.add_field(name=t(lang, "lobby_places"), value=_fit(places, texts, lang), inline=False)
+    if view.tables:
+        _add_tables(embed, view, texts)
     return embed
+
+
+def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
+    """A field per table, its thread and its players' stacks in chips and big bets, within
+    Discord's limits: the fields left of 25 (the last says how many tables more) and the
+    characters left of 6,000 shared between them."""
+    lang = view.lang
+    t = texts.t
+    big = view.stakes.big_bet if view.stakes is not None else 0
+    players: dict[int, list[str]] = {}
+    for number, user_id, chips in view.stacks:
+        players.setdefault(number, []).append(
+            t(lang, "lobby_stack", player=f"<@{user_id}>", chips=chips, bets=_bets(chips, big))
+            if big
+            else f"<@{user_id}>: {chips}"
+        )
+    slots = FIELD_COUNT - len(embed.fields)
+    shown = view.tables if len(view.tables) <= slots else view.tables[: slots - 1]
+    more = len(view.tables) - len(shown)
+    room = (
+        TOTAL_LIMIT - len(embed) - (len(t(lang, "lobby_more", count=more)) if more else 0)
+    ) // max(1, len(shown))
+    for number, channel_id in shown:
+        name = t(lang, "lobby_table", number=number)
+        lines = [f"<#{channel_id}>", *players.get(number, [])]
+        limit = min(FIELD_LIMIT, room - len(name))
+        embed.add_field(name=name, value=_fit(lines, texts, lang, limit), inline=True)
+    if more:
+        embed.add_field(name=t(lang, "lobby_more", count=more), value="\u200b", inline=False)
+
+
+def _bets(chips: int, big: int) -> str:
+    """Chips in big bets, to one decimal."""
+    return f"{chips / big:.1f}".removesuffix(".0")
 
 
 def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
@@ -136,5 +181,18 @@ class Lobbies:
         return thread.id
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+def _fit(
+    lines: list[str], texts: Texts, lang: str, limit: int = FIELD_LIMIT, sep: str = "\n"
+) -> str:
+    """As many of ``lines`` as fit in ``limit`` characters, then "and N more"."""
+    kept: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        rest = len(lines) - index - 1
+        tail = len(texts.t(lang, "lobby_more", count=rest + 1)) + len(sep)
+        if used + len(line) + len(sep) + (tail if rest else 0) > limit:
+            kept.append(texts.t(lang, "lobby_more", count=len(lines) - index))
+            break
+        kept.append(line)
+        used += len(line) + len(sep)
+    return sep.join(kept) or "\u200b"

@@ -31,7 +31,23 @@ async def test_the_lobby_follows_a_sit_and_go_from_creation_to_its_results(store
     assert started.state == "running" and started.entrants == (1001, 1002, 1003)
     assert started.tables == ((1, 5001),) and started.places == ()
     assert sum(started.payouts) == started.prize_pool == 3 * BUY_IN
+    assert started.level == 1 and started.level_unit == "hands" and started.to_next_level == 2
+    assert sorted(user for _, user, _ in started.stacks) == [1001, 1002, 1003]
     await run.play()
+    # After each hand the director dealt with, the lobby again (11.2, 11.4): the chips at the
+    # tables always add up to the entrants' starting stacks, and the places fill as players go.
+    running = [view for view in shown if view.state == "running"]
+    assert len(running) > 3
+    stack = started.starting_stack
+    for view in running:
+        assert sum(chips for _, _, chips in view.stacks) == 3 * stack
+        assert view.level is not None and view.stakes is not None and view.to_next_level >= 1
+        out = {user for _, user, _ in view.places}
+        playing = {user for _, user, chips in view.stacks if chips}
+        assert not out & playing and out | playing == {1001, 1002, 1003}
+    assert {view.level for view in running} >= {1, 2}, "the levels rose in the lobby"
+    counts = [len(view.places) for view in running]
+    assert counts == sorted(counts), "a place, once shown, stays"
     end = shown[-1]
     assert end.state == "finished" and end.tables == ()
     assert [place for place, _, _ in end.places] == [1, 2, 3]

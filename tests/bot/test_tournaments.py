@@ -15,6 +15,7 @@ import pytest
 from bot.core import dealer
 from bot.core.errors import TableError
 from bot.core.storage import Store
+from bot.core.views import LobbyView
 from engine.tournament import award, paid_places, prize_table, structure
 from tests.bot.tournament_run import (
     BUY_IN,
@@ -80,12 +81,38 @@ async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
 ) -> None:
     # Three places paid: the bubble, four players left, is at two tables of three seats.
     run = seeded(TournamentRun(store, seed=21, players=12, seats=3))
+    shown: list[LobbyView] = []
+
+    async def show(view: LobbyView) -> int:
+        shown.append(view)
+        return 900
+
+    run.house.tournaments.show_lobby = show
     director = await run.register_all(level_hands=3)
     assert sorted(len(t.seats) for t in run.tables()) == [3, 3, 3, 3]
     await run.play()
     await check_the_end(run, 12)
+    # The lobby after each hand the director dealt with: the stacks at the tables add up to
+    # the entrants' starting stacks, and the places fill in as players go out (11.4).
+    running = [view for view in shown if view.state == "running"]
+    starting = run.tournament.starting_stack if run.tournament else 0
+    assert all(sum(c for _, _, c in view.stacks) == 12 * starting for view in running)
+    counts = [len(view.places) for view in running]
+    assert counts == sorted(counts) and counts[-1] >= 9
+    assert len({view.tables for view in running}) > 1, "the lobby showed tables breaking"
     assert director.record.breaks, "a table broke on the way to the final table"
     assert director.record.moves
+    # 11.5: each move is said in both threads; the new one mentions him (Discord notifies
+    # him), the old one links to the new thread.
+    for move in director.record.moves:
+        assert move.player in run.screen.pings
+        assert any(
+            line.startswith(f"<@{move.player}> joins this table from table {move.from_table}")
+            for line in run.screen.lines
+        )
+        # The threads were made in table order from 5001.
+        away = f"moves to table {move.to_table}: <#{5000 + move.to_table}>."
+        assert any(line.endswith(away) for line in run.screen.lines)
     assert any("Level 2:" in line for line in run.screen.lines)
     assert any("final table" in line for line in run.screen.lines)
     assert any("Hand-for-hand" in line for line in run.screen.lines)

@@ -141,7 +141,10 @@ async def test_a_full_sit_and_go_starts_with_a_table_in_a_thread_under_the_lobby
     assert table.channel_id == thread.id
     assert (await world.bot.store.tournaments.get(1)).state == "running"
     assert "under way" in message_text(lobby(world))
-    assert f"Table 1: <#{thread.id}>" in message_text(lobby(world))
+    shown = message_text(lobby(world))
+    # The table's field: its thread, then each player's stack in chips and big bets (11.2).
+    assert f"'name': 'Table 1', 'value': '<#{thread.id}>\\n<@" in shown
+    assert shown.count("big bets)") == 2 and "Level 1: limits" in shown
     assert not [b for b in components(lobby(world)) if hasattr(b, "custom_id")]
     await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
     posted = [

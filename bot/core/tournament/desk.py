@@ -185,7 +185,35 @@ class Tournaments:
                     if entry.place is not None
                 )
             ),
+            **self._running(tournament_id),
         )
+
+    def _running(self, tournament_id: int) -> dict[str, Any]:
+        """The lobby's figures from a running tournament's director: the stacks at its tables
+        as it last read them, the level and what is left of it (11.2)."""
+        director = self.directors.get(tournament_id)
+        if director is None or director.finished:
+            return {}
+        level, to_next = director.next_level()
+        stacks: list[tuple[int, int, int]] = []
+        for number, table in sorted(director.tables.items()):
+            # A hand in play shows each player's chips as it began: its bets are not yet won.
+            began = (
+                {}
+                if table.live is None
+                else dict(zip(table.live.users, table.live.hand.starting_stacks, strict=True))
+            )
+            stacks.extend(
+                (number, seat.user_id, began.get(seat.user_id, seat.stack))
+                for seat in sorted(table.seats.values(), key=lambda s: s.position)
+            )
+        return {
+            "stacks": tuple(stacks),
+            "level": level,
+            "stakes": director.structure.level(level).stakes,
+            "level_unit": director.tournament.level_unit,
+            "to_next_level": to_next,
+        }
 
     async def _lobby_changed(self, tournament_id: int) -> None:
         """The edge shows the lobby anew; a Discord error leaves the tournament as it is."""
@@ -301,11 +329,15 @@ class Tournaments:
             tasks=self._tasks,
             players_left=left,
             on_finish=self._finished,
+            on_change=self._changed,
             hands_dealt=hands_dealt,
             finishes=finishes,
         )
         self.directors[tournament.tournament_id] = director
         return director
+
+    async def _changed(self, director: TournamentDirector) -> None:
+        await self._lobby_changed(director.tournament.tournament_id)
 
     async def _finished(self, director: TournamentDirector) -> None:
         self.directors.pop(director.tournament.tournament_id, None)

@@ -92,6 +92,7 @@ class TournamentDirector:
         tasks: Tasks,
         players_left: set[int],
         on_finish: Callable[[TournamentDirector], Awaitable[None]],
+        on_change: Callable[[TournamentDirector], Awaitable[None]] | None = None,
         hands_dealt: dict[int, int] | None = None,
         finishes: Sequence[Finish] = (),
     ) -> None:
@@ -105,6 +106,7 @@ class TournamentDirector:
         self._clock = clock
         self._tasks = tasks
         self._on_finish = on_finish
+        self._on_change = on_change
         self.left = set(players_left)
         self.entrants = 0  # entries in all, set by whoever made it (the prize table's size)
         self.record = Record(finishes=list(finishes))
@@ -165,6 +167,17 @@ class TournamentDirector:
             done = self._hands_dealt.get(number, 0)
             return level_at(done, self.tournament.level_length)
         return level_at(self.elapsed(), self.tournament.level_length)
+
+    def next_level(self) -> tuple[int, int]:
+        """The level the next hand is dealt at, and the seconds (or hands, at the table that
+        has dealt most) until the one after it (11.2), for the lobby."""
+        length = self.tournament.level_length
+        if self.tournament.level_unit == "hands":
+            done = max(self._hands_dealt.values(), default=0)
+        else:
+            done = self.elapsed()
+        level = level_at(done, length)
+        return level, level * length - done
 
     def seats(self) -> dict[int, list[int | None]]:
         """Every table's seats by number from 1, as ``engine.tournament`` takes them."""
@@ -318,6 +331,21 @@ class TournamentDirector:
         if breaking and len(self.tables) == 1:
             (final,) = self.tables.values()
             final.outbox.say("tournament_final_table", count=len(self.left))
+        # In a task of its own: a slow Discord holds no table (nothing is dealt under the lock).
+        self._tasks.spawn(self._changed())
+
+    async def _changed(self) -> None:
+        """The lobby shows what changed. Its failure is only logged."""
+        if self._on_change is None:
+            return
+        try:
+            await self._on_change(self)
+        except Exception:
+            log.warning(
+                "tournament %s: the lobby was not updated",
+                self.tournament.tournament_id,
+                exc_info=True,
+            )
 
     def _plan(
         self, seats: dict[int, list[int | None]], hand_id: int
@@ -359,7 +387,13 @@ class TournamentDirector:
             source, target = self.tables[move.from_table], self.tables[move.to_table]
             name = source.name(move.player)
             target.names.setdefault(move.player, name)
-            source.outbox.say("tournament_moves_away", name=name, table=move.to_table)
+            # A channel mention: his old thread links to his new one.
+            source.outbox.say(
+                "tournament_moves_away",
+                name=name,
+                table=move.to_table,
+                thread=f"<#{target.channel_id}>",
+            )
             target.outbox.say(
                 "tournament_moves_in",
                 ping=move.player,
