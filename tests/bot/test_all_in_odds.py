@@ -21,12 +21,17 @@ def clock() -> ManualClock:
 
 
 async def play_all_in(
-    store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, cards: dict[int, str]
+    store: Store,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+    cards: dict[int, str],
+    stacks: tuple[int, int] = (500, 20),
 ) -> Screen:
-    """Seat 1 (20 chips) brings in and calls everything: all in on 3rd street."""
+    """Heads-up to the end, player 1 raising whenever he may and the other calling or checking:
+    with 20 chips for player 1 (the default), all in on 3rd street."""
     deck = stacked_deck(cards, dealer=1, seats=2)
     monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
-    await seat_directly(store, [500, 20])
+    await seat_directly(store, list(stacks))
     house = new_house(store, clock)
     screen = Screen(house)
     await house.recovery.restore()
@@ -80,22 +85,10 @@ async def test_a_run_out_shows_each_hands_chances_worked_out_off_the_loop(
 async def test_a_hand_bet_to_the_end_has_no_chances(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    deck = stacked_deck({0: "AsAhAdAcKsKhQs", 1: "2c3d4h7s8c9dJh"}, dealer=1, seats=2)
-    monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
-    await seat_directly(store, [500, 500])
-    house = new_house(store, clock)
-    screen = Screen(house)
-    await house.recovery.restore()
-    await clock.advance(0, house)
-    table = house.tables.get(CHANNEL)
-    while table.live is not None:
-        actor = table.actor_id()
-        assert actor is not None
-        legal = table.live.hand.legal()
-        action = "call" if legal.call else "bring_in" if legal.bring_in else "check"
-        await house.dealer.act(CHANNEL, actor, action)
-    await asyncio.sleep(0)
-    await house.recovery.shutdown()
+    # Nobody all in: 500 chips each cover every bet of a heads-up hand.
+    screen = await play_all_in(
+        store, clock, monkeypatch, {0: "AsAhAdAcKsKhQs", 1: "2c3d4h7s8c9dJh"}, (500, 500)
+    )
     [results] = screen.results
     assert results.odds is None and results.labels.odds is None
     assert not any("chances" in line for line in results.lines)
