@@ -68,6 +68,8 @@ async def test_two_servers_write_side_by_side_and_one_servers_writes_wait(
     await second.audit()
 
 
+# PostgreSQL's idle_in_transaction_session_timeout runs on its own clock, which ours can't move.
+@pytest.mark.slow
 async def test_a_writer_idle_inside_its_transaction_is_cut_off_after_a_second(
     stores: tuple[Store, Store],
 ) -> None:
