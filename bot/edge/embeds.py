@@ -176,6 +176,21 @@ def stats_embed(stats: PlayerStats, name: str, texts: Texts, lang: str) -> disco
     )
     total = stats.total
     words = texts.catalogue(lang)
+    played = stats.tournaments
+    if played.played:
+        # His tournaments (RULES 11) beside the cash figures: their chips are not the wallets'.
+        embed.add_field(
+            name=t(lang, "stats_tournaments"),
+            value=t(
+                lang,
+                "stats_tournaments_line",
+                played=played.played,
+                cashes=played.cashes,
+                wins=played.wins,
+                net=played.net,
+            ),
+            inline=False,
+        )
     if not total.hands:
         embed.description = f"{embed.description}\n\n{t(lang, 'stats_none')}"
         return embed
@@ -216,6 +231,8 @@ def leaderboard_embed(
     """The top players, each with his net over the period and his hands (ranking winnings) or
     his chips (ranking wallets), and the caller's own rank under them (or why he has none)."""
     t = texts.t
+    if board.tournaments:
+        return _tournament_board_embed(board, names, texts, lang)
     winnings = board.period is not None
     lines = [board_heading(texts, lang, board), ""]
     for row in board.top:
@@ -248,6 +265,51 @@ def leaderboard_embed(
         footer = t(lang, "leaderboard_you", rank=caller.rank, chips=caller.chips)
     embed = discord.Embed(
         title=t(lang, "leaderboard_net_title" if winnings else "leaderboard_wallet_title"),
+        description="\n".join(lines),
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _tournament_board_embed(
+    board: Leaderboard, names: dict[int, str], texts: Texts, lang: str
+) -> discord.Embed:
+    """The top players by tournament prizes minus buy-ins, each with the tournaments he played
+    and won, and the caller's own rank under them (or why he has none)."""
+    t = texts.t
+    lines = [board_heading(texts, lang, board), ""]
+    for row in board.top:
+        shown = names.get(row.user_id)
+        name = f"<@{row.user_id}>" if shown is None else discord.utils.escape_markdown(shown)
+        lines.append(
+            t(
+                lang,
+                "leaderboard_tournament_line",
+                rank=row.rank,
+                name=name,
+                net=row.chips,
+                played=row.hands or 0,
+                wins=row.wins or 0,
+            )
+        )
+    if not board.top:
+        lines.append(t(lang, "leaderboard_tournament_empty"))
+    caller = board.caller
+    footer = (
+        t(lang, "leaderboard_tournament_unranked")
+        if caller is None
+        else t(
+            lang,
+            "leaderboard_tournament_you",
+            rank=caller.rank,
+            net=caller.chips,
+            played=caller.hands or 0,
+            wins=caller.wins or 0,
+        )
+    )
+    embed = discord.Embed(
+        title=t(lang, "leaderboard_tournament_title"),
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )
