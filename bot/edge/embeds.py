@@ -10,7 +10,7 @@ from bot.core.games import game_name
 from bot.core.ledger import SessionLedger
 from bot.core.stats import board_heading, percent, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
-from bot.core.views import HandView, SeatInfo, TableView
+from bot.core.views import HandView, LevelClock, SeatInfo, TableView
 from bot.edge.funnel import full_time, relative_time
 from engine.stakes import Stakes
 from words import Texts
@@ -35,11 +35,25 @@ def idle_embed(view: TableView, texts: Texts) -> discord.Embed:
         colour=discord.Colour.dark_green(),
     )
     _add_next_game(embed, view.next_game)
+    if view.level is not None:
+        embed.add_field(name="🏆", value=level_line(view.level, texts, lang), inline=False)
     if view.next_hand_at is not None:
         embed.add_field(
             name="⏱", value=texts.t(lang, "countdown", when=relative_time(view.next_hand_at))
         )
     return embed
+
+
+def level_line(level: LevelClock, texts: Texts, lang: str) -> str:
+    """A tournament table's level and when the next begins: a Discord timestamp that counts
+    down where each reader sees it, or the hands left at this table (RULES 11.2)."""
+    if level.to_next == 0:
+        return texts.t(lang, "tournament_level_next_hand", level=level.number)
+    if level.next_at is None:
+        return texts.t(lang, "tournament_level_hands", level=level.number, hands=level.to_next)
+    return texts.t(
+        lang, "tournament_level_time", level=level.number, when=relative_time(level.next_at)
+    )
 
 
 def hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from typing import Literal
 
 from bot.core.storage import Store, Tournament
 from bot.core.table import Table
@@ -49,7 +50,11 @@ class TournamentRun:
     async def _thread(self, tournament: Tournament, number: int) -> int:
         return next(self.threads)
 
-    async def register_all(self, *, level_hands: int) -> TournamentDirector:
+    async def register_all(
+        self, *, level_hands: int, level_unit: Literal["seconds", "hands"] = "hands"
+    ) -> TournamentDirector:
+        """Everyone registers; the levels last ``level_hands`` hands (or, with ``level_unit``
+        "seconds", that many seconds)."""
         self.tournament = await self.house.tournaments.create(
             GUILD,
             LOBBY,
@@ -57,7 +62,7 @@ class TournamentRun:
             game="stud",
             buy_in=BUY_IN,
             seats=self.seats,
-            level_unit="hands",
+            level_unit=level_unit,
             level_length=level_hands,
             start_entrants=len(self.users),
             turn_seconds=TURN,

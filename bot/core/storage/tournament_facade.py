@@ -233,3 +233,9 @@ class Tournaments:
         """Hands dealt at the channel's table so far (a level's length in hands, 11.2)."""
         async with self._backend.read() as db:
             return await tournaments.hands_dealt(db, channel_id)
+
+    async def last_hand(self, channel_id: int) -> int | None:
+        """The latest hand dealt at the channel's table: a restart reads the level it was
+        dealt at, which the thread has been told (11.2)."""
+        async with self._backend.read() as db:
+            return await tournaments.last_hand(db, channel_id)

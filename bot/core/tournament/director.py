@@ -26,6 +26,9 @@ from bot.core.registry import Registry
 from bot.core.storage import HandEnd, Store, Tournament
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
+from bot.core.views import LevelClock
+from engine.codec import decode
+from engine.stakes import Stakes
 from engine.tournament import (
     Break,
     Finish,
@@ -147,6 +150,7 @@ class TournamentDirector:
 
     async def _resume(self) -> None:
         async with self._lock:
+            await self._restore_levels()
             self._held = False
             if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
                 return  # the round's last hand ends them
@@ -178,6 +182,50 @@ class TournamentDirector:
             done = self.elapsed()
         level = level_at(done, length)
         return level, level * length - done
+
+    def level_clock(self, table: Table) -> LevelClock | None:
+        number = self._numbers.get(table.channel_id)
+        if number is None or self.finished:
+            return None
+        # The level its stakes are of: its last hand's, or before any the next one's.
+        level = self._levels.get(number) or self.level(number)
+        end = level * self.tournament.level_length
+        if self.tournament.level_unit == "hands":
+            return LevelClock(level, "hands", max(0, end - self._hands_dealt.get(number, 0)), None)
+        left = max(0, end - self.elapsed())
+        return LevelClock(level, "seconds", left, self._clock.now() + left if left else None)
+
+    async def _restore_levels(self) -> None:
+        """After a restart, the level each table last dealt at, read from its last hand: the
+        thread was told of it, and is told of the next one only (11.2). Its stakes go back on
+        the table, for its message until the next hand."""
+        for number, table in self.tables.items():
+            try:
+                if table.live is not None:
+                    stakes = table.live.hand.stakes
+                else:
+                    hand_id = await self._store.tournaments.last_hand(table.channel_id)
+                    if hand_id is None:
+                        continue
+                    stakes = decode((await self._store.hands.get(hand_id)).state).stakes
+            except Exception:
+                # Then the next level is told again, at worst.
+                log.warning("table %s: its level was not read", table.channel_id, exc_info=True)
+                continue
+            level = self._level_of(stakes)
+            if level is not None:
+                self._levels[number] = level
+                table.config = replace(table.config, stakes=stakes)
+
+    def _level_of(self, stakes: Stakes) -> int | None:
+        """The level of these stakes (every level's small bet is above the one before)."""
+        for number in itertools.count(1):
+            found = self.structure.level(number).stakes
+            if found == stakes:
+                return number
+            if found.small_bet > stakes.small_bet:
+                return None
+        return None
 
     def seats(self) -> dict[int, list[int | None]]:
         """Every table's seats by number from 1, as ``engine.tournament`` takes them."""
