@@ -58,7 +58,8 @@ async def test_a_sit_and_go_fills_starts_and_deals_its_table_in_a_thread(
     await dealt(table)
     message = await h.current_message(thread_id)
     assert int(message["channel_id"]) == thread_id
-    assert "under way" in message_text(lobby(fake)) and custom_ids(lobby(fake)) == {}
+    assert "under way" in message_text(lobby(fake))
+    assert custom_ids(lobby(fake)) == {"Entrants": "stud:t:1:entrants"}
     # Nothing of the table in the lobby's channel.
     assert fake.table_message() is None
     # The fake archives a thread as Discord does (PATCH of the thread).

@@ -147,10 +147,10 @@ class Tournaments:
         await self._lobby_changed(tournament_id)
         return refunds
 
-    async def lobby(self, tournament_id: int) -> LobbyView:
+    async def lobby(self, tournament_id: int, guild_id: int | None = None) -> LobbyView:
         """The lobby as it stands: the entrants, the pool and what each paid place would win
-        with this many in (11.7)."""
-        tournament = await self._store.tournaments.get(tournament_id)
+        with this many in (11.7). ``NoTournament`` if it isn't ``guild_id``'s (if given)."""
+        tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
         entries = await self._store.tournaments.entries(tournament_id)
         tables = (
             await self._store.tournaments.tables(tournament_id)
