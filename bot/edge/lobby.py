@@ -10,7 +10,9 @@ understood after a restart too (``bot.edge.router`` reads them); no view is kept
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import discord
@@ -20,6 +22,8 @@ from bot.core.games import game_name
 from bot.core.storage import Tournament
 from bot.core.views import LobbyView
 from words import EN, Texts
+
+log = logging.getLogger(__name__)
 
 LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister|entrants)")
 PAGE_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):page:(?P<page>\d{1,6})")
@@ -233,11 +237,19 @@ def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
 
 
 class Lobbies:
-    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it."""
+    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it; makes its
+    tables' threads and archives them at the end."""
 
-    def __init__(self, bot: discord.Client, texts: Texts) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        texts: Texts,
+        shown: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
         self._bot = bot
         self._texts = texts
+        # Waits until a channel's table has shown everything (the presenter's).
+        self._shown = shown
 
     async def show(self, view: LobbyView) -> int:
         channel = self._bot.get_partial_messageable(view.channel_id)
@@ -270,6 +282,20 @@ class Lobbies:
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         return thread.id
+
+    async def close_threads(self, channel_ids: Sequence[int]) -> None:
+        """``house.tournaments.close_threads``: a finished tournament's threads are archived
+        once their last lines have gone out (the bot made them, so it may: Discord lets a
+        thread's creator archive it). One that can't be is left open, logged."""
+        for channel_id in channel_ids:
+            if self._shown is not None:
+                await self._shown(channel_id)
+            try:
+                await self._bot.http.edit_channel(channel_id, archived=True)
+            except discord.HTTPException as error:
+                log.warning(
+                    "thread %s was not archived (%s %s)", channel_id, error.status, error.text
+                )
 
 
 def _fit(

@@ -239,3 +239,8 @@ class Tournaments:
         dealt at, which the thread has been told (11.2)."""
         async with self._backend.read() as db:
             return await tournaments.last_hand(db, channel_id)
+
+    async def threads(self, tournament_id: int) -> list[int]:
+        """The channels (threads) of every table it ever had, open or closed, by number."""
+        async with self._backend.read() as db:
+            return await tournaments.threads(db, tournament_id)

@@ -389,6 +389,15 @@ async def hands_dealt(db: Connection, channel_id: int) -> int:
     return 0 if found is None else int(found["n"])
 
 
+async def threads(db: Connection, tournament_id: int) -> list[int]:
+    """The channels of every table it ever had, open or closed, by number."""
+    rows = await db.all(
+        "SELECT channel_id FROM tables WHERE tournament_id = ? ORDER BY table_number, id",
+        (tournament_id,),
+    )
+    return [int(row["channel_id"]) for row in rows]
+
+
 async def last_hand(db: Connection, channel_id: int) -> int | None:
     """The latest hand dealt at the channel's open table (the level it was dealt at, 11.2)."""
     found = await one(

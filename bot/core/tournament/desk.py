@@ -60,6 +60,8 @@ class Tournaments:
         # Called with a director once its tournament has paid out (the lobby's results).
         self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
         self.show_lobby: LobbyShower | None = None  # set by the edge
+        # Given a finished tournament's table threads: the edge archives them.
+        self.close_threads: Callable[[Sequence[int]], Awaitable[None]] | None = None
 
     async def create(
         self,
@@ -345,6 +347,16 @@ class Tournaments:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
         await self._lobby_changed(director.tournament.tournament_id)
+        if self.close_threads is not None:
+            # In a task of its own: the threads close once their last lines have gone out.
+            self._tasks.spawn(self._close_threads(director.tournament.tournament_id))
+
+    async def _close_threads(self, tournament_id: int) -> None:
+        assert self.close_threads is not None
+        try:
+            await self.close_threads(await self._store.tournaments.threads(tournament_id))
+        except Exception:
+            log.warning("tournament %s: its threads were not closed", tournament_id, exc_info=True)
 
 
 def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
