@@ -280,3 +280,22 @@ async def test_a_table_in_a_level_of_minutes_shows_when_the_next_begins(store: S
     assert run.screen.lines[-1].startswith(
         f"Level {dealt.number}: limits {stakes.small_bet}/{stakes.big_bet}"
     )
+
+
+async def test_a_level_of_minutes_keeps_its_time_across_a_crash(store: Store) -> None:
+    """RULES 11.8: the level's time is saved as it runs, not only between hands, and the time
+    the bot is down is not counted."""
+    run = TournamentRun(store, seed=13, players=3, seats=3)
+    director = await run.register_all(level_hands=120, level_unit="seconds")
+    # 25 seconds of play, all within the first hand (each turn lasts a minute).
+    await run.clock.advance(COUNTDOWN + 20, run.house)
+    (table,) = run.tables()
+    assert table.live is not None and director.elapsed() == 25
+    await run.crash_and_restart(down=300.0)
+    assert run.director is not None
+    # Saved every 10 seconds: at most that is lost, and the 5 minutes down are not counted.
+    assert run.director.elapsed() == 20 == (await store.tournaments.get(1)).elapsed
+    (table,) = run.tables()
+    view = table_view(table, TEXTS, run.clock.now())
+    assert view is not None and view.level is not None
+    assert (view.level.number, view.level.to_next) == (1, 100)

@@ -75,14 +75,16 @@ class TournamentRun:
         self.records.append(self.director.record)
         return self.director
 
-    async def crash_and_restart(self) -> None:
+    async def crash_and_restart(self, down: float = 0.0) -> None:
         """The process dies (every task of the core stops where it was, no shutdown, nothing
-        saved that wasn't), and a new one restores what the store holds."""
+        saved that wasn't), stays down ``down`` seconds, and a new one restores what the store
+        holds."""
         assert self.tournament is not None
         # The dead process shows nothing more and starts no clock: its screen goes dark first.
         self.screen.working = False
         self.house.on_outbox = lambda outbox: None
         await self.house.tasks.stop()
+        await self.clock.advance(down, self.house)
         self.house = new_house(self.store, self.clock)
         self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread

@@ -371,7 +371,11 @@ async def finish(
 
 
 async def set_elapsed(db: Connection, tournament_id: int, elapsed: int) -> None:
-    await db.run("UPDATE tournaments SET elapsed = ? WHERE id = ?", (elapsed, tournament_id))
+    """The seconds of play so far; never back (two saves may land out of order)."""
+    await db.run(
+        "UPDATE tournaments SET elapsed = ? WHERE id = ? AND elapsed < ?",
+        (elapsed, tournament_id, elapsed),
+    )
 
 
 async def set_message(db: Connection, tournament_id: int, message_id: int) -> None:

@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 
 # If the store refuses what happens between hands, it is tried again after these pauses.
 RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0)
+# A level counted in time is saved this often (and between hands): a crash costs the level at
+# most this much more time (RULES 11.8).
+CLOCK_SAVE_SECONDS = 10.0
 
 
 @dataclass(slots=True)
@@ -125,6 +128,8 @@ class TournamentDirector:
         self._held = False  # restored with players out to rank first: nothing is dealt
         for table in tables.values():
             table.tournament = self
+        if tournament.level_unit == "seconds":
+            self._tasks.spawn(self._keep_clock())
 
     def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
         """After a restart: ``outs`` (table, player, chips he began his last hand with) went
@@ -164,6 +169,21 @@ class TournamentDirector:
     def elapsed(self) -> int:
         """Seconds of play so far (RULES 11.8: a restart resumes from the saved figure)."""
         return self._elapsed + int(self._clock.now() - self._resumed_at)
+
+    async def _keep_clock(self) -> None:
+        """Save the seconds of play every few seconds while it runs (11.8): a restart resumes
+        the level within that of where it stood, the time it was down not counted."""
+        while not self.finished:
+            await self._clock.sleep(CLOCK_SAVE_SECONDS)
+            if self.finished:
+                return
+            try:
+                await self._store.tournaments.set_elapsed(
+                    self.tournament.tournament_id, self.elapsed()
+                )
+            except Exception:
+                # The next save, or the next hand's end, writes it.
+                log.warning("tournament %s: clock not saved", self.tournament.tournament_id)
 
     def level(self, number: int) -> int:
         """The level table ``number``'s next hand is dealt at (11.2)."""
