@@ -9,6 +9,10 @@ wallets' and the tournament's own: its stacks and hands in play add up to a star
 entry, its pool to the buy-ins), and every place written before is still written. At the end:
 places 1 to 30 each once (or tied as RULES 11.4 says), the pool paid once and in full as 11.7
 shares it, every wallet its buy-in down and its prize up, every table closed.
+
+The kills come once it has started: a sit-and-go killed between its last registration and its
+start stays registering after a restart (the desk restores running tournaments only), a case
+this test leaves to the registration's own.
 """
 
 from __future__ import annotations
