@@ -17,9 +17,11 @@ from bot.edge.funnel import full_time, language_of, relative_time, reply
 
 NET: Final = "net"
 WALLET: Final = "wallet"
+TOURNAMENTS: Final = "tournaments"
 BY_CHOICES: Final = [
     Choice(name="Chips won at the tables", value=NET),
     Choice(name="Chips in wallet and at tables", value=WALLET),
+    Choice(name="Tournament prizes minus buy-ins", value=TOURNAMENTS),
 ]
 # Calendar periods in UTC, weeks from Monday (the store's stats buckets).
 PERIOD_CHOICES: Final = [
@@ -235,10 +237,13 @@ class Chips(commands.Cog):
 
     @app_commands.command(
         name="leaderboard",
-        description="Top 10 by chips won at the tables, or by wallet, and your rank",
+        description="Top 10 by chips won at the tables, by wallet or by tournaments, and your rank",
     )
     @app_commands.describe(
-        by="Chips won at the tables (default) or chips in wallet and at tables",
+        by=(
+            "Chips won at the tables (default), chips in wallet and at tables, or tournament"
+            " results"
+        ),
         period="Today, this week or this month (UTC), or the whole season (default)",
         game="One game only (default: every game)",
     )
@@ -259,6 +264,10 @@ class Chips(commands.Cog):
                 raise TableError("leaderboard_wallet_now")
             board = await self.bot.store.reports.leaderboard(
                 guild_id, limit=BOARD_SIZE, user_id=user_id
+            )
+        elif by == TOURNAMENTS:
+            board = await self.bot.store.reports.tournament_board(
+                guild_id, period=period or "all", game=game, limit=BOARD_SIZE, user_id=user_id
             )
         else:
             board = await self.bot.store.reports.winnings(

@@ -49,6 +49,7 @@ def table_view(table: Table, texts: Texts, now: float) -> TableView | None:
         seats=seat_infos(table) if live is None else (),
         next_hand_at=table.next_hand_at,
         hand=None if live is None else _hand_view(table, live, texts, now, coming),
+        level=None if table.tournament is None else table.tournament.level_clock(table),
     )
 
 
@@ -209,7 +210,7 @@ def _labels(
         four_colour=table.config.four_colour,
         words=texts.pictures(lang),
         game=game_name(texts, game_of(live.hand.variant), lang),
-        next_game=coming or "",
+        next_game=" · ".join(filter(None, (_level_label(table, texts, lang), coming))),
         odds=odds,
     )
 
@@ -263,3 +264,9 @@ def next_game(table: Table, texts: Texts, lang: str) -> str | None:
         game=game_name(texts, rotation.after, lang),
         count=rotation.left,
     )
+
+
+def _level_label(table: Table, texts: Texts, lang: str) -> str | None:
+    """A tournament table's level, for its picture ("Level 4"); its stakes are drawn beside."""
+    clock = None if table.tournament is None else table.tournament.level_clock(table)
+    return None if clock is None else texts.t(lang, "tournament_level_short", level=clock.number)

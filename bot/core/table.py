@@ -19,7 +19,7 @@ from bot.core.games import STUD, Rotation
 from bot.core.outbox import Outbox
 from bot.core.storage import HandEnd, Seat
 from bot.core.storage.house import is_bot
-from bot.core.views import ButtonSpec
+from bot.core.views import ButtonSpec, LevelClock
 from engine.hand import LegalActions, StudHand
 
 LOG_LINES = 12
@@ -56,6 +56,10 @@ class Director(Protocol):
 
     def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
         """A hand ended: the director takes the players out, moves them and deals the next."""
+        ...
+
+    def level_clock(self, table: Table) -> LevelClock | None:
+        """The level the table plays at and what is left of it, for its message (11.2)."""
         ...
 
 

@@ -77,6 +77,18 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
+class LevelClock:
+    """A tournament table's level (RULES 11.2): the one its stakes are of, and ``to_next``
+    seconds or hands (``unit``) until the next, 0 once the next hand is dealt at it; ``next_at``
+    is when, on the clock (seconds only)."""
+
+    number: int
+    unit: str  # seconds or hands
+    to_next: int
+    next_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     """The table's message: the hand in play, or (``hand`` None) the players waiting for one."""
 
@@ -88,6 +100,7 @@ class TableView:
     seats: tuple[SeatInfo, ...]  # the players waiting for a hand (an idle table's only)
     next_hand_at: float | None  # when the next hand is dealt, counting down
     hand: HandView | None
+    level: LevelClock | None = None  # a tournament's table only
 
 
 @dataclass(frozen=True, slots=True)

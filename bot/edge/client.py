@@ -167,9 +167,10 @@ class StudBot(commands.AutoShardedBot):
             budget=budget,
             dms=ClosedDms(store.coordination, clock=self.house.clock.now),
         )
-        lobbies = Lobbies(self, texts)
+        lobbies = Lobbies(self, texts, self.presenter.shown)
         self.house.tournaments.show_lobby = lobbies.show
         self.house.tournaments.make_thread = lobbies.make_thread
+        self.house.tournaments.close_threads = lobbies.close_threads
         if metrics is not None:
             self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None

@@ -10,7 +10,7 @@ from bot.core.games import game_name
 from bot.core.ledger import SessionLedger
 from bot.core.stats import board_heading, percent, stats_heading
 from bot.core.storage import Leaderboard, PlayerStats
-from bot.core.views import HandView, SeatInfo, TableView
+from bot.core.views import HandView, LevelClock, SeatInfo, TableView
 from bot.edge.funnel import full_time, relative_time
 from engine.stakes import Stakes
 from words import Texts
@@ -35,11 +35,25 @@ def idle_embed(view: TableView, texts: Texts) -> discord.Embed:
         colour=discord.Colour.dark_green(),
     )
     _add_next_game(embed, view.next_game)
+    if view.level is not None:
+        embed.add_field(name="🏆", value=level_line(view.level, texts, lang), inline=False)
     if view.next_hand_at is not None:
         embed.add_field(
             name="⏱", value=texts.t(lang, "countdown", when=relative_time(view.next_hand_at))
         )
     return embed
+
+
+def level_line(level: LevelClock, texts: Texts, lang: str) -> str:
+    """A tournament table's level and when the next begins: a Discord timestamp that counts
+    down where each reader sees it, or the hands left at this table (RULES 11.2)."""
+    if level.to_next == 0:
+        return texts.t(lang, "tournament_level_next_hand", level=level.number)
+    if level.next_at is None:
+        return texts.t(lang, "tournament_level_hands", level=level.number, hands=level.to_next)
+    return texts.t(
+        lang, "tournament_level_time", level=level.number, when=relative_time(level.next_at)
+    )
 
 
 def hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:
@@ -176,6 +190,21 @@ def stats_embed(stats: PlayerStats, name: str, texts: Texts, lang: str) -> disco
     )
     total = stats.total
     words = texts.catalogue(lang)
+    played = stats.tournaments
+    if played.played:
+        # His tournaments (RULES 11) beside the cash figures: their chips are not the wallets'.
+        embed.add_field(
+            name=t(lang, "stats_tournaments"),
+            value=t(
+                lang,
+                "stats_tournaments_line",
+                played=played.played,
+                cashes=played.cashes,
+                wins=played.wins,
+                net=played.net,
+            ),
+            inline=False,
+        )
     if not total.hands:
         embed.description = f"{embed.description}\n\n{t(lang, 'stats_none')}"
         return embed
@@ -216,6 +245,8 @@ def leaderboard_embed(
     """The top players, each with his net over the period and his hands (ranking winnings) or
     his chips (ranking wallets), and the caller's own rank under them (or why he has none)."""
     t = texts.t
+    if board.tournaments:
+        return _tournament_board_embed(board, names, texts, lang)
     winnings = board.period is not None
     lines = [board_heading(texts, lang, board), ""]
     for row in board.top:
@@ -248,6 +279,51 @@ def leaderboard_embed(
         footer = t(lang, "leaderboard_you", rank=caller.rank, chips=caller.chips)
     embed = discord.Embed(
         title=t(lang, "leaderboard_net_title" if winnings else "leaderboard_wallet_title"),
+        description="\n".join(lines),
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _tournament_board_embed(
+    board: Leaderboard, names: dict[int, str], texts: Texts, lang: str
+) -> discord.Embed:
+    """The top players by tournament prizes minus buy-ins, each with the tournaments he played
+    and won, and the caller's own rank under them (or why he has none)."""
+    t = texts.t
+    lines = [board_heading(texts, lang, board), ""]
+    for row in board.top:
+        shown = names.get(row.user_id)
+        name = f"<@{row.user_id}>" if shown is None else discord.utils.escape_markdown(shown)
+        lines.append(
+            t(
+                lang,
+                "leaderboard_tournament_line",
+                rank=row.rank,
+                name=name,
+                net=row.chips,
+                played=row.hands or 0,
+                wins=row.wins or 0,
+            )
+        )
+    if not board.top:
+        lines.append(t(lang, "leaderboard_tournament_empty"))
+    caller = board.caller
+    footer = (
+        t(lang, "leaderboard_tournament_unranked")
+        if caller is None
+        else t(
+            lang,
+            "leaderboard_tournament_you",
+            rank=caller.rank,
+            net=caller.chips,
+            played=caller.hands or 0,
+            wins=caller.wins or 0,
+        )
+    )
+    embed = discord.Embed(
+        title=t(lang, "leaderboard_tournament_title"),
         description="\n".join(lines),
         colour=discord.Colour.gold(),
     )

@@ -19,7 +19,7 @@ import discord
 
 from bot.core.views import HandView, ResultsView, TableView
 from bot.edge.buttons import action_rows
-from bot.edge.embeds import hand_seat_lines, hand_title
+from bot.edge.embeds import hand_seat_lines, hand_title, level_line
 from bot.edge.funnel import relative_time
 from words import Texts
 
@@ -74,6 +74,8 @@ def hand_text(view: TableView, hand: HandView, texts: Texts) -> str:
         lines.append("⏱ " + t(lang, key, name=hand.actor, when=relative_time(hand.deadline)))
     if view.next_game is not None:
         lines.append(f"-# {view.next_game}")
+    if view.level is not None:
+        lines.append(f"-# {level_line(view.level, texts, lang)}")
     lines.append(f"-# {t(lang, 'commitment', hand_id=hand.hand_id, digest=hand.commitment)}")
     return "\n".join(lines)
 

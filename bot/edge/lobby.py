@@ -1,23 +1,34 @@
 """A tournament's lobby message (RULES 11.1, 11.7): the core's ``LobbyView`` as an embed with
 Register and Unregister buttons, posted once and edited as it changes.
 
-The buttons' custom ids carry the tournament, so a click is understood after a restart too
-(``bot.edge.router`` reads them); no view is kept in memory.
+The message is a summary that fits Discord's limits however many entered (the leaders, the
+tables, the level, the places so far; long lists end in "and N more"); its Entrants button
+gives the clicking player a private list of every entrant, a page at a time, with Previous and
+Next buttons. The buttons' custom ids carry the tournament (and the page), so a click is
+understood after a restart too (``bot.edge.router`` reads them); no view is kept in memory.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import discord
 
+from bot.core.errors import TableError
 from bot.core.games import game_name
 from bot.core.storage import Tournament
 from bot.core.views import LobbyView
 from words import EN, Texts
 
-LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister)")
+log = logging.getLogger(__name__)
+
+LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|unregister|entrants)")
+PAGE_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):page:(?P<page>\d{1,6})")
+PAGE_SIZE: Final = 20  # entrants a page of the private list (20 short lines: far below 4,096)
+LEADERS: Final = 5  # the biggest stacks the running lobby names
 # Discord's limit for an embed field's value.
 FIELD_LIMIT: Final = 1024
 FIELD_COUNT: Final = 25  # fields in an embed
@@ -45,11 +56,21 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
     )
     entrants = [f"<@{user_id}>" for user_id in view.entrants]
-    embed.add_field(
-        name=t(lang, "lobby_entrants", count=len(entrants)),
-        value=_fit(entrants, texts, lang, sep=", ") if entrants else t(lang, "lobby_nobody"),
-        inline=False,
-    )
+    if view.state == "running":
+        # A summary: how many are left and who leads; the Entrants button lists everyone.
+        embed.add_field(
+            name=t(lang, "lobby_entrants", count=len(entrants)),
+            value=t(lang, "lobby_left", count=len(view.stacks)),
+            inline=False,
+        )
+        if leaders := _standings(view, texts)[:LEADERS]:
+            embed.add_field(name=t(lang, "lobby_leaders"), value="\n".join(leaders), inline=False)
+    else:
+        embed.add_field(
+            name=t(lang, "lobby_entrants", count=len(entrants)),
+            value=_fit(entrants, texts, lang, sep=", ") if entrants else t(lang, "lobby_nobody"),
+            inline=False,
+        )
     if view.prize_pool:
         payouts = [
             t(lang, "lobby_payout", place=place, prize=prize)
@@ -120,15 +141,89 @@ def _bets(chips: int, big: int) -> str:
     return f"{chips / big:.1f}".removesuffix(".0")
 
 
+def _standings(view: LobbyView, texts: Texts) -> list[str]:
+    """Every entrant, best first: those still playing by chips (and their table), then those
+    out by place (and prize); while it registers, each in the order they registered."""
+    lang = view.lang
+    t = texts.t
+    big = view.stakes.big_bet if view.stakes is not None else 0
+    lines = [
+        t(
+            lang,
+            "lobby_standing",
+            rank=rank,
+            player=f"<@{user_id}>",
+            chips=chips,
+            bets=_bets(chips, big) if big else "0",
+            table=number,
+        )
+        for rank, (number, user_id, chips) in enumerate(
+            sorted(view.stacks, key=lambda stack: (-stack[2], stack[1])), 1
+        )
+    ]
+    lines += [
+        t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
+        for place, user_id, prize in view.places
+    ]
+    if not lines:
+        lines = [f"<@{user_id}>" for user_id in view.entrants]
+    return lines
+
+
+def entrants_page(
+    view: LobbyView, page: int, texts: Texts
+) -> tuple[discord.Embed, discord.ui.View]:
+    """Page ``page`` (from 0) of the private list of every entrant, with Previous and Next.
+    ``TableError`` for a page the list no longer has (an old button: it shrank)."""
+    lang = view.lang
+    lines = _standings(view, texts)
+    pages = max(1, -(-len(lines) // PAGE_SIZE))
+    if not 0 <= page < pages:
+        raise TableError("lobby_page_gone", pages=pages)
+    embed = discord.Embed(
+        title=texts.t(
+            lang, "lobby_list_title", tournament_id=view.tournament_id, page=page + 1, pages=pages
+        ),
+        description="\n".join(lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
+        or texts.t(lang, "lobby_nobody"),
+        colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
+    )
+    buttons = discord.ui.View(timeout=None)
+    # Distinct ids on every page (Discord refuses two alike in one message): Previous points
+    # at the page before (itself on the first, disabled), Next at the page after.
+    for key, target, disabled in (
+        ("btn_previous", max(page - 1, 0), page == 0),
+        ("btn_next", page + 1, page + 1 >= pages),
+    ):
+        buttons.add_item(
+            discord.ui.Button[Any](
+                label=texts.t(lang, key),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"stud:t:{view.tournament_id}:page:{target}",
+                disabled=disabled,
+            )
+        )
+    buttons.stop()
+    return embed, buttons
+
+
 def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
-    """Register and Unregister while it registers; none after."""
-    if view.state != "registering":
+    """Register and Unregister while it registers; Entrants, the private list of everyone,
+    while it runs and once it has finished (and before, once the lobby can't name them all)."""
+    actions: list[tuple[str, discord.ButtonStyle]] = []
+    if view.state == "registering":
+        actions += [
+            ("register", discord.ButtonStyle.success),
+            ("unregister", discord.ButtonStyle.secondary),
+        ]
+    if view.state in ("running", "finished") or (
+        view.state == "registering" and len(view.entrants) > PAGE_SIZE
+    ):
+        actions.append(("entrants", discord.ButtonStyle.primary))
+    if not actions:
         return None
     buttons = discord.ui.View(timeout=None)
-    for action, style in (
-        ("register", discord.ButtonStyle.success),
-        ("unregister", discord.ButtonStyle.secondary),
-    ):
+    for action, style in actions:
         buttons.add_item(
             discord.ui.Button[Any](
                 label=texts.t(view.lang, f"btn_{action}"),
@@ -142,11 +237,19 @@ def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
 
 
 class Lobbies:
-    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it."""
+    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it; makes its
+    tables' threads and archives them at the end."""
 
-    def __init__(self, bot: discord.Client, texts: Texts) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        texts: Texts,
+        shown: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
         self._bot = bot
         self._texts = texts
+        # Waits until a channel's table has shown everything (the presenter's).
+        self._shown = shown
 
     async def show(self, view: LobbyView) -> int:
         channel = self._bot.get_partial_messageable(view.channel_id)
@@ -179,6 +282,20 @@ class Lobbies:
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
         return thread.id
+
+    async def close_threads(self, channel_ids: Sequence[int]) -> None:
+        """``house.tournaments.close_threads``: a finished tournament's threads are archived
+        once their last lines have gone out (the bot made them, so it may: Discord lets a
+        thread's creator archive it). One that can't be is left open, logged."""
+        for channel_id in channel_ids:
+            if self._shown is not None:
+                await self._shown(channel_id)
+            try:
+                await self._bot.http.edit_channel(channel_id, archived=True)
+            except discord.HTTPException as error:
+                log.warning(
+                    "thread %s was not archived (%s %s)", channel_id, error.status, error.text
+                )
 
 
 def _fit(

@@ -133,6 +133,13 @@ class DiscordPresenter:
         """Nothing is being delivered (tests wait for this)."""
         return all(w.done() for w in self._workers.values()) and not self._dms
 
+    async def shown(self, channel_id: int, timeout: float = 60.0) -> None:
+        """Wait (at most ``timeout`` seconds) until what the channel's table had to show has
+        gone out."""
+        worker = self._workers.get(channel_id)
+        if worker is not None and not worker.done():
+            await asyncio.wait({worker}, timeout=timeout)
+
     async def _deliver_all(self, outbox: Outbox) -> None:
         state = self._states.setdefault(outbox.channel_id, _MessageState())
         attempt = 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from typing import Protocol, cast
 
 import discord
@@ -17,7 +18,7 @@ import discord
 from bot.core.errors import TableError
 from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
 from bot.edge.funnel import Host, acknowledge, answer, answer_error, language_of
-from bot.edge.lobby import LOBBY_ID
+from bot.edge.lobby import LOBBY_ID, PAGE_ID, entrants_page
 from bot.edge.permissions import missing_permissions
 from bot.edge.presenter import DiscordPresenter
 
@@ -63,6 +64,8 @@ async def route_click(interaction: discord.Interaction) -> None:
             await answer_error(interaction, error)
     elif match := LOBBY_ID.fullmatch(custom_id):
         await _lobby(bot, interaction, match)
+    elif match := PAGE_ID.fullmatch(custom_id):
+        await _page(bot, interaction, int(match["tournament"]), int(match["page"]))
     else:
         await answer_error(interaction, TableError("old_version_button"))
 
@@ -79,6 +82,12 @@ async def _lobby(bot: _Host, interaction: discord.Interaction, match: re.Match[s
         if interaction.guild_id is None:
             raise TableError("foreign_button")
         desk = bot.house.tournaments
+        if match["action"] == "entrants":
+            # The first page of everyone, for the clicking player alone.
+            view = await desk.lobby(tournament_id, interaction.guild_id)
+            embed, pages = entrants_page(replace(view, lang=lang), 0, bot.texts)
+            await answer(interaction, embed=embed, view=pages)
+            return
         if match["action"] == "register":
             entered = await desk.register(interaction.guild_id, tournament_id, interaction.user.id)
             text = bot.texts.t(
@@ -90,6 +99,23 @@ async def _lobby(bot: _Host, interaction: discord.Interaction, match: re.Match[s
                 lang, "tournament_unregistered", tournament_id=tournament_id, refund=refund
             )
         await answer(interaction, text)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+async def _page(
+    bot: _Host, interaction: discord.Interaction, tournament_id: int, page: int
+) -> None:
+    """Previous or Next on a private list of entrants: that message shows the page asked for.
+    A page the list no longer has, or another server's tournament, is answered privately."""
+    if not await acknowledge(interaction, ephemeral=True, thinking=False):
+        return
+    try:
+        if interaction.guild_id is None:
+            raise TableError("foreign_button")
+        view = await bot.house.tournaments.lobby(tournament_id, interaction.guild_id)
+        embed, pages = entrants_page(replace(view, lang=language_of(interaction)), page, bot.texts)
+        await interaction.edit_original_response(embed=embed, view=pages)
     except Exception as error:
         await answer_error(interaction, error)
 

@@ -3,8 +3,11 @@ registers, the tables once it runs, every place and prize at the end."""
 
 from __future__ import annotations
 
-from bot.core.storage import Store
+import pytest
+
+from bot.core.storage import NoTournament, Store
 from bot.core.views import LobbyView
+from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun
 
 
@@ -32,6 +35,11 @@ async def test_the_lobby_follows_a_sit_and_go_from_creation_to_its_results(store
     assert started.tables == ((1, 5001),) and started.places == ()
     assert sum(started.payouts) == started.prize_pool == 3 * BUY_IN
     assert started.level == 1 and started.level_unit == "hands" and started.to_next_level == 2
+    # The private list is read for the clicking player's server only: another's is not found.
+    tid = started.tournament_id
+    assert (await run.house.tournaments.lobby(tid, GUILD)).entrants == started.entrants
+    with pytest.raises(NoTournament):
+        await run.house.tournaments.lobby(tid, GUILD + 1)
     assert sorted(user for _, user, _ in started.stacks) == [1001, 1002, 1003]
     await run.play()
     # After each hand the director dealt with, the lobby again (11.2, 11.4): the chips at the

@@ -6,6 +6,7 @@ chips, players moving and going out between hands, the payout once. Every call i
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 import pytest
@@ -285,3 +286,79 @@ async def test_the_level_clock_and_hands_dealt_are_kept(store: Store) -> None:
     await play_a_hand(store, THREADS[0], {ALICE: STACK + 40, BOB: STACK - 40})
     assert await store.tournaments.hands_dealt(THREADS[0]) == 1
     assert [t.tournament_id for t in await store.tournaments.active()] == [tournament.tournament_id]
+
+
+async def finished(
+    store: Store, players: list[int], prizes: dict[int, int], **options: Any
+) -> None:
+    """A tournament of ``players`` (in their finishing order) played out at one table and paid
+    ``prizes``."""
+    tournament = await new_tournament(store, seats=len(players), **options)
+    tid = tournament.tournament_id
+    for user in players:
+        await store.tournaments.register(tid, user, guild_id=GUILD)
+    await store.tournaments.start(tid, {1: (THREADS[0], list(players))}, SETTINGS)
+    places = {user: place for place, user in enumerate(players, 1)}
+    await store.tournaments.finish(tid, places=places, prizes=prizes)
+
+
+async def test_stats_and_the_tournament_leaderboard_count_finished_tournaments_of_the_season(
+    store: Store,
+) -> None:
+    # Bob re-enters the first: two buy-ins, one tournament played.
+    tournament = await new_tournament(store, seats=3, late_level=1, reentry=True)
+    tid = tournament.tournament_id
+    for user in (ALICE, BOB, CAROL):
+        await store.tournaments.register(tid, user, guild_id=GUILD)
+    await store.tournaments.start(tid, {1: (THREADS[0], [ALICE, BOB, CAROL])}, SETTINGS)
+    await play_a_hand(store, THREADS[0], {ALICE: 2 * STACK, BOB: 0, CAROL: STACK})
+    await store.tournaments.after_hand(tid, out={BOB: 3}, moves=[])
+    await store.tournaments.enter_late(tid, BOB, THREADS[0], 2)
+    await store.tournaments.finish(
+        tid, places={ALICE: 1, CAROL: 2, BOB: 3}, prizes={ALICE: 300, CAROL: 100}
+    )
+    # A freeroll of razz that Bob wins; one cancelled and one running, which count nowhere.
+    await finished(store, [BOB, ALICE], {BOB: 0}, buy_in=0, game="razz")
+    cancelled = await new_tournament(store)
+    await store.tournaments.register(cancelled.tournament_id, DAN, guild_id=GUILD)
+    await store.tournaments.cancel(cancelled.tournament_id, guild_id=GUILD)
+    running = await new_tournament(store, seats=2)
+    for user in (DAN, EVE):
+        await store.tournaments.register(running.tournament_id, user, guild_id=GUILD)
+    await store.tournaments.start(running.tournament_id, {1: (THREADS[1], [DAN, EVE])}, SETTINGS)
+
+    results = {
+        user: (await store.reports.player_stats(GUILD, user)).tournaments
+        for user in (ALICE, BOB, CAROL, DAN)
+    }
+    assert {user: (r.played, r.cashes, r.wins, r.net) for user, r in results.items()} == {
+        ALICE: (2, 1, 1, 200),
+        BOB: (2, 0, 1, -200),
+        CAROL: (1, 1, 0, 0),
+        DAN: (0, 0, 0, 0),
+    }
+    razz = await store.reports.player_stats(GUILD, BOB, game="razz", period="day")
+    assert (razz.tournaments.played, razz.tournaments.wins, razz.tournaments.net) == (1, 1, 0)
+
+    board = await store.reports.tournament_board(GUILD, period="week", user_id=BOB)
+    assert board.tournaments and board.period == "week"
+    assert [(r.rank, r.user_id, r.chips, r.hands, r.wins) for r in board.top] == [
+        (1, ALICE, 200, 2, 1),
+        (2, CAROL, 0, 1, 0),
+        (3, BOB, -200, 2, 1),
+    ]
+    assert board.caller is not None and (board.caller.rank, board.caller.chips) == (3, -200)
+    razz_board = await store.reports.tournament_board(GUILD, game="razz", user_id=DAN, limit=1)
+    assert [(r.rank, r.chips) for r in razz_board.top] == [(1, 0)] and razz_board.caller is None
+    # Ties share a rank in the razz freeroll, where both netted nothing.
+    tied = await store.reports.tournament_board(GUILD, game="razz", user_id=ALICE)
+    assert [r.rank for r in tied.top] == [1, 1] and tied.caller is not None
+    assert tied.caller.rank == 1
+    # Next month's board has none of them yet, and a new season starts from nothing.
+    later = datetime.now(UTC) + timedelta(days=32)
+    assert (await store.reports.tournament_board(GUILD, period="month", now=later)).top == ()
+    await store.wallets.reset_season(GUILD, by=ALICE)
+    assert (await store.reports.tournament_board(GUILD, user_id=ALICE)).top == ()
+    assert (await store.reports.player_stats(GUILD, ALICE)).tournaments.played == 0
+    with pytest.raises(ValueError):
+        await store.reports.tournament_board(GUILD, period="year")

@@ -14,8 +14,11 @@ import pytest
 
 from bot.core import dealer
 from bot.core.errors import TableError
+from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.views import LobbyView
+from bot.edge.embeds import idle_embed
+from bot.edge.layout import hand_text
 from engine.tournament import award, paid_places, prize_table, structure
 from tests.bot.tournament_run import (
     BUY_IN,
@@ -24,6 +27,7 @@ from tests.bot.tournament_run import (
     TournamentRun,
     places_are_each_taken_once,
 )
+from tests.texts import TEXTS
 
 
 async def check_the_end(run: TournamentRun, players: int) -> None:
@@ -190,3 +194,108 @@ async def test_the_director_tries_again_when_the_store_refuses(
     await run.play()
     assert len(failures) == 2
     await check_the_end(run, 6)
+
+
+async def test_each_thread_is_told_once_when_the_level_rises_also_across_restarts(
+    store: Store,
+) -> None:
+    run = TournamentRun(store, seed=11, players=4, seats=4)
+    await run.register_all(level_hands=2)
+    screens = [run.screen]
+    levels: list[int] = []
+    for hand in range(1, 7):
+        await run.clock.advance(COUNTDOWN, run.house)
+        (table,) = run.tables()
+        live = table.live
+        assert live is not None
+        levels.append(1 + (hand - 1) // 2)
+        assert live.hand.stakes == structure("standard").level(levels[-1]).stakes
+        # The message and the picture show the level and the hands left of it here.
+        view = table_view(table, TEXTS, run.clock.now())
+        assert view is not None and view.hand is not None and view.level is not None
+        assert (view.level.number, view.level.unit) == (levels[-1], "hands")
+        assert view.level.to_next == 2 * levels[-1] - hand and view.level.next_at is None
+        assert view.hand.labels.next_game == f"Level {levels[-1]}"
+        text = hand_text(view, view.hand, TEXTS)
+        assert (
+            f"-# Level {levels[-1]} · the next one in 1 hand at this table" in text
+            if hand % 2
+            else f"-# Level {levels[-1]} · the next one from the next hand" in text
+        )
+        if hand == 4:
+            # A crash in the hand: the new process plays it on at the level it was dealt at.
+            await run.crash_and_restart()
+            screens.append(run.screen)
+            (table,) = run.tables()
+            live = table.live
+            assert live is not None and live.hand.stakes == structure("standard").level(2).stakes
+        while table.live is live:  # nobody acts: every turn times out (11.3)
+            await run.clock.advance(1.0, run.house)
+        await run.clock.until_idle(lambda: run.house.tasks)
+        if hand == 6:
+            break
+        # A crash between hands: the new process knows which level each thread was told.
+        assert table.live is None
+        await run.crash_and_restart()
+        await run.clock.until_idle(lambda: run.house.tasks)
+        screens.append(run.screen)
+    assert levels == [1, 1, 2, 2, 3, 3]
+    told = [line for screen in screens for line in screen.lines if line.startswith("Level")]
+    assert told == [
+        "Level 2: limits 30/60, ante 5, bring-in 10, from this hand.",
+        "Level 3: limits 50/100, ante 10, bring-in 15, from this hand.",
+    ]
+
+
+async def test_a_table_in_a_level_of_minutes_shows_when_the_next_begins(store: Store) -> None:
+    run = TournamentRun(store, seed=12, players=3, seats=3)
+    director = await run.register_all(level_hands=120, level_unit="seconds")
+    (table,) = run.tables()
+    await run.clock.advance(COUNTDOWN, run.house)
+    live = table.live
+    assert live is not None
+    view = table_view(table, TEXTS, run.clock.now())
+    assert view is not None and view.hand is not None and view.level is not None
+    left = 120 - director.elapsed()
+    assert (view.level.number, view.level.unit, view.level.to_next) == (1, "seconds", left)
+    assert view.level.next_at == run.clock.now() + left
+    assert f"-# Level 1 · the next one <t:{int(run.clock.now() + left)}:R>" in hand_text(
+        view, view.hand, TEXTS
+    )
+    # Two players fold on their time (a minute each at least): the level is over when the
+    # hand is, and the table waits for the next hand at the next level.
+    while table.live is live:
+        await run.clock.advance(TURN, run.house)
+    await run.clock.until_idle(lambda: run.house.tasks)
+    idle = table_view(table, TEXTS, run.clock.now())
+    assert idle is not None and idle.hand is None and idle.level is not None
+    assert (idle.level.number, idle.level.to_next, idle.level.next_at) == (1, 0, None)
+    shown = {field.name: field.value for field in idle_embed(idle, TEXTS).fields}
+    assert shown["🏆"] == "Level 1 · the next one from the next hand"
+    await run.clock.advance(COUNTDOWN, run.house)
+    dealt = director.level_clock(table)
+    assert table.live is not None and dealt is not None and dealt.number > 1
+    stakes = table.live.hand.stakes
+    assert stakes == structure("standard").level(dealt.number).stakes
+    assert run.screen.lines[-1].startswith(
+        f"Level {dealt.number}: limits {stakes.small_bet}/{stakes.big_bet}"
+    )
+
+
+async def test_a_level_of_minutes_keeps_its_time_across_a_crash(store: Store) -> None:
+    """RULES 11.8: the level's time is saved as it runs, not only between hands, and the time
+    the bot is down is not counted."""
+    run = TournamentRun(store, seed=13, players=3, seats=3)
+    director = await run.register_all(level_hands=120, level_unit="seconds")
+    # 25 seconds of play, all within the first hand (each turn lasts a minute).
+    await run.clock.advance(COUNTDOWN + 20, run.house)
+    (table,) = run.tables()
+    assert table.live is not None and director.elapsed() == 25
+    await run.crash_and_restart(down=300.0)
+    assert run.director is not None
+    # Saved every 10 seconds: at most that is lost, and the 5 minutes down are not counted.
+    assert run.director.elapsed() == 20 == (await store.tournaments.get(1)).elapsed
+    (table,) = run.tables()
+    view = table_view(table, TEXTS, run.clock.now())
+    assert view is not None and view.level is not None
+    assert (view.level.number, view.level.to_next) == (1, 100)

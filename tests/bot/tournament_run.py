@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from typing import Literal
 
 from bot.core.storage import Store, Tournament
 from bot.core.table import Table
@@ -49,7 +50,11 @@ class TournamentRun:
     async def _thread(self, tournament: Tournament, number: int) -> int:
         return next(self.threads)
 
-    async def register_all(self, *, level_hands: int) -> TournamentDirector:
+    async def register_all(
+        self, *, level_hands: int, level_unit: Literal["seconds", "hands"] = "hands"
+    ) -> TournamentDirector:
+        """Everyone registers; the levels last ``level_hands`` hands (or, with ``level_unit``
+        "seconds", that many seconds)."""
         self.tournament = await self.house.tournaments.create(
             GUILD,
             LOBBY,
@@ -57,7 +62,7 @@ class TournamentRun:
             game="stud",
             buy_in=BUY_IN,
             seats=self.seats,
-            level_unit="hands",
+            level_unit=level_unit,
             level_length=level_hands,
             start_entrants=len(self.users),
             turn_seconds=TURN,
@@ -70,14 +75,16 @@ class TournamentRun:
         self.records.append(self.director.record)
         return self.director
 
-    async def crash_and_restart(self) -> None:
+    async def crash_and_restart(self, down: float = 0.0) -> None:
         """The process dies (every task of the core stops where it was, no shutdown, nothing
-        saved that wasn't), and a new one restores what the store holds."""
+        saved that wasn't), stays down ``down`` seconds, and a new one restores what the store
+        holds."""
         assert self.tournament is not None
         # The dead process shows nothing more and starts no clock: its screen goes dark first.
         self.screen.working = False
         self.house.on_outbox = lambda outbox: None
         await self.house.tasks.stop()
+        await self.clock.advance(down, self.house)
         self.house = new_house(self.store, self.clock)
         self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread

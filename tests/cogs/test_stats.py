@@ -174,3 +174,53 @@ async def test_daily_says_its_streak_and_when_to_come_back_as_discord_times(worl
         r" kept if you take them by <t:\d+:f>\.",
         reply.content,
     )
+
+
+async def test_stats_and_the_leaderboard_show_finished_tournaments(world: World) -> None:
+    ann, bob, cy = world.players[:3]
+    store = world.bot.store
+    tournament = await store.tournaments.create(
+        world.guild.id,
+        world.channel.id,
+        ann.id,
+        game="stud",
+        structure="standard",
+        level_unit="hands",
+        level_length=10,
+        starting_stack=1000,
+        buy_in=100,
+        seats=2,
+        seed=7,
+        start_entrants=2,
+    )
+    tid = tournament.tournament_id
+    for player in (ann, bob):
+        await store.tournaments.register(tid, player.id, guild_id=world.guild.id)
+    settings = {"stakes": [5, 10, 20, 40], "turn_seconds": 60, "countdown_seconds": 0}
+    await store.tournaments.start(tid, {1: (world.channel.id + 1, [ann.id, bob.id])}, settings)
+    await store.tournaments.finish(tid, places={ann.id: 1, bob.id: 2}, prizes={ann.id: 200})
+    result = await bob.slash(world.channel, "stats", member=ann)
+    assert result.ephemeral and result.response is not None
+    (embed,) = result.response.embeds
+    # No cash hand yet: the tournament is shown all the same.
+    assert (embed.description or "").endswith("No hands in this period yet.")
+    assert fields(embed) == {"Tournaments": "Played 1 · in the money 1 · won 1 · net +100"}
+    board = await cy.slash(world.channel, "leaderboard", by="tournaments", period="month")
+    assert board.ephemeral and board.response is not None
+    (embed,) = board.response.embeds
+    names = await store.players.names(world.guild.id, (ann.id, bob.id))
+    shown = {user: names.get(user, f"<@{user}>") for user in (ann.id, bob.id)}
+    assert embed.title == "Leaderboard · tournaments (prizes minus buy-ins)"
+    assert (embed.description or "").startswith("This month, from ")
+    assert (embed.description or "").endswith(
+        f"\n\n1. {shown[ann.id]} — +100 in 1 tournament, 1 won\n"
+        f"2. {shown[bob.id]} — -100 in 1 tournament, 0 won"
+    )
+    assert embed.footer.text == "You finished no tournament in this period: no rank yet."
+    board = await bob.slash(world.channel, "leaderboard", by="tournaments", game="razz")
+    assert board.response is not None
+    (embed,) = board.response.embeds
+    assert "No tournament finished in this period." in (embed.description or "")
+    board = await bob.slash(world.channel, "leaderboard", by="tournaments")
+    assert board.response is not None
+    assert board.response.embeds[0].footer.text == "You are #2: -100 in 1 tournament, 0 won."

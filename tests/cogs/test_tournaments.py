@@ -4,12 +4,15 @@ nothing."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import discord
+import pytest
 
 from bot.core.errors import BotLacksPermissions
+from bot.edge import lobby as lobby_module
 from bot.edge.funnel import user_message
 from bot.edge.permissions import missing_tournament_permissions
 from tests.cogs.world import World, components, message_text, refused
@@ -130,7 +133,7 @@ async def test_a_full_sit_and_go_starts_with_a_table_in_a_thread_under_the_lobby
     world: World,
 ) -> None:
     """RULES 11.1, 11.5: the last seat taken starts it; its table plays in a thread of its own,
-    and the lobby loses its buttons."""
+    and the lobby's Register and Unregister give way to Entrants."""
     ann, bob = world.players[:2]
     await ann.slash(world.channel, "tournament create", players=2, buy_in=100, seats=2)
     await ann.click(lobby(world), label="Register")
@@ -144,8 +147,9 @@ async def test_a_full_sit_and_go_starts_with_a_table_in_a_thread_under_the_lobby
     shown = message_text(lobby(world))
     # The table's field: its thread, then each player's stack in chips and big bets (11.2).
     assert f"'name': 'Table 1', 'value': '<#{thread.id}>\\n<@" in shown
-    assert shown.count("big bets)") == 2 and "Level 1: limits" in shown
-    assert not [b for b in components(lobby(world)) if hasattr(b, "custom_id")]
+    # Each stack twice: among the leaders, and in its table's field.
+    assert shown.count("big bets)") == 4 and "Level 1: limits" in shown
+    assert [b.label for b in components(lobby(world)) if hasattr(b, "custom_id")] == ["Entrants"]
     await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
     posted = [
         c.custom_id
@@ -171,3 +175,44 @@ def test_tournament_permissions_name_the_thread_ones_the_bot_lacks() -> None:
     assert missing_tournament_permissions(interaction) == []
     error = BotLacksPermissions(["create_public_threads", "send_messages_in_threads"])
     assert "Create Public Threads, Send Messages in Threads" in str(user_message(error, TEXTS, EN))
+
+
+async def test_entrants_lists_everyone_privately_a_page_at_a_time(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21 point 9: the lobby is a summary; its Entrants button gives the clicking player
+    the whole list, paged, and a page the list no longer has is answered privately."""
+    ann, bob, cat = world.players[:3]
+    await ann.slash(world.channel, "tournament create", players=2, buy_in=100, seats=2)
+    await ann.slash(world.channel, "tournament register", tournament=1)
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "2 still playing" in text and "Leaders" in text
+    monkeypatch.setattr(lobby_module, "PAGE_SIZE", 1)  # two pages of one
+    listed = await cat.click(lobby(world), label="Entrants")
+    assert listed.ephemeral and listed.response is not None
+    (embed,) = listed.response.embeds
+    assert embed.title == "Tournament #1 · entrants, page 1 of 2"
+    first = embed.description or ""
+    assert re.fullmatch(rf"1\. <@({ann.id}|{bob.id})>: 2,000 \(50 big bets\) · table 1", first)
+    assert [(b["label"], b.get("disabled", False)) for b in buttons(listed.response)] == [
+        ("Previous", True),
+        ("Next", False),
+    ]
+    await cat.click(listed.response, label="Next")
+    (embed,) = listed.response.embeds
+    assert embed.title == "Tournament #1 · entrants, page 2 of 2"
+    assert (embed.description or "").startswith("2. <@") and embed.description != first
+    await cat.click(listed.response, label="Previous")
+    assert listed.response.embeds[0].title == "Tournament #1 · entrants, page 1 of 2"
+    # The list shrinks to one page under an old message: its Next is answered, and changes
+    # nothing.
+    monkeypatch.setattr(lobby_module, "PAGE_SIZE", 20)
+    old = await cat.click(listed.response, label="Next")
+    refused(old, "This list has changed: it has 1 page now.")
+    assert listed.response.embeds[0].title == "Tournament #1 · entrants, page 1 of 2"
+    await world.bot.house.recovery.shutdown()
+
+
+def buttons(message: Any) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", [])]

@@ -293,6 +293,11 @@ def message_problems(message: JSON, old_flags: int | None = None) -> list[str]:
     components = message.get("components") or []
     if old_flags is not None and old_flags & IS_COMPONENTS_V2 and not flags & IS_COMPONENTS_V2:
         return ["the IS_COMPONENTS_V2 flag can't be taken off a message"]
+    shared = embed_problems(message.get("embeds") or []) + [
+        f"the custom id {custom_id!r} twice" for custom_id in duplicate_custom_ids(components)
+    ]
+    if shared:
+        return shared
     if not flags & IS_COMPONENTS_V2:
         problems = [
             f"component type {c.get('type')} needs IS_COMPONENTS_V2"
@@ -330,6 +335,51 @@ def message_problems(message: JSON, old_flags: int | None = None) -> list[str]:
     if text > TEXT_MAX:
         problems.append(f"{text} characters of text, over {TEXT_MAX}")
     return problems
+
+
+# Embeds (docs/resources/message#embed-object-embed-limits): each part's characters, and all of
+# a message's embeds together.
+EMBEDS_MAX = 10
+EMBED_TOTAL_MAX = 6000
+EMBED_TITLE_MAX, EMBED_DESCRIPTION_MAX, EMBED_FOOTER_MAX = 256, 4096, 2048
+FIELDS_MAX, FIELD_NAME_MAX, FIELD_VALUE_MAX = 25, 256, 1024
+
+
+def embed_problems(embeds: list[JSON]) -> list[str]:
+    """What Discord refuses in a message's embeds (``discord.Embed.to_dict()`` each)."""
+    problems = [] if len(embeds) <= EMBEDS_MAX else [f"{len(embeds)} embeds, over {EMBEDS_MAX}"]
+    total = 0
+    for embed in embeds:
+        parts = {
+            "title": (str(embed.get("title") or ""), EMBED_TITLE_MAX),
+            "description": (str(embed.get("description") or ""), EMBED_DESCRIPTION_MAX),
+            "footer": (str((embed.get("footer") or {}).get("text") or ""), EMBED_FOOTER_MAX),
+            "author": (str((embed.get("author") or {}).get("name") or ""), EMBED_TITLE_MAX),
+        }
+        fields = embed.get("fields") or []
+        if len(fields) > FIELDS_MAX:
+            problems.append(f"{len(fields)} fields, over {FIELDS_MAX}")
+        for number, field in enumerate(fields, 1):
+            name, value = str(field.get("name") or ""), str(field.get("value") or "")
+            if not name or not value:
+                problems.append(f"field {number} has an empty name or value")
+            parts[f"field {number}'s name"] = (name, FIELD_NAME_MAX)
+            parts[f"field {number}'s value"] = (value, FIELD_VALUE_MAX)
+        for what, (text, limit) in parts.items():
+            if len(text) > limit:
+                problems.append(f"the {what}: {len(text)} characters, over {limit}")
+            total += len(text)
+    if total > EMBED_TOTAL_MAX:
+        problems.append(f"{total} characters in the embeds, over {EMBED_TOTAL_MAX}")
+    return problems
+
+
+def duplicate_custom_ids(components: list[JSON]) -> list[str]:
+    """Custom ids used twice in one message (Discord refuses them)."""
+    seen: list[str] = [
+        str(c["custom_id"]) for c, _ in _walk(components, None) if c.get("custom_id")
+    ]
+    return sorted({i for i in seen if seen.count(i) > 1})
 
 
 def _walk(components: list[JSON], parent: int | None) -> Iterator[tuple[JSON, int | None]]:

@@ -737,6 +737,10 @@ class FakeDiscord:
                 message = self._message(channel_id, body, files)
                 if problems := message_problems(message):
                     return invalid(problems)
+                if (thread := self.threads.get(channel_id)) is not None:
+                    # As on Discord, a message in an archived thread reopens it (one not locked:
+                    # the bot locks none).
+                    thread["thread_metadata"]["archived"] = False
                 self._keep(files, message)
                 self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))

@@ -173,7 +173,9 @@ class Harness:
     async def applied(self, seq: int, channel_id: int | None = None) -> None:
         """Wait for the decision acknowledged at ``seq`` to be applied (acknowledgement comes
         first, the work after)."""
-        table = self.table(channel_id)
+        table = self.bot.house.registry.find(channel_id or self.discord.channel_id)
+        if table is None:
+            return  # the decision ended its table's last hand (a tournament's end)
         for _ in range(400):
             # Unlocked: the decision is saved and what it changed is in the outbox.
             if (table.live is None or table.live.seq != seq) and not table.lock.locked():
@@ -255,6 +257,15 @@ def passive(labels: dict[str, str]) -> str:
             if label.startswith(prefix):
                 return custom_id
     raise AssertionError(f"no passive action in {labels}")
+
+
+def aggressive(labels: dict[str, str]) -> str:
+    """The click that puts in the most chips: short stacks are all in within a street or two."""
+    for prefix in ("Raise", "Bet", "Complete", "Call", "Bring in", "Check"):
+        for label, custom_id in labels.items():
+            if label.startswith(prefix):
+                return custom_id
+    raise AssertionError(f"no action in {labels}")
 
 
 async def play_hand(h: Harness, players: dict[int, JSON], locale: str = "en-US") -> None:

@@ -14,10 +14,11 @@ from tests.e2e.fake_discord import (
     JSON,
     SEND_MESSAGES_IN_THREADS,
     FakeDiscord,
+    buttons,
     components,
     message_text,
 )
-from tests.e2e.harness import Harness, dealt, start_bot
+from tests.e2e.harness import Harness, aggressive, dealt, start_bot, until
 
 
 @pytest.fixture
@@ -58,7 +59,8 @@ async def test_a_sit_and_go_fills_starts_and_deals_its_table_in_a_thread(
     await dealt(table)
     message = await h.current_message(thread_id)
     assert int(message["channel_id"]) == thread_id
-    assert "under way" in message_text(lobby(fake)) and custom_ids(lobby(fake)) == {}
+    assert "under way" in message_text(lobby(fake))
+    assert custom_ids(lobby(fake)) == {"Entrants": "stud:t:1:entrants"}
     # Nothing of the table in the lobby's channel.
     assert fake.table_message() is None
     # The fake archives a thread as Discord does (PATCH of the thread).
@@ -79,3 +81,54 @@ async def test_create_names_the_thread_permissions_the_bot_lacks(english: Harnes
         fake.channel_id, EVERYONE_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
     )
     assert "Tournament #1" in (await h.slash(ann, "tournament create", players=2)).content
+
+
+async def test_a_sit_and_go_played_to_its_winner_pays_and_closes_its_thread(
+    english: Harness,
+) -> None:
+    """Issue 21 point 8: players click in the table's thread until one has every chip; the
+    lobby shows the places and prizes, the prize is in the winner's wallet, the thread is
+    archived once its last lines are out."""
+    h, fake = english, english.discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    players = {int(ann["id"]): ann, int(bob["id"]): bob}
+    # 100 chips at 20/40: all in on third street, a hand or two decides it.
+    await h.slash(ann, "tournament create", players=2, buy_in=100, seats=2, stack=100)
+    await h.slash(ann, "tournament register", tournament=1)
+    await h.slash(bob, "tournament register", tournament=1)
+    await h.settled()
+    [thread_id] = fake.threads_of(fake.channel_id)
+    table = h.table(thread_id)
+    for _ in range(50):
+        await dealt(table)
+        while table.live is not None:
+            message = await h.current_message(thread_id)
+            actor = table.actor_id()
+            assert actor is not None and table.live is not None
+            seq = table.live.seq
+            reply = await fake.click(players[actor], message, aggressive(buttons(message)))
+            assert reply.kind in (6, 7), reply
+            await h.applied(seq, thread_id)
+        await h.settled()
+        if (await h.bot.store.tournaments.get(1)).state == "finished":
+            break
+    else:
+        raise AssertionError("nobody won in 50 hands")
+    entries = {e.user_id: e for e in await h.bot.store.tournaments.entries(1)}
+    (winner,) = [user for user, e in entries.items() if e.place == 1]
+    (loser,) = [user for user, e in entries.items() if e.place == 2]
+    assert (entries[winner].prize, entries[loser].prize) == (200, 0)
+    assert (await h.bot.store.wallets.get(fake.guild_id, winner)).balance == 1100
+    assert (await h.bot.store.wallets.get(fake.guild_id, loser)).balance == 900
+    await until(lambda: "1. <@" in message_text(lobby(fake)), 10, "the results in the lobby")
+    results = message_text(lobby(fake))
+    assert f"1. <@{winner}>: 200" in results and f"2. <@{loser}>: 0" in results
+    thread_lines = " ".join(message_text(m) for m in fake.channel_messages(thread_id))
+    assert "wins the tournament" in thread_lines
+    await until(
+        lambda: fake.threads[thread_id]["thread_metadata"]["archived"], 10, "the thread archived"
+    )
+    await h.settled()
+    assert fake.threads[thread_id]["thread_metadata"]["archived"], "nothing reopened it"
+    assert h.bot.house.registry.find(thread_id) is None
+    await h.bot.store.audit()

@@ -56,6 +56,7 @@ from bot.core.storage.models import (
     TableLedger,
     Tournament,
     TournamentEntry,
+    TournamentStats,
     TournamentTable,
     Wallet,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "Tournament",
     "TournamentEntry",
     "TournamentStarted",
+    "TournamentStats",
     "TournamentTable",
     "Wallet",
 ]

@@ -498,6 +498,27 @@ class Reports:
                 user_id=user_id,
             )
 
+    async def tournament_board(
+        self,
+        guild_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Leaderboard:
+        """Top ``limit`` by tournament prizes minus buy-ins, as ``winnings`` takes its
+        arguments (``user_id``'s rank None if he finished no tournament in the period)."""
+        reports.check_limit(limit)
+        reports.game_key(game)
+        checked = reports.check_period(period)
+        since = reports.since_day(checked, aware(now).date())
+        async with self._backend.report() as db:
+            return await reports.tournament_board(
+                db, guild_id, period=checked, since=since, game=game, limit=limit, user_id=user_id
+            )
+
     async def player_stats(
         self,
         guild_id: int,
@@ -509,7 +530,8 @@ class Reports:
     ) -> PlayerStats:
         """A player's figures over ``period`` of the guild's current season (as ``winnings``
         takes it): in ``game`` (None: every game together) and per game, and his net in each of
-        his last hands of the period (at most :data:`reports.RECENT_HANDS`, oldest first)."""
+        his last hands of the period (at most :data:`reports.RECENT_HANDS`, oldest first), and
+        his results in the tournaments that finished in the period."""
         key = reports.game_key(game)
         today = aware(now).date()
         checked = reports.check_period(period)

@@ -133,8 +133,9 @@ class TableLedger:
 class LeaderboardRow:
     rank: int  # 1-based; equal totals share a rank (1, 2, 2, 4)
     user_id: int
-    chips: int  # wallet + seated; or, ranking winnings, the net won over the period
-    hands: int | None = None  # ranking winnings: the hands he played in the period
+    chips: int  # wallet + seated; or, ranking winnings or tournaments, the net over the period
+    hands: int | None = None  # ranking winnings: his hands in the period; tournaments: played
+    wins: int | None = None  # ranking tournaments: the ones he won in the period
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,7 @@ class Leaderboard:
     period: Period | None = None  # None: the wallets' ranking, which is of now
     since: date | None = None
     game: str | None = None
+    tournaments: bool = False  # ranking tournaments' prizes minus buy-ins, not cash winnings
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,18 @@ class GameStats:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentStats:
+    """A player's finished tournaments over one period (RULES 11): how many he played (a
+    re-entry is the same tournament), cashed in (a prize above 0) and won, and his prizes
+    minus every buy-in he paid into them."""
+
+    played: int = 0
+    cashes: int = 0
+    wins: int = 0
+    net: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     """One player's stats on a guild, over a period of its current season."""
 
@@ -200,6 +214,7 @@ class PlayerStats:
     total: GameStats
     games: tuple[GameStats, ...]  # every game he played in the period, most hands first
     recent: tuple[int, ...]  # his net in each of his latest hands of the period, oldest first
+    tournaments: TournamentStats = TournamentStats()  # those that ended in the period
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,19 +1,23 @@
 """Stats and reports: counting a settled hand into its players' stats, and the figures players
-ask for (leaderboards by chips and by winnings, a player's stats, a table's ledger).
+ask for (leaderboards by chips, by winnings and by tournament results, a player's stats, a
+table's ledger).
 
 Owns the ``player_stats`` and ``recent_hands`` tables; the reports also read wallets, seasons,
 tables, hands and the ledger. ``count_hand`` runs inside the write transaction that settles the
-hand; the reads run inside a ``report()`` (``backend.py``) the caller opened.
+hand; the reads run inside a ``report()`` (``backend.py``) the caller opened. Tournament
+results are read from the tournaments' own tables (``tournaments.py``): a finished tournament's
+entries hold each player's place, prize and entries, and it ended once, so nothing is counted
+twice and no table of sums can drift from them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from bot.core.storage import seating, wallets
 from bot.core.storage.backend import Connection, Row
-from bot.core.storage.common import is_int, one, parse_ts, required_ts
+from bot.core.storage.common import is_int, one, parse_ts, required_ts, ts
 from bot.core.storage.house import HOUSE
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -25,7 +29,9 @@ from bot.core.storage.models import (
     LedgerEntry,
     Period,
     PlayerStats,
+    Season,
     TableLedger,
+    TournamentStats,
 )
 
 # A player's last hands of each game kept for the chart of his net (per guild and season).
@@ -260,6 +266,10 @@ async def player_stats(
             "limit": RECENT_HANDS,
         },
     )
+    results = await db.all(
+        f"{_TOURNAMENT_RESULTS} AND entries.user_id = :user GROUP BY entries.user_id",
+        _results_bounds(guild_id, season, since, game) | {"user": user_id},
+    )
     figures = {str(row["game"]): _to_game_stats(row) for row in rows}
     games = sorted(
         (stats for name, stats in figures.items() if name != ALL_GAMES),
@@ -276,6 +286,102 @@ async def player_stats(
         total=figures.get(key) or GameStats(key),
         games=tuple(games),
         recent=tuple(int(row["net"]) for row in reversed(recent)),
+        tournaments=_to_tournament_stats(results[0]) if results else TournamentStats(),
+    )
+
+
+# Each player's results in the guild's tournaments that finished since :since, of :game (NULL:
+# every game): one row per tournament he entered, a re-entry being the same tournament. People
+# only, as every ranking: the house's computer players (user ids from 0 down) are never counted.
+_TOURNAMENT_RESULTS = (
+    "SELECT entries.user_id, count(*) AS played,"
+    " sum(CASE WHEN entries.prize > 0 THEN 1 ELSE 0 END) AS cashes,"
+    " sum(CASE WHEN entries.place = 1 THEN 1 ELSE 0 END) AS wins,"
+    " sum(COALESCE(entries.prize, 0) - tournaments.buy_in * entries.entries) AS net"
+    " FROM tournament_entries AS entries"
+    " JOIN tournaments ON tournaments.id = entries.tournament_id"
+    " WHERE tournaments.guild_id = :guild AND tournaments.state = 'finished'"
+    " AND tournaments.ended_at >= :since AND entries.user_id > :house"
+    " AND (CAST(:game AS TEXT) IS NULL OR tournaments.game = :game)"
+)
+
+
+def _results_bounds(
+    guild_id: int, season: Season, since: int, game: str | None
+) -> dict[str, object]:
+    """The parameters of ``_TOURNAMENT_RESULTS``: a tournament counts in the period (its first
+    day ``since``) and the season it ended in."""
+    start = datetime.combine(from_day_number(since), time(), UTC)
+    if season.started_at is not None:
+        start = max(start, season.started_at)
+    return {"guild": guild_id, "since": ts(start), "house": HOUSE, "game": game}
+
+
+async def tournament_board(
+    db: Connection,
+    guild_id: int,
+    *,
+    period: Period,
+    since: int,
+    game: str | None,
+    limit: int,
+    user_id: int | None,
+) -> Leaderboard:
+    """Top ``limit`` players by tournament prizes minus buy-ins over the stats period
+    ``period``/``since`` of the guild's current season, in ``game`` (None: every game), with
+    the tournaments each played and won, and ``user_id``'s own rank (None if he finished none
+    then). A guild's tournaments are a few a night: the sums are read from their entries."""
+    season = await wallets.season(db, guild_id)
+    bounds = _results_bounds(guild_id, season, since, game)
+    rows = await db.all(
+        f"{_TOURNAMENT_RESULTS} GROUP BY entries.user_id"
+        " ORDER BY net DESC, entries.user_id LIMIT :limit",
+        bounds | {"limit": limit},
+    )
+    caller = None
+    if user_id is not None:
+        own = await one(
+            db,
+            f"{_TOURNAMENT_RESULTS} AND entries.user_id = :user GROUP BY entries.user_id",
+            bounds | {"user": user_id},
+        )
+        if own is not None:
+            above = await one(
+                db,
+                f"SELECT count(*) AS n FROM ({_TOURNAMENT_RESULTS} GROUP BY entries.user_id)"
+                " AS results WHERE results.net > :net",
+                bounds | {"net": int(own["net"])},
+            )
+            assert above is not None
+            caller = _to_board_row(int(above["n"]) + 1, own)
+    top: list[LeaderboardRow] = []
+    for index, row in enumerate(rows):
+        tied = top and top[-1].chips == int(row["net"])
+        top.append(_to_board_row(top[-1].rank if tied else index + 1, row))
+    return Leaderboard(
+        tuple(top),
+        caller,
+        season.number,
+        season.started_at,
+        period,
+        None if period == "all" else from_day_number(since),
+        game,
+        tournaments=True,
+    )
+
+
+def _to_board_row(rank: int, row: Row) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank, int(row["user_id"]), int(row["net"]), int(row["played"]), int(row["wins"])
+    )
+
+
+def _to_tournament_stats(row: Row) -> TournamentStats:
+    return TournamentStats(
+        played=int(row["played"]),
+        cashes=int(row["cashes"]),
+        wins=int(row["wins"]),
+        net=int(row["net"]),
     )
 
 

@@ -233,3 +233,14 @@ class Tournaments:
         """Hands dealt at the channel's table so far (a level's length in hands, 11.2)."""
         async with self._backend.read() as db:
             return await tournaments.hands_dealt(db, channel_id)
+
+    async def last_hand(self, channel_id: int) -> int | None:
+        """The latest hand dealt at the channel's table: a restart reads the level it was
+        dealt at, which the thread has been told (11.2)."""
+        async with self._backend.read() as db:
+            return await tournaments.last_hand(db, channel_id)
+
+    async def threads(self, tournament_id: int) -> list[int]:
+        """The channels (threads) of every table it ever had, open or closed, by number."""
+        async with self._backend.read() as db:
+            return await tournaments.threads(db, tournament_id)

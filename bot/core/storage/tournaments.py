@@ -371,7 +371,11 @@ async def finish(
 
 
 async def set_elapsed(db: Connection, tournament_id: int, elapsed: int) -> None:
-    await db.run("UPDATE tournaments SET elapsed = ? WHERE id = ?", (elapsed, tournament_id))
+    """The seconds of play so far; never back (two saves may land out of order)."""
+    await db.run(
+        "UPDATE tournaments SET elapsed = ? WHERE id = ? AND elapsed < ?",
+        (elapsed, tournament_id, elapsed),
+    )
 
 
 async def set_message(db: Connection, tournament_id: int, message_id: int) -> None:
@@ -387,6 +391,26 @@ async def hands_dealt(db: Connection, channel_id: int) -> int:
         (channel_id,),
     )
     return 0 if found is None else int(found["n"])
+
+
+async def threads(db: Connection, tournament_id: int) -> list[int]:
+    """The channels of every table it ever had, open or closed, by number."""
+    rows = await db.all(
+        "SELECT channel_id FROM tables WHERE tournament_id = ? ORDER BY table_number, id",
+        (tournament_id,),
+    )
+    return [int(row["channel_id"]) for row in rows]
+
+
+async def last_hand(db: Connection, channel_id: int) -> int | None:
+    """The latest hand dealt at the channel's open table (the level it was dealt at, 11.2)."""
+    found = await one(
+        db,
+        "SELECT max(hands.id) AS id FROM tables JOIN hands ON hands.table_id = tables.id"
+        " WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
+        (channel_id,),
+    )
+    return None if found is None or found["id"] is None else int(found["id"])
 
 
 def to_tournament(row: Row) -> Tournament:

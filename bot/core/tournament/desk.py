@@ -60,6 +60,8 @@ class Tournaments:
         # Called with a director once its tournament has paid out (the lobby's results).
         self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
         self.show_lobby: LobbyShower | None = None  # set by the edge
+        # Given a finished tournament's table threads: the edge archives them.
+        self.close_threads: Callable[[Sequence[int]], Awaitable[None]] | None = None
 
     async def create(
         self,
@@ -147,10 +149,10 @@ class Tournaments:
         await self._lobby_changed(tournament_id)
         return refunds
 
-    async def lobby(self, tournament_id: int) -> LobbyView:
+    async def lobby(self, tournament_id: int, guild_id: int | None = None) -> LobbyView:
         """The lobby as it stands: the entrants, the pool and what each paid place would win
-        with this many in (11.7)."""
-        tournament = await self._store.tournaments.get(tournament_id)
+        with this many in (11.7). ``NoTournament`` if it isn't ``guild_id``'s (if given)."""
+        tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
         entries = await self._store.tournaments.entries(tournament_id)
         tables = (
             await self._store.tournaments.tables(tournament_id)
@@ -345,6 +347,16 @@ class Tournaments:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
         await self._lobby_changed(director.tournament.tournament_id)
+        if self.close_threads is not None:
+            # In a task of its own: the threads close once their last lines have gone out.
+            self._tasks.spawn(self._close_threads(director.tournament.tournament_id))
+
+    async def _close_threads(self, tournament_id: int) -> None:
+        assert self.close_threads is not None
+        try:
+            await self.close_threads(await self._store.tournaments.threads(tournament_id))
+        except Exception:
+            log.warning("tournament %s: its threads were not closed", tournament_id, exc_info=True)
 
 
 def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:

@@ -26,6 +26,9 @@ from bot.core.registry import Registry
 from bot.core.storage import HandEnd, Store, Tournament
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
+from bot.core.views import LevelClock
+from engine.codec import decode
+from engine.stakes import Stakes
 from engine.tournament import (
     Break,
     Finish,
@@ -45,6 +48,9 @@ log = logging.getLogger(__name__)
 
 # If the store refuses what happens between hands, it is tried again after these pauses.
 RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0)
+# A level counted in time is saved this often (and between hands): a crash costs the level at
+# most this much more time (RULES 11.8).
+CLOCK_SAVE_SECONDS = 10.0
 
 
 @dataclass(slots=True)
@@ -122,6 +128,8 @@ class TournamentDirector:
         self._held = False  # restored with players out to rank first: nothing is dealt
         for table in tables.values():
             table.tournament = self
+        if tournament.level_unit == "seconds":
+            self._tasks.spawn(self._keep_clock())
 
     def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
         """After a restart: ``outs`` (table, player, chips he began his last hand with) went
@@ -147,6 +155,7 @@ class TournamentDirector:
 
     async def _resume(self) -> None:
         async with self._lock:
+            await self._restore_levels()
             self._held = False
             if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
                 return  # the round's last hand ends them
@@ -160,6 +169,21 @@ class TournamentDirector:
     def elapsed(self) -> int:
         """Seconds of play so far (RULES 11.8: a restart resumes from the saved figure)."""
         return self._elapsed + int(self._clock.now() - self._resumed_at)
+
+    async def _keep_clock(self) -> None:
+        """Save the seconds of play every few seconds while it runs (11.8): a restart resumes
+        the level within that of where it stood, the time it was down not counted."""
+        while not self.finished:
+            await self._clock.sleep(CLOCK_SAVE_SECONDS)
+            if self.finished:
+                return
+            try:
+                await self._store.tournaments.set_elapsed(
+                    self.tournament.tournament_id, self.elapsed()
+                )
+            except Exception:
+                # The next save, or the next hand's end, writes it.
+                log.warning("tournament %s: clock not saved", self.tournament.tournament_id)
 
     def level(self, number: int) -> int:
         """The level table ``number``'s next hand is dealt at (11.2)."""
@@ -178,6 +202,50 @@ class TournamentDirector:
             done = self.elapsed()
         level = level_at(done, length)
         return level, level * length - done
+
+    def level_clock(self, table: Table) -> LevelClock | None:
+        number = self._numbers.get(table.channel_id)
+        if number is None or self.finished:
+            return None
+        # The level its stakes are of: its last hand's, or before any the next one's.
+        level = self._levels.get(number) or self.level(number)
+        end = level * self.tournament.level_length
+        if self.tournament.level_unit == "hands":
+            return LevelClock(level, "hands", max(0, end - self._hands_dealt.get(number, 0)), None)
+        left = max(0, end - self.elapsed())
+        return LevelClock(level, "seconds", left, self._clock.now() + left if left else None)
+
+    async def _restore_levels(self) -> None:
+        """After a restart, the level each table last dealt at, read from its last hand: the
+        thread was told of it, and is told of the next one only (11.2). Its stakes go back on
+        the table, for its message until the next hand."""
+        for number, table in self.tables.items():
+            try:
+                if table.live is not None:
+                    stakes = table.live.hand.stakes
+                else:
+                    hand_id = await self._store.tournaments.last_hand(table.channel_id)
+                    if hand_id is None:
+                        continue
+                    stakes = decode((await self._store.hands.get(hand_id)).state).stakes
+            except Exception:
+                # Then the next level is told again, at worst.
+                log.warning("table %s: its level was not read", table.channel_id, exc_info=True)
+                continue
+            level = self._level_of(stakes)
+            if level is not None:
+                self._levels[number] = level
+                table.config = replace(table.config, stakes=stakes)
+
+    def _level_of(self, stakes: Stakes) -> int | None:
+        """The level of these stakes (every level's small bet is above the one before)."""
+        for number in itertools.count(1):
+            found = self.structure.level(number).stakes
+            if found == stakes:
+                return number
+            if found.small_bet > stakes.small_bet:
+                return None
+        return None
 
     def seats(self) -> dict[int, list[int | None]]:
         """Every table's seats by number from 1, as ``engine.tournament`` takes them."""

@@ -1,0 +1,152 @@
+"""A tournament survives SIGKILLs of its process (issue 21 points 7 and 8, RULES 11.4-11.8).
+
+A child process runs the core against a SQLite file, playing a 30-player sit-and-go over 4
+tables (``tests/bot/tournament_crash_child.py``). We SIGKILL it at seeded random moments, a few
+milliseconds after it reports a hand dealt with (so kills land mid-hand, mid-transaction and
+between a hand's end and the director's work after it), and start it again, until the
+tournament has paid out. After every kill, from the database alone: the audit holds (the
+wallets' and the tournament's own: its stacks and hands in play add up to a starting stack per
+entry, its pool to the buy-ins), and every place written before is still written. At the end:
+places 1 to 30 each once (or tied as RULES 11.4 says), the pool paid once and in full as 11.7
+shares it, every wallet its buy-in down and its prize up, every table closed.
+
+The kills come once it has started: a sit-and-go killed between its last registration and its
+start stays registering after a restart (the desk restores running tournaments only), a case
+this test leaves to the registration's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.core.storage import Store
+from bot.core.tournament.desk import finishes_of
+from engine.tournament import award, prize_table
+from tests.bot.tournament_crash_child import BUY_IN, PLAYERS
+from tests.bot.tournament_run import places_are_each_taken_once
+from tests.databases import query
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 2112
+STARTING_BALANCE = 1000  # the store's default, which the child uses
+
+# Child processes, killed at random moments of their run.
+pytestmark = pytest.mark.slow
+
+
+async def run_and_kill(db: Path, number: int, hands: int, delay: float) -> tuple[list[str], int]:
+    """Start the child; SIGKILL it ``delay`` seconds after it reports its ``hands``-th hand
+    (or let it end, if the tournament ends first)."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.bot.tournament_crash_child",
+        str(db),
+        str(SEED),
+        str(number),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    reported: list[str] = []
+    while sum(line.startswith("hand ") for line in reported) < hands:
+        line = await child.stdout.readline()
+        if not line:
+            break
+        reported.append(line.decode().strip())
+    await asyncio.sleep(delay)
+    if child.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child.pid, signal.SIGKILL)
+    # Whatever it printed before it died.
+    reported += [line.decode().strip() for line in (await child.stdout.read()).splitlines()]
+    return reported, await child.wait()
+
+
+async def check_after_a_kill(db: Path, places: dict[int, int]) -> str:
+    """The invariants that hold at any moment; ``places`` (user -> place) are those written
+    so far, which no later run may change. Returns the tournament's state."""
+    store = await Store.open(db)
+    try:
+        await store.audit()  # the tournament's chips and pool included
+        (tournament,) = [await store.tournaments.get(1)]
+        entries = await store.tournaments.entries(1)
+        assert sorted(e.user_id for e in entries) == list(PLAYERS)
+        written = {e.user_id: e.place for e in entries if e.place is not None}
+        assert {user: written.get(user) for user in places} == places, "a place changed"
+        places.update(written)
+        if tournament.state == "running":
+            assert tournament.prize_pool == BUY_IN * len(PLAYERS)
+            (paid,) = await query(
+                db, "SELECT count(*) AS n FROM ledger WHERE kind = 'tournament_prize'"
+            )
+            assert paid["n"] == 0, "no prize before the end"
+        return tournament.state
+    finally:
+        await store.close()
+
+
+async def test_a_tournament_survives_sigkills_of_its_process(tmp_path: Path) -> None:
+    db = tmp_path / "tournament.db"
+    rng = random.Random(SEED)
+    places: dict[int, int] = {}
+    kills = 0
+    state = "none"
+    for number in itertools_count():
+        # Killed after 1 to 12 hands, up to 30 ms after the last one was dealt with.
+        reported, code = await run_and_kill(db, number, rng.randint(1, 12), rng.uniform(0, 0.03))
+        assert reported[0] == ("started" if number == 0 else "restored"), reported
+        if code == 0:
+            assert reported[-1] == "finished"
+        else:
+            assert code == -signal.SIGKILL
+            kills += 1
+        state = await check_after_a_kill(db, places)
+        if state == "finished":
+            break
+        assert number < 300, "the tournament never ended"
+    assert kills >= 10, kills  # 17 with this seed
+
+    store = await Store.open(db)
+    try:
+        await store.audit()
+        done = await store.tournaments.get(1)
+        assert (done.state, done.prize_pool) == ("finished", 0)
+        entries = await store.tournaments.entries(1)
+        final = {e.user_id: e.place for e in entries}
+        assert None not in final.values()
+        places_are_each_taken_once({user: place for user, place in final.items() if place})
+        # The pool paid once, in full, as 11.7's table shares it among the places (ties share).
+        pool = BUY_IN * len(PLAYERS)
+        expected = award(
+            [(f.place, f.players) for f in finishes_of(entries)], prize_table(pool, len(PLAYERS))
+        )
+        prizes = {e.user_id: e.prize for e in entries if e.prize}
+        assert prizes == expected and sum(prizes.values()) == pool
+        rows = await query(
+            db,
+            "SELECT user_id, count(*) AS n, sum(wallet_delta) AS paid FROM ledger"
+            " WHERE kind = 'tournament_prize' GROUP BY user_id",
+        )
+        assert {int(r["user_id"]): (int(r["n"]), int(r["paid"])) for r in rows} == {
+            user: (1, prize) for user, prize in prizes.items()
+        }
+        for user in PLAYERS:
+            wallet = await store.wallets.get(1, user)
+            assert wallet.balance == STARTING_BALANCE - BUY_IN + prizes.get(user, 0)
+            assert wallet.seated == 0
+        assert await store.tournaments.tables(1) == []
+    finally:
+        await store.close()
+
+
+def itertools_count() -> range:
+    return range(10**6)

@@ -1,0 +1,106 @@
+"""Child process for the tournament crash test (issue 21 points 7 and 8): the core, as the bot
+runs it, playing a sit-and-go of random players against a SQLite file on a clock it moves
+itself, until the parent kills it with SIGKILL.
+
+Run as ``python -m tests.bot.tournament_crash_child DATABASE SEED RUN`` from the repository root.
+The first run (no tournament in DATABASE yet) creates it and registers every player, which
+starts it, and prints ``started``; a later run restores what the store holds, as the bot does
+after a crash, and prints ``restored``. Each prints ``hand N`` when the director has dealt with
+a hand's end, and ``finished`` (then exits) once the tournament has paid out. Decisions and
+decks come from ``SEED`` and ``RUN``: a run is repeatable, each restart plays on differently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import sys
+
+from bot.core import dealer
+from bot.core.storage import Store, Tournament
+from engine.cards import FULL_DECK, Card
+from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
+
+PLAYERS = tuple(range(1001, 1031))  # 30 players
+SEATS = 8  # over 4 tables: 8, 8, 7, 7
+BUY_IN = 100
+LEVEL_HANDS = 4
+COUNTDOWN = 5.0
+
+
+def report(line: str) -> None:
+    print(line, flush=True)
+
+
+async def run(database: str, seed: int, number: int) -> None:
+    rng = random.Random(f"{seed}:{number}")
+
+    def deck() -> list[Card]:
+        cards = list(FULL_DECK)
+        rng.shuffle(cards)
+        return cards
+
+    dealer.shuffled_deck = deck  # type: ignore[attr-defined]
+    store = await Store.open(database)
+    clock = ManualClock()
+    house = new_house(store, clock)
+    Screen(house)
+    # Thread ids from a range of this run's own: a table is never opened again after a
+    # restart, but the ids must not collide with the tables of the runs before.
+    threads = itertools.count(10_000 * (number + 1))
+
+    async def thread(tournament: Tournament, table: int) -> int:
+        return next(threads)
+
+    house.tournaments.make_thread = thread
+    active = await store.tournaments.active()
+    if not active:
+        tournament = await house.tournaments.create(
+            GUILD,
+            77,
+            PLAYERS[0],
+            game="stud",
+            buy_in=BUY_IN,
+            seats=SEATS,
+            level_unit="hands",
+            level_length=LEVEL_HANDS,
+            start_entrants=len(PLAYERS),
+            turn_seconds=60,
+            countdown_seconds=COUNTDOWN,
+            seed=seed,
+        )
+        for user in PLAYERS:
+            await house.tournaments.register(GUILD, tournament.tournament_id, user)
+        report("started")
+    else:
+        (tournament,) = active
+        await house.recovery.restore()
+        report("restored")
+    director = house.tournaments.directors[tournament.tournament_id]
+    hands = 0
+    while not director.finished:
+        acted = False
+        for table in list(director.tables.values()):
+            live = table.live
+            actor = table.actor_id()
+            if live is None or actor is None:
+                continue
+            spec = rng.choice(table.buttons())
+            await house.dealer.act(table.channel_id, actor, spec.action, spec.amount)
+            acted = True
+            if table.live is not live:
+                await clock.until_idle(lambda: house.tasks)
+                hands += 1
+                report(f"hand {hands}")
+        if not acted:
+            await clock.until_idle(lambda: house.tasks)
+            await clock.advance(COUNTDOWN, house)
+    await clock.until_idle(lambda: house.tasks)
+    report("finished")
+    await house.tasks.stop()
+    await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(run(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
