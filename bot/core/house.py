@@ -72,7 +72,7 @@ class House:
             delay=bot_delay,
         )
         self.tournaments = Tournaments(
-            store, self.clock, self.tasks, self.registry, self.dealer, self.players
+            store, self.clock, self.tasks, self.registry, self.dealer, self.players, texts
         )
         self.recovery = Recovery(
             store,

@@ -58,6 +58,11 @@ class Director(Protocol):
         """A hand ended: the director takes the players out, moves them and deals the next."""
         ...
 
+    def unattended(self) -> bool:
+        """No person is left in the tournament: its computer players play it out without
+        pauses, nobody is waiting (issue 22)."""
+        ...
+
 
 @dataclass(slots=True)
 class Table:

@@ -175,6 +175,8 @@ class LobbyView:
     payouts: tuple[int, ...]  # best place first; none while nobody is in
     tables: tuple[tuple[int, int], ...] = ()  # (number, channel id) once it runs
     places: tuple[tuple[int, int, int], ...] = ()  # (place, user id, prize), best first
+    # The computer players among them (user id, name): they have no Discord mention.
+    bots: tuple[tuple[int, str], ...] = ()
     # While it runs (11.2): each player's (table number, user id, chips) in seat order, the
     # level the next hands are dealt at, its stakes, and seconds or hands (``level_unit``)
     # until the next.

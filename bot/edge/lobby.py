@@ -44,7 +44,7 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         ),
         colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
     )
-    entrants = [f"<@{user_id}>" for user_id in view.entrants]
+    entrants = [_who(view, user_id) for user_id in view.entrants]
     embed.add_field(
         name=t(lang, "lobby_entrants", count=len(entrants)),
         value=_fit(entrants, texts, lang, sep=", ") if entrants else t(lang, "lobby_nobody"),
@@ -77,7 +77,7 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         )
     if view.places:
         places = [
-            t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
+            t(lang, "lobby_place", place=place, player=_who(view, user_id), prize=prize)
             for place, user_id, prize in view.places
         ]
         embed.add_field(name=t(lang, "lobby_places"), value=_fit(places, texts, lang), inline=False)
@@ -96,9 +96,9 @@ def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
     players: dict[int, list[str]] = {}
     for number, user_id, chips in view.stacks:
         players.setdefault(number, []).append(
-            t(lang, "lobby_stack", player=f"<@{user_id}>", chips=chips, bets=_bets(chips, big))
+            t(lang, "lobby_stack", player=_who(view, user_id), chips=chips, bets=_bets(chips, big))
             if big
-            else f"<@{user_id}>: {chips}"
+            else f"{_who(view, user_id)}: {chips}"
         )
     slots = FIELD_COUNT - len(embed.fields)
     shown = view.tables if len(view.tables) <= slots else view.tables[: slots - 1]
@@ -113,6 +113,11 @@ def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
         embed.add_field(name=name, value=_fit(lines, texts, lang, limit), inline=True)
     if more:
         embed.add_field(name=t(lang, "lobby_more", count=more), value="\u200b", inline=False)
+
+
+def _who(view: LobbyView, user_id: int) -> str:
+    """A person's mention, or a computer player's name (it says it is a bot)."""
+    return next((name for bot, name in view.bots if bot == user_id), f"<@{user_id}>")
 
 
 def _bets(chips: int, big: int) -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from bot.core.storage import Store, Tournament
+from bot.core.storage.house import is_bot
 from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
 from engine.cards import FULL_DECK, Card
@@ -49,7 +51,11 @@ class TournamentRun:
     async def _thread(self, tournament: Tournament, number: int) -> int:
         return next(self.threads)
 
-    async def register_all(self, *, level_hands: int) -> TournamentDirector:
+    async def register_all(
+        self, *, level_hands: int, bots: int = 0, bot_style: str | None = None
+    ) -> TournamentDirector:
+        """Create it (with ``bots`` computer players the house stakes) and register every
+        user: the last one starts it."""
         self.tournament = await self.house.tournaments.create(
             GUILD,
             LOBBY,
@@ -59,10 +65,12 @@ class TournamentRun:
             seats=self.seats,
             level_unit="hands",
             level_length=level_hands,
-            start_entrants=len(self.users),
+            start_entrants=len(self.users) + bots,
             turn_seconds=TURN,
             countdown_seconds=COUNTDOWN,
             seed=self.rng.randrange(2**62),
+            bots=bots,
+            bot_style=bot_style,
         )
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
@@ -90,20 +98,26 @@ class TournamentRun:
         assert self.director is not None
         return list(self.director.tables.values())
 
-    async def play(self, max_steps: int = 200_000, crashes: float = 0.0) -> None:
-        """Random decisions at every table until one player has every chip: the audit (the
-        tournament's included) after every hand, balance whenever every table is between
-        hands; after any decision, with probability ``crashes``, a crash and a restart."""
+    async def play(
+        self,
+        max_steps: int = 200_000,
+        crashes: float = 0.0,
+        until: Callable[[TournamentDirector], bool] = lambda director: director.finished,
+    ) -> None:
+        """Random decisions at every table until one player has every chip (or ``until``): the
+        audit (the tournament's included) after every hand, balance whenever every table is
+        between hands; after any decision, with probability ``crashes``, a crash and a
+        restart. Computer players act by themselves, after their pause on the clock."""
         for _ in range(max_steps):
             director = self.director
             assert director is not None
-            if director.finished:
+            if director.finished or until(director):
                 return
             acted = False
             for table in self.tables():
                 live = table.live
                 actor = table.actor_id()
-                if live is None or actor is None:
+                if live is None or actor is None or is_bot(actor):
                     continue
                 spec = self.rng.choice(table.buttons())
                 await self.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)

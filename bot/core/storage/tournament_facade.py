@@ -16,6 +16,7 @@ from bot.core.storage import seating, tournaments
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import MAX_AMOUNT, aware, is_amount, is_int, ts, utcnow
 from bot.core.storage.errors import InvalidTableConfig
+from bot.core.storage.house import is_bot
 from bot.core.storage.models import Tournament, TournamentEntry, TournamentTable
 
 # A table's seats by number from 1, as ``engine.tournament`` deals them: a player or None.
@@ -55,9 +56,12 @@ class Tournaments:
         late_level: int | None = None,
         reentry: bool = False,
         settings: Mapping[str, Any] | None = None,
+        bots: Sequence[int] = (),
     ) -> Tournament:
-        """A new tournament, open for registration. ``InvalidTableConfig`` for settings out of
-        range, or not exactly one of ``start_entrants`` (a sit-and-go) and ``start_at``.
+        """A new tournament, open for registration, with the computer players ``bots`` entered
+        in the same transaction, their buy-ins from the house (``HouseCannotCover``).
+        ``InvalidTableConfig`` for settings out of range, not exactly one of ``start_entrants``
+        (a sit-and-go) and ``start_at``, or a sit-and-go that bots alone would start.
         ``settings`` (its tables' turn time, language...) are kept as JSON."""
         problems = [
             (not is_int(seats) or not 2 <= seats <= seating.MAX_SEATS, "a table has 2 to 8 seats"),
@@ -70,6 +74,14 @@ class Tournaments:
             (reentry and late_level is None, "re-entry needs a level it closes at"),
             (late_level is not None and late_level < 1, "levels are numbered from 1"),
             (not is_int(seed) or not 0 <= seed < 2**62, "a seed is 0 to 2**62"),
+            (
+                len(set(bots)) != len(bots) or not all(is_int(b) and is_bot(b) for b in bots),
+                "computer players are distinct negative ids",
+            ),
+            (
+                start_entrants is not None and len(bots) >= start_entrants,
+                "a sit-and-go waits for at least one person",
+            ),
         ]
         for bad, problem in problems:
             if bad:
@@ -94,7 +106,10 @@ class Tournaments:
             "settings": seating.encode_settings(settings),
         }
         async with self._backend.write() as db:
-            tournament_id = await tournaments.create(db, columns, utcnow())
+            now = utcnow()
+            tournament_id = await tournaments.create(db, columns, now)
+            row = await tournaments.require(db, tournament_id)
+            await tournaments.enter_bots(db, row, bots, now)
             return tournaments.to_tournament(await tournaments.require(db, tournament_id))
 
     async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:

@@ -6,7 +6,9 @@ Owns the ``tournaments`` and ``tournament_entries`` tables, the tournament colum
 ``tournament_refund``, ``tournament_prize``). A buy-in is wallet chips moved into the pool; the
 pool leaves it once, paid out or given back. Tournament chips are not wallet chips (11.1): a
 tournament's seats get their stacks without a ledger row, and its chips add up in an audit of
-its own (``audit.py``). Every function runs inside a transaction its caller opened; a
+its own (``audit.py``). A computer player's buy-in is staked by the house (``house.py``) and
+goes into the pool in the same transaction; what the pool pays it goes straight back to the
+house. Every function runs inside a transaction its caller opened; a
 tournament is passed as its row (``require``).
 """
 
@@ -16,12 +18,13 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from bot.core.storage import wallets
+from bot.core.storage import house, wallets
 from bot.core.storage.backend import Connection, Row
 from bot.core.storage.common import Move, log, one, parse_ts, required_ts, ts
 from bot.core.storage.errors import (
     AlreadyRegistered,
     AuditFailed,
+    HouseCannotCover,
     NoTournament,
     NotRegistered,
     RegistrationClosed,
@@ -89,11 +92,17 @@ async def tables(db: Connection, tournament_id: int) -> list[TournamentTable]:
 async def _pay_in(
     db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
 ) -> None:
-    """Move the buy-in from the player's wallet into the prize pool (nothing in a freeroll)."""
+    """Move the buy-in from the player's wallet into the prize pool (nothing in a freeroll);
+    a computer player's, from the house through its own wallet."""
     guild_id, buy_in = int(tournament["guild_id"]), int(tournament["buy_in"])
-    await wallets.ensure(db, guild_id, user_id, now, starting_balance)
+    bot = house.is_bot(user_id)
+    # A computer player's wallet is only a way through: it starts empty.
+    await wallets.ensure(db, guild_id, user_id, now, 0 if bot else starting_balance)
     if buy_in == 0:
         return
+    if bot:
+        reason = f"staked a computer player in tournament #{tournament['id']}"
+        await house.stake(db, guild_id, user_id, buy_in, now, reason)
     await wallets.spend(db, guild_id, user_id, buy_in)
     await _pool(db, tournament, buy_in)
     await log(
@@ -134,6 +143,10 @@ async def _pay_out(
             tournament_id=int(tournament["id"]),
         ),
     )
+    if house.is_bot(user_id):
+        await house.give_back(
+            db, guild_id, user_id, now, f"{what} of tournament #{tournament['id']}"
+        )
 
 
 async def _pool(db: Connection, tournament: Row, delta: int) -> None:
@@ -160,6 +173,23 @@ async def register(
         " VALUES (?, ?, 1, ?)",
         (tournament["id"], user_id, ts(now)),
     )
+
+
+async def enter_bots(
+    db: Connection, tournament: Row, bot_ids: Sequence[int], now: datetime
+) -> None:
+    """Register the organiser's computer players, each buy-in from the house
+    (``HouseCannotCover`` if it can't pay them all; a freeroll needs nothing of it)."""
+    guild_id, buy_in = int(tournament["guild_id"]), int(tournament["buy_in"])
+    assert all(house.is_bot(bot_id) for bot_id in bot_ids)
+    needed = buy_in * len(bot_ids)
+    if needed:
+        await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
+        available = int((await wallets.row(db, guild_id, house.HOUSE))["balance"])
+        if available < needed:
+            raise HouseCannotCover(needed=needed, available=available)
+    for bot_id in bot_ids:
+        await register(db, tournament, bot_id, now, 0)
 
 
 async def enter_late(

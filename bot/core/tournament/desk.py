@@ -16,6 +16,7 @@ from datetime import datetime
 from random import Random
 from typing import Any, Literal
 
+from bot.core.bot_seats import bot_ids, bot_name
 from bot.core.clock import Clock
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
@@ -24,12 +25,14 @@ from bot.core.players import Players
 from bot.core.registry import Registry
 from bot.core.settings import DEFAULT_TIME_BANK
 from bot.core.storage import Store, Tournament, TournamentEntry
+from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import TournamentDirector
 from bot.core.views import LobbyView
 from engine.tournament import Finish, prize_table, seat_entrants, structure
-from words import EN
+from strategy import DEFAULT_STYLE, STYLES
+from words import EN, Texts
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +51,10 @@ class Tournaments:
         registry: Registry,
         dealer: Dealer,
         players: Players,
+        texts: Texts,
     ) -> None:
         self._store = store
+        self._texts = texts
         self._clock = clock
         self._tasks = tasks
         self._registry = registry
@@ -84,14 +89,24 @@ class Tournaments:
         time_bank: int = DEFAULT_TIME_BANK,
         lang: str = EN,
         seed: int | None = None,
+        bots: int = 0,
+        bot_style: str | None = None,
     ) -> Tournament:
         """A new tournament, open for registration; its seed (drawn now unless given) is kept
-        and seeds every draw of its director (11.5).
-        ``TableError`` for a structure that doesn't exist; the store's errors otherwise."""
+        and seeds every draw of its director (11.5). The organiser's ``bots`` computer players
+        of ``bot_style`` are entered at once, their buy-ins from the house (issue 22).
+        ``TableError`` for a structure that doesn't exist or bots that can't be; the store's
+        errors otherwise (``HouseCannotCover``)."""
         try:
             chosen = structure(structure_name)
         except ValueError:
             raise TableError("illegal_action", reason=structure_name) from None
+        style = bot_style or DEFAULT_STYLE.name
+        # One style's ids, so that no two of them are the same player; at least one seat of a
+        # sit-and-go is left for a person (the store checks that).
+        if style not in STYLES or not 0 <= bots < BOTS_PER_STYLE:
+            raise TableError("bots_bad_request")
+        entered = bot_ids(style)[:bots]
         tournament = await self._store.tournaments.create(
             guild_id,
             channel_id,
@@ -115,7 +130,11 @@ class Tournaments:
                 "time_bank": time_bank,
                 "lang": lang,
             },
+            bots=entered,
         )
+        for bot_id in entered:
+            # Saved like a person's name: the lobby, the pictures and histories show it.
+            await self._players.seen(guild_id, bot_id, bot_name(self._texts, lang, bot_id))
         await self._lobby_changed(tournament.tournament_id)
         return tournament
 
@@ -157,6 +176,7 @@ class Tournaments:
             if tournament.state == "running"
             else []
         )
+        bots = [entry.user_id for entry in entries if is_bot(entry.user_id)]
         return LobbyView(
             tournament_id=tournament_id,
             channel_id=tournament.channel_id,
@@ -184,6 +204,9 @@ class Tournaments:
                     for entry in entries
                     if entry.place is not None
                 )
+            ),
+            bots=tuple(
+                sorted((await self._store.players.names(tournament.guild_id, bots)).items())
             ),
             **self._running(tournament_id),
         )

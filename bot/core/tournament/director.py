@@ -24,6 +24,7 @@ from bot.core.clock import Clock
 from bot.core.dealer import Dealer
 from bot.core.registry import Registry
 from bot.core.storage import HandEnd, Store, Tournament
+from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
 from engine.tournament import (
@@ -223,6 +224,9 @@ class TournamentDirector:
     def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
         self._tasks.spawn(self._after_hand(table, live, end))
 
+    def unattended(self) -> bool:
+        return all(is_bot(user_id) for user_id in self.left)
+
     # ------------------------------------------------------------------ between hands
 
     async def _after_hand(self, table: Table, live: LiveHand, end: HandEnd) -> None:
@@ -301,7 +305,13 @@ class TournamentDirector:
             elapsed=self.elapsed(),
         )
         self._pending = []
+        attended = not self.unattended()
         self.left = left
+        if attended and self.unattended():
+            # The last person is out: the countdowns under way give way to none (issue 22).
+            for table in self.tables.values():
+                if table.live is None:
+                    self._dealer.stop(table)
         self.record.finishes.extend(finishes)
         self.record.moves.extend(moves)
         self.record.breaks.extend(breaking)
@@ -394,10 +404,12 @@ class TournamentDirector:
                 table=move.to_table,
                 thread=f"<#{target.channel_id}>",
             )
+            # A computer player has no mention and no one to ping.
+            bot = is_bot(move.player)
             target.outbox.say(
                 "tournament_moves_in",
-                ping=move.player,
-                mention=f"<@{move.player}>",
+                ping=None if bot else move.player,
+                mention=name if bot else f"<@{move.player}>",
                 table=move.from_table,
             )
 
