@@ -15,7 +15,7 @@ from bot.core.games import STUD, game_name
 from bot.edge.client import StudBot
 from bot.edge.funnel import language_of, reply
 from bot.edge.permissions import missing_tournament_permissions
-from cogs.tables import GAME_CHOICES, can_manage, channel_id_of
+from cogs.tables import GAME_CHOICES, STYLE_CHOICES, can_manage, channel_id_of
 
 MINUTES: Final = "minutes"
 HANDS: Final = "hands"
@@ -52,8 +52,12 @@ class TournamentGroup(
         level="Length of each level (default: 10)",
         unit="What a level's length counts (default: minutes)",
         structure="The level structure (default: standard)",
+        bots="Computer players entered, buy-ins from the house (default: 0)",
+        style="How they play (default: tight)",
     )
-    @app_commands.choices(game=GAME_CHOICES, unit=UNIT_CHOICES, structure=STRUCTURE_CHOICES)
+    @app_commands.choices(
+        game=GAME_CHOICES, unit=UNIT_CHOICES, structure=STRUCTURE_CHOICES, style=STYLE_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -65,6 +69,8 @@ class TournamentGroup(
         level: Range[int, 1, 1000] = 10,
         unit: str = MINUTES,
         structure: str = "standard",
+        bots: Range[int, 0, 7] = 0,
+        style: str | None = None,
     ) -> None:
         channel_id = channel_id_of(interaction)
         texts = self.bot.texts
@@ -90,20 +96,23 @@ class TournamentGroup(
             countdown_seconds=defaults.countdown_seconds,
             time_bank=defaults.time_bank,
             lang=texts.language(interaction.guild_locale or interaction.locale),
+            bots=bots,
+            bot_style=style,
         )
-        await reply(
-            interaction,
-            texts.t(
-                lang,
-                "tournament_created",
-                tournament_id=tournament.tournament_id,
-                game=game_name(texts, tournament.game, lang),
-                buy_in=tournament.buy_in,
-                stack=tournament.starting_stack,
-                seats=tournament.seats,
-                players=players,
-            ),
+        created = texts.t(
+            lang,
+            "tournament_created",
+            tournament_id=tournament.tournament_id,
+            game=game_name(texts, tournament.game, lang),
+            buy_in=tournament.buy_in,
+            stack=tournament.starting_stack,
+            seats=tournament.seats,
+            players=players,
         )
+        if bots:
+            style_name = texts.t(lang, f"bot_style_{style or self.bot.house.bots.default_style}")
+            created += " " + texts.t(lang, "tournament_bots_entered", count=bots, style=style_name)
+        await reply(interaction, created)
 
     @app_commands.command(name="register", description="Enter a tournament (its buy-in is paid)")
     @app_commands.describe(tournament="The tournament's number")

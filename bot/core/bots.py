@@ -64,6 +64,11 @@ class Bots:
         # The most deals a decision samples (strategy.decide's budget); tests may play cheaper.
         self.samples = MAX_SAMPLES
 
+    @property
+    def default_style(self) -> str:
+        """The style of computer players whose style nobody chose."""
+        return DEFAULT_STYLE.name
+
     # ------------------------------------------------------------------ seats
 
     async def add(

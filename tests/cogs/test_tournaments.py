@@ -171,3 +171,38 @@ def test_tournament_permissions_name_the_thread_ones_the_bot_lacks() -> None:
     assert missing_tournament_permissions(interaction) == []
     error = BotLacksPermissions(["create_public_threads", "send_messages_in_threads"])
     assert "Create Public Threads, Send Messages in Threads" in str(user_message(error, TEXTS, EN))
+
+
+async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_lobby(
+    world: World,
+) -> None:
+    """Issue 22.1 (docs/rules.md 11.1): /tournament create's bots are entrants staked by the
+    house; it is refused, changing nothing, when the house can't pay them all or they would
+    start it alone."""
+    ann, bob = world.players[:2]
+    refused(
+        await ann.slash(world.channel, "tournament create", players=4, buy_in=100, bots=2),
+        "The house has 0 chips, not the 200",
+    )
+    refused(
+        await ann.slash(world.channel, "tournament create", players=3, bots=3, style="loose"),
+        "a person must be among them",
+    )
+    assert await world.bot.store.tournaments.active() == []
+    await world.admin.slash(world.channel, "chips house fund", amount=1000)
+    created = await ann.slash(
+        world.channel, "tournament create", players=4, buy_in=100, bots=2, style="careful"
+    )
+    assert created.response is not None
+    assert "2 computer players (careful) are entered; the house paid their buy-ins." in (
+        created.response.content
+    )
+    assert (await world.bot.store.house.report(world.guild.id)).balance == 800
+    text = message_text(lobby(world))
+    assert "2 entrants" in text and "Bot 1 (careful)" in text and "Bot 2 (careful)" in text
+    assert "<@-" not in text and "Prize pool: 200" in text
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    await ann.slash(world.channel, "tournament cancel", tournament=1)
+    assert (await world.bot.store.house.report(world.guild.id)).balance == 1000
+    assert await wallet(world, bob.id) == 1000
+    await world.bot.store.audit()

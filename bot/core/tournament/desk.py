@@ -102,10 +102,14 @@ class Tournaments:
         except ValueError:
             raise TableError("illegal_action", reason=structure_name) from None
         style = bot_style or DEFAULT_STYLE.name
-        # One style's ids, so that no two of them are the same player; at least one seat of a
-        # sit-and-go is left for a person (the store checks that).
-        if style not in STYLES or not 0 <= bots < BOTS_PER_STYLE:
-            raise TableError("bots_bad_request")
+        # One style's ids, so that no two of them are the same player; a sit-and-go waits for
+        # at least one person (the store checks it too).
+        if (
+            style not in STYLES
+            or not 0 <= bots < BOTS_PER_STYLE
+            or (start_entrants is not None and bots >= start_entrants)
+        ):
+            raise TableError("tournament_bots_bad", most=BOTS_PER_STYLE - 1)
         entered = bot_ids(style)[:bots]
         tournament = await self._store.tournaments.create(
             guild_id,
