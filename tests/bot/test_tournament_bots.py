@@ -11,6 +11,7 @@ import pytest
 
 from bot.core import dealer
 from bot.core.errors import TableError
+from bot.core.house import House
 from bot.core.storage import HouseCannotCover, InvalidTableConfig, Store, Tournament
 from bot.core.storage.house import HOUSE, is_bot
 from bot.core.views import LobbyView
@@ -35,9 +36,14 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], Tournam
     def seed(run: TournamentRun) -> TournamentRun:
         monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
         monkeypatch.setattr(dealer, "new_secret", lambda: f"{run.rng.getrandbits(128):032x}")
-        run.house.bots.delay = (2.0, 2.0)
-        # Computer players think on a small budget here: the decisions stay legal and seeded.
-        run.house.bots.samples = 20
+
+        def configure(house: House) -> None:
+            house.bots.delay = (2.0, 2.0)
+            # They think on a small budget here: the decisions stay legal and seeded.
+            house.bots.samples = 20
+
+        run.configure = configure
+        configure(run.house)
         return run
 
     return seed
@@ -144,6 +150,30 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     await store.audit()
 
 
+async def test_bots_play_on_after_crashes_and_the_books_still_balance(
+    store: Store, seeded: Callable[[TournamentRun], TournamentRun]
+) -> None:
+    run = seeded(TournamentRun(store, seed=9, players=3, seats=3))
+    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await run.register_all(level_hands=2, bots=3, bot_style="careful")
+    await run.play(crashes=0.02)
+    assert run.restarts >= 1 and run.director is not None
+    assert run.director.finished or run.director.unattended()
+    # What is left to play, the bots play out by themselves.
+    for _ in range(100_000):
+        if run.director.finished:
+            break
+        await run.clock.advance(max(run.house.bots.delay), run.house)
+    assert run.director.finished
+    entries = await store.tournaments.entries(run.director.tournament.tournament_id)
+    assert sorted(e.place for e in entries if e.place) == sorted(range(1, 7)) or any(
+        len(f.players) > 1 for r in run.records for f in r.finishes
+    )
+    bot_prizes = sum(e.prize or 0 for e in entries if is_bot(e.user_id))
+    assert await house_balance(store) == FUNDS - 3 * BUY_IN + bot_prizes
+    await store.audit()
+
+
 async def test_a_cancel_gives_the_house_its_buy_ins_back(store: Store) -> None:
     run = TournamentRun(store, seed=1, players=3, seats=4)
     await store.house.fund(GUILD, FUNDS, by=ADMIN)
@@ -195,11 +225,42 @@ async def test_bots_the_house_cannot_cover_or_that_would_start_it_alone_are_refu
 
     with pytest.raises(HouseCannotCover, match="not the 300"):
         await create(3)
-    with pytest.raises(InvalidTableConfig, match="at least one person"):
-        await create(4, buy_in=0)
-    for count, style in ((8, None), (-1, None), (1, "wild")):
-        with pytest.raises(TableError, match="bots_bad_request"):
+    for count, style in ((4, None), (8, None), (-1, None), (1, "wild")):
+        with pytest.raises(TableError, match="tournament_bots_bad"):
             await create(count, style=style)
+    # The store holds to it as well.
+    with pytest.raises(InvalidTableConfig, match="at least one person"):
+        await store.tournaments.create(
+            GUILD,
+            77,
+            1001,
+            game="stud",
+            structure="standard",
+            level_unit="hands",
+            level_length=5,
+            starting_stack=2000,
+            buy_in=0,
+            seats=4,
+            seed=1,
+            start_entrants=2,
+            bots=(-1, -2),
+        )
+    with pytest.raises(InvalidTableConfig, match="distinct negative ids"):
+        await store.tournaments.create(
+            GUILD,
+            77,
+            1001,
+            game="stud",
+            structure="standard",
+            level_unit="hands",
+            level_length=5,
+            starting_stack=2000,
+            buy_in=0,
+            seats=4,
+            seed=1,
+            start_entrants=4,
+            bots=(-1, -1),
+        )
     assert await store.tournaments.active() == []
     assert await house_balance(store) == 250
     # A freeroll needs nothing of the house, however empty.

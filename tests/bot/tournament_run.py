@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from bot.core.house import House
 from bot.core.storage import Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import Table
@@ -41,6 +42,8 @@ class TournamentRun:
         self.tournament: Tournament | None = None
         self.restarts = 0
         self.records: list[Record] = []  # each director's, the one playing now last
+        # Applied to each house made, the one after a restart included (the bots' budget...).
+        self.configure: Callable[[House], None] = lambda house: None
 
     def deck(self) -> list[Card]:
         """The next deck, from the run's seed: a run plays the same hands every time."""
@@ -87,6 +90,7 @@ class TournamentRun:
         self.house.on_outbox = lambda outbox: None
         await self.house.tasks.stop()
         self.house = new_house(self.store, self.clock)
+        self.configure(self.house)
         self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread
         await self.house.recovery.restore()
