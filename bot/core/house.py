@@ -74,6 +74,7 @@ class House:
         self.tournaments = Tournaments(
             store, self.clock, self.tasks, self.registry, self.dealer, self.players, texts
         )
+        self.tournaments.owns = owns
         self.recovery = Recovery(
             store,
             self.registry,

@@ -177,6 +177,7 @@ class LobbyView:
     places: tuple[tuple[int, int, int], ...] = ()  # (place, user id, prize), best first
     # The computer players among them (user id, name): they have no Discord mention.
     bots: tuple[tuple[int, str], ...] = ()
+    start_at: int | None = None  # a set start, in seconds since the epoch
     # While it runs (11.2): each player's (table number, user id, chips) in seat order, the
     # level the next hands are dealt at, its stakes, and seconds or hands (``level_unit``)
     # until the next.

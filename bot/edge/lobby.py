@@ -8,6 +8,8 @@ The buttons' custom ids carry the tournament, so a click is understood after a r
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -22,6 +24,16 @@ LOBBY_ID: Final = re.compile(r"stud:t:(?P<tournament>\d+):(?P<action>register|un
 FIELD_LIMIT: Final = 1024
 FIELD_COUNT: Final = 25  # fields in an embed
 TOTAL_LIMIT: Final = 5900  # an embed's characters: 6,000, less a margin for the footer
+# Discord's limits for a scheduled event (name 1-100 characters, description up to 1,000), and
+# the end an event outside a voice channel must have: a guess at a tournament's length.
+EVENT_NAME_LIMIT: Final = 100
+EVENT_DESCRIPTION_LIMIT: Final = 1000
+EVENT_LENGTH: Final = timedelta(hours=4)
+EVENT_STATUSES: Final = {
+    "active": discord.EventStatus.active,
+    "completed": discord.EventStatus.completed,
+    "cancelled": discord.EventStatus.cancelled,
+}
 COLOURS: Final = {
     "registering": discord.Colour.green(),
     "running": discord.Colour.blue(),
@@ -33,15 +45,7 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
     t = texts.t
     embed = discord.Embed(
         title=t(lang, "lobby_title", tournament_id=view.tournament_id),
-        description=t(
-            lang,
-            f"lobby_{view.state}",
-            game=game_name(texts, view.game, lang),
-            buy_in=view.buy_in,
-            stack=view.starting_stack,
-            seats=view.seats,
-            players=view.start_entrants or 0,
-        ),
+        description=lobby_description(view, texts),
         colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
     )
     entrants = [_who(view, user_id) for user_id in view.entrants]
@@ -84,6 +88,24 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
     if view.tables:
         _add_tables(embed, view, texts)
     return embed
+
+
+def lobby_description(view: LobbyView, texts: Texts) -> str:
+    """What it is and where it stands; one registering for a set time says when, as a Discord
+    timestamp each reader sees in his own time zone."""
+    key = f"lobby_{view.state}"
+    if view.state == "registering" and view.start_at is not None:
+        key = "lobby_registering_at"
+    return texts.t(
+        view.lang,
+        key,
+        game=game_name(texts, view.game, view.lang),
+        buy_in=view.buy_in,
+        stack=view.starting_stack,
+        seats=view.seats,
+        players=view.start_entrants or 0,
+        when=f"<t:{view.start_at or 0}:F>",
+    )
 
 
 def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
@@ -167,6 +189,57 @@ class Lobbies:
         else:
             posted = await channel.send(embed=embed, view=buttons, allowed_mentions=mentions)
         return posted.id
+
+    async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        """``house.tournaments.say_in_lobby``: a line in the lobby's channel that notifies the
+        players it mentions, and no one else."""
+        channel = self._bot.get_partial_messageable(channel_id)
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in mentions]
+        )
+        await channel.send(text, allowed_mentions=allowed)
+
+    async def make_event(self, tournament: Tournament) -> int:
+        """``house.tournaments.make_event``: a scheduled event on the server for a tournament
+        at a set time, somewhere else than a voice channel (its lobby's link as the place).
+        Discord asks an end of such an event: it is put some hours after the start, and the
+        event completes when the tournament does."""
+        assert tournament.start_at is not None
+        guild = self._bot.get_guild(tournament.guild_id) or await self._bot.fetch_guild(
+            tournament.guild_id
+        )
+        lang = tournament.settings.get("lang", EN)
+        name = self._texts.t(lang, "lobby_title", tournament_id=tournament.tournament_id)
+        game = game_name(self._texts, tournament.game, lang)
+        description = self._texts.t(
+            lang,
+            "lobby_registering_at",
+            game=game,
+            buy_in=tournament.buy_in,
+            stack=tournament.starting_stack,
+            seats=tournament.seats,
+            when=f"<t:{int(tournament.start_at.timestamp())}:F>",
+        )
+        event = await guild.create_scheduled_event(
+            name=f"{name} — {game}"[:EVENT_NAME_LIMIT],
+            description=description[:EVENT_DESCRIPTION_LIMIT],
+            start_time=tournament.start_at,
+            end_time=tournament.start_at + EVENT_LENGTH,
+            entity_type=discord.EntityType.external,
+            privacy_level=discord.PrivacyLevel.guild_only,
+            location=f"https://discord.com/channels/{tournament.guild_id}/{tournament.channel_id}",
+        )
+        return event.id
+
+    async def set_event(self, tournament: Tournament, status: str) -> None:
+        """``house.tournaments.set_event``: the tournament started ("active"), ended
+        ("completed") or was called off ("cancelled")."""
+        assert tournament.event_id is not None
+        guild = self._bot.get_guild(tournament.guild_id) or await self._bot.fetch_guild(
+            tournament.guild_id
+        )
+        event = await guild.fetch_scheduled_event(tournament.event_id)
+        await event.edit(status=EVENT_STATUSES[status])
 
     async def make_thread(self, tournament: Tournament, number: int) -> int:
         """``house.tournaments.make_thread``: a public thread under the lobby's channel for

@@ -239,6 +239,17 @@ class Tournaments:
         async with self._backend.write() as db:
             await tournaments.set_elapsed(db, tournament_id, max(0, elapsed))
 
+    async def set_event(self, tournament_id: int, event_id: int) -> None:
+        """Remember the Discord scheduled event made for it."""
+        async with self._backend.write() as db:
+            await tournaments.set_event(db, tournament_id, event_id)
+
+    async def set_reminded(self, tournament_id: int) -> bool:
+        """The reminder of its start is being sent: True the first time only, so that a
+        restart (or another process) never sends it twice."""
+        async with self._backend.write() as db:
+            return await tournaments.set_reminded(db, tournament_id)
+
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the lobby message that shows the tournament."""
         async with self._backend.write() as db:

@@ -404,6 +404,18 @@ async def set_elapsed(db: Connection, tournament_id: int, elapsed: int) -> None:
     await db.run("UPDATE tournaments SET elapsed = ? WHERE id = ?", (elapsed, tournament_id))
 
 
+async def set_event(db: Connection, tournament_id: int, event_id: int) -> None:
+    await db.run("UPDATE tournaments SET event_id = ? WHERE id = ?", (event_id, tournament_id))
+
+
+async def set_reminded(db: Connection, tournament_id: int) -> bool:
+    """Mark the reminder sent; False if it was already (another process sent it)."""
+    changed = await db.run(
+        "UPDATE tournaments SET reminded = 1 WHERE id = ? AND reminded = 0", (tournament_id,)
+    )
+    return changed == 1
+
+
 async def set_message(db: Connection, tournament_id: int, message_id: int) -> None:
     await db.run("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
@@ -446,6 +458,8 @@ def to_tournament(row: Row) -> Tournament:
         created_at=required_ts(row["created_at"]),
         started_at=parse_ts(row["started_at"]),
         ended_at=parse_ts(row["ended_at"]),
+        event_id=None if row["event_id"] is None else int(row["event_id"]),
+        reminded=bool(row["reminded"]),
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from random import Random
 from typing import Any, Literal
@@ -24,7 +25,13 @@ from bot.core.errors import TableError
 from bot.core.players import Players
 from bot.core.registry import Registry
 from bot.core.settings import DEFAULT_TIME_BANK
-from bot.core.storage import Store, Tournament, TournamentEntry
+from bot.core.storage import (
+    RegistrationClosed,
+    Store,
+    Tournament,
+    TournamentEntry,
+    TournamentStarted,
+)
 from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
@@ -40,6 +47,19 @@ log = logging.getLogger(__name__)
 ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
 # The edge's lobby message: posts or edits it, returns its message id (None: not posted).
 LobbyShower = Callable[[LobbyView], Awaitable[int | None]]
+# The edge's Discord scheduled event for a tournament at a set time: made (its id), then set
+# "active", "completed" or "cancelled".
+EventMaker = Callable[[Tournament], Awaitable[int]]
+EventSetter = Callable[[Tournament, str], Awaitable[None]]
+# The edge's line in the lobby's channel: (channel, text, users it mentions).
+LobbySayer = Callable[[int, str, Sequence[int]], Awaitable[None]]
+
+# The lobby's channel is reminded this long before a set start.
+REMINDER_SECONDS = 600
+# A set start is at least this far ahead, and at most this far (Discord's events are for
+# the weeks ahead; a tournament further off is better announced later).
+SOONEST_START = 60
+LATEST_START = 28 * 24 * 3600
 
 
 class Tournaments:
@@ -65,6 +85,11 @@ class Tournaments:
         # Called with a director once its tournament has paid out (the lobby's results).
         self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
         self.show_lobby: LobbyShower | None = None  # set by the edge
+        self.make_event: EventMaker | None = None  # set by the edge
+        self.set_event: EventSetter | None = None  # set by the edge
+        self.say_in_lobby: LobbySayer | None = None  # set by the edge
+        # Whether a server's tournaments are this process's (None: every server's).
+        self.owns: Callable[[int], bool] | None = None
 
     async def create(
         self,
@@ -91,12 +116,15 @@ class Tournaments:
         seed: int | None = None,
         bots: int = 0,
         bot_style: str | None = None,
+        event: bool = False,
     ) -> Tournament:
         """A new tournament, open for registration; its seed (drawn now unless given) is kept
         and seeds every draw of its director (11.5). The organiser's ``bots`` computer players
         of ``bot_style`` are entered at once, their buy-ins from the house (issue 22).
-        ``TableError`` for a structure that doesn't exist or bots that can't be; the store's
-        errors otherwise (``HouseCannotCover``)."""
+        One starting at ``start_at`` gets a Discord scheduled event if ``event`` (the bot may
+        make one), a reminder in the lobby's channel and its start on time.
+        ``TableError`` for a structure that doesn't exist, bots that can't be or a start that
+        isn't ahead; the store's errors otherwise (``HouseCannotCover``)."""
         try:
             chosen = structure(structure_name)
         except ValueError:
@@ -111,6 +139,10 @@ class Tournaments:
         ):
             raise TableError("tournament_bots_bad", most=BOTS_PER_STYLE - 1)
         entered = bot_ids(style)[:bots]
+        if start_at is not None:
+            ahead = start_at.timestamp() - self._clock.now()
+            if not SOONEST_START <= ahead <= LATEST_START:
+                raise TableError("tournament_bad_time", days=LATEST_START // 86400)
         tournament = await self._store.tournaments.create(
             guild_id,
             channel_id,
@@ -139,8 +171,108 @@ class Tournaments:
         for bot_id in entered:
             # Saved like a person's name: the lobby, the pictures and histories show it.
             await self._players.seen(guild_id, bot_id, bot_name(self._texts, lang, bot_id))
+        if tournament.start_at is not None:
+            if event and self.make_event is not None:
+                tournament = await self._make_event(tournament)
+            self._tasks.spawn(self._on_time(tournament.tournament_id))
         await self._lobby_changed(tournament.tournament_id)
         return tournament
+
+    async def _make_event(self, tournament: Tournament) -> Tournament:
+        """Its scheduled event, if Discord makes it: the tournament goes on without one."""
+        assert self.make_event is not None
+        try:
+            event_id = await self.make_event(tournament)
+        except Exception:
+            log.warning(
+                "tournament %s: no scheduled event", tournament.tournament_id, exc_info=True
+            )
+            return tournament
+        await self._store.tournaments.set_event(tournament.tournament_id, event_id)
+        return replace(tournament, event_id=event_id)
+
+    async def _event_is(self, tournament: Tournament, status: str) -> None:
+        """Its scheduled event follows it; a Discord error is only logged."""
+        if tournament.event_id is None or self.set_event is None:
+            return
+        try:
+            await self.set_event(tournament, status)
+        except Exception:
+            log.warning(
+                "tournament %s: its event was not set %s",
+                tournament.tournament_id,
+                status,
+                exc_info=True,
+            )
+
+    # ------------------------------------------------------------------ a set start
+
+    async def _on_time(self, tournament_id: int) -> None:
+        """Remind the lobby's channel shortly before the start (once, even across restarts),
+        then start at the time: with fewer than two entrants, or no person among them, it is
+        called off, every buy-in back. After a restart, a start whose time passed while the
+        bot was down comes at once, without its reminder."""
+        tournament = await self._store.tournaments.get(tournament_id)
+        assert tournament.start_at is not None
+        start = tournament.start_at.timestamp()
+        if not tournament.reminded and self._clock.now() < start:
+            await self._clock.sleep(max(0.0, start - REMINDER_SECONDS - self._clock.now()))
+            await self._remind(tournament_id)
+        await self._clock.sleep(max(0.0, start - self._clock.now()))
+        await self._start_on_time(tournament_id)
+
+    async def _remind(self, tournament_id: int) -> None:
+        tournament = await self._store.tournaments.get(tournament_id)
+        if tournament.state != "registering" or tournament.start_at is None:
+            return
+        if not await self._store.tournaments.set_reminded(tournament_id):
+            return
+        people = [
+            e.user_id
+            for e in await self._store.tournaments.entries(tournament_id)
+            if not is_bot(e.user_id)
+        ]
+        lang = tournament.settings.get("lang", EN)
+        text = self._texts.t(
+            lang,
+            "tournament_reminder",
+            tournament_id=tournament_id,
+            start=f"<t:{int(tournament.start_at.timestamp())}:R>",
+            mentions=" ".join(f"<@{user}>" for user in people) or "—",
+        )
+        await self._say(tournament.channel_id, text, people)
+
+    async def _say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        if self.say_in_lobby is None:
+            return
+        try:
+            await self.say_in_lobby(channel_id, text, mentions)
+        except Exception:
+            log.warning("channel %s: a tournament's line was not posted", channel_id, exc_info=True)
+
+    async def _start_on_time(self, tournament_id: int) -> None:
+        tournament = await self._store.tournaments.get(tournament_id)
+        if tournament.state != "registering":
+            return  # called off meanwhile
+        entries = await self._store.tournaments.entries(tournament_id)
+        if len(entries) >= 2 and any(not is_bot(e.user_id) for e in entries):
+            try:
+                await self.start(tournament_id)
+            except RegistrationClosed:
+                return  # another process started it
+            return
+        try:
+            await self._store.tournaments.cancel(tournament_id, guild_id=tournament.guild_id)
+        except TournamentStarted:
+            return
+        lang = tournament.settings.get("lang", EN)
+        await self._say(
+            tournament.channel_id,
+            self._texts.t(lang, "tournament_too_few", tournament_id=tournament_id),
+            (),
+        )
+        await self._event_is(tournament, "cancelled")
+        await self._lobby_changed(tournament_id)
 
     async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
         """Enter; a sit-and-go starts once its last seat is taken."""
@@ -167,6 +299,7 @@ class Tournaments:
         if user_id != tournament.organiser_id and not can_manage:
             raise TableError("tournament_cancel_not_allowed")
         refunds = await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
+        await self._event_is(tournament, "cancelled")
         await self._lobby_changed(tournament_id)
         return refunds
 
@@ -209,6 +342,7 @@ class Tournaments:
                     if entry.place is not None
                 )
             ),
+            start_at=None if tournament.start_at is None else int(tournament.start_at.timestamp()),
             bots=tuple(
                 sorted((await self._store.players.names(tournament.guild_id, bots)).items())
             ),
@@ -280,6 +414,7 @@ class Tournaments:
         for table in tables.values():
             table.outbox.redraw()
             self._dealer.schedule(table)
+        await self._event_is(tournament, "active")
         return director
 
     async def _open(self, tournament: Tournament, channel_id: int, config: TableConfig) -> Table:
@@ -299,6 +434,10 @@ class Tournaments:
         dealt there."""
         live = {record.channel_id: record for record in await self._store.hands.live()}
         for tournament in await self._store.tournaments.active():
+            if self.owns is not None and not self.owns(tournament.guild_id):
+                continue
+            if tournament.state == "registering" and tournament.start_at is not None:
+                self._tasks.spawn(self._on_time(tournament.tournament_id))
             if tournament.state != "running":
                 continue
             stored = await self._store.tournaments.tables(tournament.tournament_id)
@@ -368,6 +507,7 @@ class Tournaments:
 
     async def _finished(self, director: TournamentDirector) -> None:
         self.directors.pop(director.tournament.tournament_id, None)
+        await self._event_is(director.tournament, "completed")
         if self.on_finish is not None:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
