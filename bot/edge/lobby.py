@@ -34,6 +34,7 @@ EVENT_STATUSES: Final = {
     "completed": discord.EventStatus.completed,
     "cancelled": discord.EventStatus.cancelled,
 }
+FINAL_EVENT_STATUSES: Final = (discord.EventStatus.completed, discord.EventStatus.cancelled)
 COLOURS: Final = {
     "registering": discord.Colour.green(),
     "running": discord.Colour.blue(),
@@ -239,7 +240,13 @@ class Lobbies:
             tournament.guild_id
         )
         event = await guild.fetch_scheduled_event(tournament.event_id)
-        await event.edit(status=EVENT_STATUSES[status])
+        wanted = EVENT_STATUSES[status]
+        # Discord starts and ends an event outside a voice channel by itself at its times, and
+        # an ended or cancelled one can't change (scheduled -> active or cancelled, active ->
+        # completed).
+        if event.status == wanted or event.status in FINAL_EVENT_STATUSES:
+            return
+        await event.edit(status=wanted)
 
     async def make_thread(self, tournament: Tournament, number: int) -> int:
         """``house.tournaments.make_thread``: a public thread under the lobby's channel for

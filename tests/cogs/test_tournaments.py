@@ -4,6 +4,7 @@ nothing."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
 from types import SimpleNamespace
 from typing import cast
 
@@ -206,3 +207,71 @@ async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_l
     assert (await world.bot.store.house.report(world.guild.id)).balance == 1000
     assert await wallet(world, bob.id) == 1000
     await world.bot.store.audit()
+
+
+async def test_a_tournament_at_a_set_time_gets_a_scheduled_event_that_follows_it(
+    world: World,
+) -> None:
+    """Issue 21.1: starts_in makes it start at a set time, said as a Discord timestamp; the
+    bot makes the server's event for it (outside a voice channel, its place the lobby's link)
+    and cancels it with the tournament."""
+    ann, bob = world.players[:2]
+    now = world.bot.house.clock.now()
+    created = await ann.slash(world.channel, "tournament create", starts_in=90, buy_in=100)
+    assert created.response is not None
+    stamp = int(now) + 90 * 60
+    text = created.response.content
+    assert any(f"<t:{stamp + d}:F>" in text for d in (0, 1)), text
+    assert "Its Discord event is in the server's events." in text
+    tournament = await world.bot.store.tournaments.get(1)
+    assert tournament.start_at is not None and tournament.event_id is not None
+    event = world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id)
+    assert (event.name, event.status, event.entity_type) == (
+        "Tournament #1 — Seven Card Stud",
+        1,
+        3,
+    )
+    assert event.entity_metadata is not None
+    assert str(world.channel.id) in event.entity_metadata["location"]
+    assert "It starts <t:" in message_text(lobby(world))
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    await ann.slash(world.channel, "tournament cancel", tournament=1)
+    await world.env.settle()
+    assert world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id).status == 4
+    assert await wallet(world, bob.id) == 1000
+
+
+async def test_without_manage_events_it_is_created_all_the_same_and_says_so(
+    world: World,
+) -> None:
+    me = world.guild.me
+    assert me is not None
+    closed = world.guild.create_text_channel(
+        "no-events",
+        overwrites={me: discord.PermissionOverwrite(manage_events=False, create_events=False)},
+    )
+    await world.env.settle()
+    offset = datetime.fromtimestamp(world.bot.house.clock.now(), UTC) + timedelta(days=2)
+    local = offset.astimezone(timezone(timedelta(hours=3)))
+    typed = local.strftime("%Y-%m-%d %H:%M") + " +03:00"
+    created = await world.players[0].slash(closed, "tournament create", starts_at=typed)
+    assert created.response is not None
+    assert "I can't manage this server's events" in created.response.content
+    tournament = await world.bot.store.tournaments.get(1)
+    assert tournament.event_id is None and tournament.start_at is not None
+    assert tournament.start_at == offset.replace(second=0, microsecond=0)
+
+
+async def test_a_start_is_asked_once_in_a_form_a_user_can_type(world: World) -> None:
+    ann = world.players[0]
+    for options, answer in (
+        ({"players": 3, "starts_in": 30}, "Say when it starts"),
+        ({}, "Say when it starts"),
+        ({"starts_in": 30, "starts_at": "2030-01-01 20:00"}, "Say when it starts"),
+        ({"starts_at": "tomorrow at eight"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2030-02-30 20:00"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2030-01-01 20:00 +15:00"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2020-01-01 20:00 UTC"}, "at least a minute from now"),
+    ):
+        refused(await ann.slash(world.channel, "tournament create", **options), answer)
+    assert await world.bot.store.tournaments.active() == []
