@@ -29,12 +29,6 @@ TOTAL_LIMIT: Final = 5900  # an embed's characters: 6,000, less a margin for the
 EVENT_NAME_LIMIT: Final = 100
 EVENT_DESCRIPTION_LIMIT: Final = 1000
 EVENT_LENGTH: Final = timedelta(hours=4)
-EVENT_STATUSES: Final = {
-    "active": discord.EventStatus.active,
-    "completed": discord.EventStatus.completed,
-    "cancelled": discord.EventStatus.cancelled,
-}
-FINAL_EVENT_STATUSES: Final = (discord.EventStatus.completed, discord.EventStatus.cancelled)
 COLOURS: Final = {
     "registering": discord.Colour.green(),
     "running": discord.Colour.blue(),
@@ -240,13 +234,15 @@ class Lobbies:
             tournament.guild_id
         )
         event = await guild.fetch_scheduled_event(tournament.event_id)
-        wanted = EVENT_STATUSES[status]
-        # Discord starts and ends an event outside a voice channel by itself at its times, and
-        # an ended or cancelled one can't change (scheduled -> active or cancelled, active ->
-        # completed).
-        if event.status == wanted or event.status in FINAL_EVENT_STATUSES:
-            return
-        await event.edit(status=wanted)
+        # Discord's only moves: scheduled -> active or cancelled, active -> completed. It starts
+        # and ends an event outside a voice channel by itself at its times: one already moved
+        # is left as it is.
+        if status == "active" and event.status is discord.EventStatus.scheduled:
+            await event.start()
+        elif status == "completed" and event.status is discord.EventStatus.active:
+            await event.end()
+        elif status == "cancelled" and event.status is discord.EventStatus.scheduled:
+            await event.cancel()
 
     async def make_thread(self, tournament: Tournament, number: int) -> int:
         """``house.tournaments.make_thread``: a public thread under the lobby's channel for

@@ -16,6 +16,7 @@ from bot.core.errors import TableError
 from bot.core.house import House
 from bot.core.storage import Store, Tournament
 from bot.core.tournament.desk import REMINDER_SECONDS
+from bot.core.views import LobbyView
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
 
 LOBBY = 77
@@ -86,6 +87,13 @@ async def test_reminded_before_and_started_at_the_time_with_its_event_in_step(
 ) -> None:
     clock, edge = ManualClock(), Edge()
     house = edge.attach(new_house(store, clock))
+    shown: list[LobbyView] = []
+
+    async def show(view: LobbyView) -> int:
+        shown.append(view)
+        return 900
+
+    house.tournaments.show_lobby = show
     tournament = await timed(house, clock)
     tid = tournament.tournament_id
     assert tournament.event_id == 4200 + tid and edge.events == [(4200 + tid, "made")]
@@ -110,6 +118,7 @@ async def test_reminded_before_and_started_at_the_time_with_its_event_in_step(
     assert (await store.tournaments.get(tid)).state == "running"
     director = house.tournaments.directors[tid]
     assert director.left == {ANN, BOB, CAT}
+    assert shown[-1].state == "running", "the lobby shows it under way"
     assert edge.events[-1] == (4200 + tid, "active") and len(edge.lines) == 1
     await house.tasks.stop()
 

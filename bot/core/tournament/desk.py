@@ -171,9 +171,12 @@ class Tournaments:
         for bot_id in entered:
             # Saved like a person's name: the lobby, the pictures and histories show it.
             await self._players.seen(guild_id, bot_id, bot_name(self._texts, lang, bot_id))
-        if tournament.start_at is not None:
+        if start_at is not None:
             if event and self.make_event is not None:
                 tournament = await self._make_event(tournament)
+            if start_at.timestamp() - self._clock.now() <= REMINDER_SECONDS:
+                # Starting that soon, its lobby, posted now, says it: no reminder.
+                await self._store.tournaments.set_reminded(tournament.tournament_id)
             self._tasks.spawn(self._on_time(tournament.tournament_id))
         await self._lobby_changed(tournament.tournament_id)
         return tournament
@@ -260,6 +263,7 @@ class Tournaments:
                 await self.start(tournament_id)
             except RegistrationClosed:
                 return  # another process started it
+            await self._lobby_changed(tournament_id)
             return
         try:
             await self._store.tournaments.cancel(tournament_id, guild_id=tournament.guild_id)
