@@ -57,6 +57,8 @@ class TournamentGroup(
         level="Length of each level (default: 10)",
         unit="What a level's length counts (default: minutes)",
         structure="The level structure (default: standard)",
+        late_level="Late registration open until the end of this level (default: none)",
+        reentry="Players out may buy in again while late registration is open",
         bots="Computer players entered, buy-ins from the house (default: 0)",
         style="How they play (default: tight)",
     )
@@ -76,6 +78,8 @@ class TournamentGroup(
         level: Range[int, 1, 1000] = 10,
         unit: str = MINUTES,
         structure: str = "standard",
+        late_level: Range[int, 1, 30] | None = None,
+        reentry: bool = False,
         bots: Range[int, 0, 7] = 0,
         style: str | None = None,
     ) -> None:
@@ -115,6 +119,8 @@ class TournamentGroup(
             countdown_seconds=defaults.countdown_seconds,
             time_bank=defaults.time_bank,
             lang=texts.language(interaction.guild_locale or interaction.locale),
+            late_level=late_level,
+            reentry=reentry,
             bots=bots,
             bot_style=style,
             event=event,
@@ -150,6 +156,9 @@ class TournamentGroup(
     @app_commands.command(name="register", description="Enter a tournament (its buy-in is paid)")
     @app_commands.describe(tournament="The tournament's number")
     async def register(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
+        await self._register(interaction, tournament)
+
+    async def _register(self, interaction: discord.Interaction, tournament: int) -> None:
         entered = await self.bot.house.tournaments.register(
             _guild_id(interaction), tournament, interaction.user.id
         )
@@ -162,6 +171,14 @@ class TournamentGroup(
                 buy_in=entered.buy_in,
             ),
         )
+
+    @app_commands.command(
+        name="reenter", description="Re-enter a running tournament after going out (another buy-in)"
+    )
+    @app_commands.describe(tournament="The tournament's number")
+    async def reenter(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
+        # The desk tells a re-entry from a late registration: the same buy-in, the same answer.
+        await self._register(interaction, tournament)
 
     @app_commands.command(
         name="unregister", description="Leave a tournament before it starts (buy-in back)"

@@ -178,6 +178,10 @@ class LobbyView:
     # The computer players among them (user id, name): they have no Discord mention.
     bots: tuple[tuple[int, str], ...] = ()
     start_at: int | None = None  # a set start, in seconds since the epoch
+    # While it runs with late registration open (11.9): the level it closes after, and
+    # whether a player out may re-enter.
+    late_until: int | None = None
+    reentry: bool = False
     # While it runs (11.2): each player's (table number, user id, chips) in seat order, the
     # level the next hands are dealt at, its stakes, and seconds or hands (``level_unit``)
     # until the next.

@@ -61,6 +61,9 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         )
     else:
         embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
+    if view.late_until is not None:
+        late = "lobby_late_reentry" if view.reentry else "lobby_late"
+        embed.add_field(name=t(lang, late, level=view.late_until), value="\u200b", inline=False)
     if view.level is not None and view.stakes is not None:
         stakes = view.stakes
         embed.add_field(
@@ -143,17 +146,22 @@ def _bets(chips: int, big: int) -> str:
 
 
 def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
-    """Register and Unregister while it registers; none after."""
-    if view.state != "registering":
+    """Register and Unregister while it registers; Enter while it runs with late registration
+    open (a late entry, or a re-entry, 11.9); none after."""
+    if view.state == "registering":
+        shown = [
+            ("register", "btn_register", discord.ButtonStyle.success),
+            ("unregister", "btn_unregister", discord.ButtonStyle.secondary),
+        ]
+    elif view.late_until is not None:
+        shown = [("register", "btn_enter_late", discord.ButtonStyle.success)]
+    else:
         return None
     buttons = discord.ui.View(timeout=None)
-    for action, style in (
-        ("register", discord.ButtonStyle.success),
-        ("unregister", discord.ButtonStyle.secondary),
-    ):
+    for action, label, style in shown:
         buttons.add_item(
             discord.ui.Button[Any](
-                label=texts.t(view.lang, f"btn_{action}"),
+                label=texts.t(view.lang, label),
                 style=style,
                 custom_id=f"stud:t:{view.tournament_id}:{action}",
             )

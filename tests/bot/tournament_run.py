@@ -7,6 +7,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from bot.core.house import House
 from bot.core.storage import Store, Tournament
@@ -55,7 +56,7 @@ class TournamentRun:
         return next(self.threads)
 
     async def register_all(
-        self, *, level_hands: int, bots: int = 0, bot_style: str | None = None
+        self, *, level_hands: int, bots: int = 0, bot_style: str | None = None, **options: Any
     ) -> TournamentDirector:
         """Create it (with ``bots`` computer players the house stakes) and register every
         user: the last one starts it."""
@@ -74,6 +75,7 @@ class TournamentRun:
             seed=self.rng.randrange(2**62),
             bots=bots,
             bot_style=bot_style,
+            **options,
         )
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)

@@ -197,11 +197,13 @@ async def enter_late(
 ) -> int:
     """A late registration, or a re-entry of a player who went out, into a running tournament
     (the director checks the level, 11.9); returns his entries so far. ``RegistrationClosed``
-    (re-entry not allowed, or still playing), ``NotEnoughChips``."""
+    (re-entry not allowed), ``AlreadyRegistered`` (still playing), ``NotEnoughChips``."""
     if tournament["state"] != "running" or tournament["late_level"] is None:
         raise RegistrationClosed(int(tournament["id"]))
     found = await entry(db, tournament, user_id)
-    if found is not None and (found["place"] is None or not tournament["reentry"]):
+    if found is not None and found["place"] is None:
+        raise AlreadyRegistered(int(tournament["id"]), user_id)  # still playing
+    if found is not None and not tournament["reentry"]:
         raise RegistrationClosed(int(tournament["id"]))
     await _pay_in(db, tournament, user_id, now, starting_balance)
     if found is None:
@@ -215,6 +217,12 @@ async def enter_late(
         "UPDATE tournament_entries SET entries = entries + 1, place = NULL"
         " WHERE tournament_id = ? AND user_id = ?",
         (tournament["id"], user_id),
+    )
+    # Those out after him, or tied with him, finish a place lower: he is in again (docs/rules.md
+    # 11.9).
+    await db.run(
+        "UPDATE tournament_entries SET place = place + 1 WHERE tournament_id = ? AND place <= ?",
+        (tournament["id"], found["place"]),
     )
     return int(found["entries"]) + 1
 

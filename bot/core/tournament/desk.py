@@ -279,7 +279,11 @@ class Tournaments:
         await self._lobby_changed(tournament_id)
 
     async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
-        """Enter; a sit-and-go starts once its last seat is taken."""
+        """Enter; a sit-and-go starts once its last seat is taken. While it runs, with late
+        registration open: a late entry, or a re-entry of a player who went out (11.9)."""
+        director = self.directors.get(tournament_id)
+        if director is not None and director.tournament.guild_id == guild_id:
+            return await self._enter_late(director, user_id)
         tournament = await self._store.tournaments.register(
             tournament_id, user_id, guild_id=guild_id
         )
@@ -288,6 +292,22 @@ class Tournaments:
             await self.start(tournament_id)
         await self._lobby_changed(tournament_id)
         return tournament
+
+    async def _enter_late(self, director: TournamentDirector, user_id: int) -> Tournament:
+        tournament = director.tournament
+        if not late_open(director):
+            raise TableError("tournament_late_closed", level=tournament.late_level or 0)
+        number = await director.enter(user_id)
+        await self._players.load_names(director.tables[number], (user_id,))
+        await self._players.four_colour(user_id)
+        table = director.tables[number]
+        table.outbox.say(
+            "tournament_late_entry",
+            ping=user_id,
+            mention=f"<@{user_id}>",
+            stack=tournament.starting_stack,
+        )
+        return await self._store.tournaments.get(tournament.tournament_id)
 
     async def unregister(self, guild_id: int, tournament_id: int, user_id: int) -> int:
         refund = await self._store.tournaments.unregister(tournament_id, user_id, guild_id=guild_id)
@@ -360,6 +380,7 @@ class Tournaments:
         if director is None or director.finished:
             return {}
         level, to_next = director.next_level()
+        late = late_open(director)
         stacks: list[tuple[int, int, int]] = []
         for number, table in sorted(director.tables.items()):
             # A hand in play shows each player's chips as it began: its bets are not yet won.
@@ -378,6 +399,8 @@ class Tournaments:
             "stakes": director.structure.level(level).stakes,
             "level_unit": director.tournament.level_unit,
             "to_next_level": to_next,
+            "late_until": director.tournament.late_level if late else None,
+            "reentry": late and director.tournament.reentry,
         }
 
     async def _lobby_changed(self, tournament_id: int) -> None:
@@ -516,6 +539,13 @@ class Tournaments:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
         await self._lobby_changed(director.tournament.tournament_id)
+
+
+def late_open(director: TournamentDirector) -> bool:
+    """Late registration (and re-entry, if allowed) is open until the end of the level the
+    organiser named (11.9): while the next hands are dealt at it or before."""
+    late = director.tournament.late_level
+    return late is not None and not director.finished and director.next_level()[0] <= late
 
 
 def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
