@@ -275,3 +275,32 @@ async def test_a_start_is_asked_once_in_a_form_a_user_can_type(world: World) -> 
     ):
         refused(await ann.slash(world.channel, "tournament create", **options), answer)
     assert await world.bot.store.tournaments.active() == []
+
+
+async def test_late_registration_has_an_enter_button_while_it_runs(world: World) -> None:
+    """RULES 11.9: with late registration, the running tournament's lobby says until when and
+    its Enter button seats a newcomer with another buy-in; someone playing can't buy in again."""
+    ann, bob, cy = world.players[:3]
+    await ann.slash(
+        world.channel,
+        "tournament create",
+        players=2,
+        buy_in=100,
+        seats=4,
+        late_level=2,
+        reentry=True,
+    )
+    await ann.slash(world.channel, "tournament register", tournament=1)
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "Late registration and re-entry are open until the end of level 2." in text
+    assert [b.label for b in components(lobby(world)) if hasattr(b, "custom_id")] == ["Enter"]
+    clicked = await cy.click(lobby(world), label="Enter")
+    answered = clicked.followups[-1] if clicked.followups else clicked.response
+    assert answered is not None and "registered for tournament #1" in answered.content
+    assert await wallet(world, cy.id) == 900
+    assert (await world.bot.store.tournaments.get(1)).prize_pool == 300
+    refused(await bob.slash(world.channel, "tournament reenter", tournament=1), "already")
+    assert "3 entrants" in message_text(lobby(world))
+    await world.bot.store.audit()
+    await world.bot.house.recovery.shutdown()
