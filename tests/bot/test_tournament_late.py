@@ -135,3 +135,30 @@ def test_a_re_entry_moves_those_out_after_him_or_tied_with_him_one_place_down() 
     assert places_after_reentry(finishes, 2) == [Finish(6, (1,)), Finish(5, (3,)), Finish(4, (4,))]
     assert places_after_reentry(finishes, 1) == [Finish(5, (2, 3)), Finish(4, (4,))]
     assert places_after_reentry(finishes, 9) == finishes
+
+
+async def test_entries_survive_crashes_and_the_places_stay_each_once(
+    store: Store, seeded: Callable[[TournamentRun], TournamentRun]
+) -> None:
+    run = seeded(TournamentRun(store, seed=12, players=5, seats=3))
+    await run.register_all(level_hands=6, late_level=2, reentry=True, starting_stack=STACK)
+    assert run.tournament is not None and run.director is not None
+    tid = run.tournament.tournament_id
+    await run.house.tournaments.register(GUILD, tid, LATE + 1)
+    await run.play(until=lambda d: bool(d.record.finishes), crashes=0.02)
+    assert run.director.next_level()[0] <= 2, "still open for this seed"
+    (out,) = run.director.record.finishes[0].players
+    await run.house.tournaments.register(GUILD, tid, out)
+    # A restart right after the re-entry: he is in, with no place, and counts as an entry.
+    await run.crash_and_restart()
+    assert out in run.director.left and run.director.entrants == 7
+    assert all(out not in f.players for f in run.director.record.finishes)
+    await run.play(crashes=0.01)
+    entries = {e.user_id: e for e in await store.tournaments.entries(tid)}
+    places = {user: e.place for user, e in entries.items() if e.place}
+    assert len(places) == 6
+    places_are_each_taken_once(places)
+    done = await store.tournaments.get(tid)
+    assert (done.state, done.prize_pool) == ("finished", 0)
+    assert sum(e.prize or 0 for e in entries.values()) == 7 * BUY_IN
+    await store.audit()
