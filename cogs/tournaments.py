@@ -181,6 +181,41 @@ class TournamentGroup(
         await self._register(interaction, tournament)
 
     @app_commands.command(
+        name="addprize",
+        description="Add chips to a tournament's prize pool (organiser; a grant: Manage Server)",
+    )
+    @app_commands.describe(
+        tournament="The tournament's number",
+        amount="Chips to add to the prize pool",
+        grant="Made by you as an admin's grant, not from your wallet (Manage Server)",
+    )
+    async def addprize(
+        self,
+        interaction: discord.Interaction,
+        tournament: TOURNAMENT_ID,
+        amount: Range[int, 1, 1_000_000_000],
+        grant: bool = False,
+    ) -> None:
+        added = await self.bot.house.tournaments.add_prize(
+            _guild_id(interaction),
+            tournament,
+            interaction.user.id,
+            amount,
+            can_manage=can_manage(interaction),
+            grant=grant,
+        )
+        await reply(
+            interaction,
+            self.bot.texts.t(
+                language_of(interaction),
+                "tournament_prize_added",
+                tournament_id=tournament,
+                amount=amount,
+                pool=added.prize_pool,
+            ),
+        )
+
+    @app_commands.command(
         name="unregister", description="Leave a tournament before it starts (buy-in back)"
     )
     @app_commands.describe(tournament="The tournament's number")

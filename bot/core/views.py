@@ -178,6 +178,7 @@ class LobbyView:
     # The computer players among them (user id, name): they have no Discord mention.
     bots: tuple[tuple[int, str], ...] = ()
     start_at: int | None = None  # a set start, in seconds since the epoch
+    added: int = 0  # chips in the pool beyond the buy-ins, added by organisers (11.1)
     # While it runs with late registration open (11.9): the level it closes after, and
     # whether a player out may re-enter.
     late_until: int | None = None

@@ -54,9 +54,12 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
             t(lang, "lobby_payout", place=place, prize=prize)
             for place, prize in enumerate(view.payouts, 1)
         ]
+        added = [t(lang, "lobby_added", added=view.added)] if view.added else []
         embed.add_field(
             name=t(lang, "lobby_pool", pool=view.prize_pool),
-            value=_fit(payouts, texts, lang) if payouts else t(lang, "lobby_nobody"),
+            value=_fit([*added, *payouts], texts, lang)
+            if payouts
+            else "\n".join([*added, t(lang, "lobby_nobody")]),
             inline=False,
         )
     else:

@@ -304,3 +304,28 @@ async def test_late_registration_has_an_enter_button_while_it_runs(world: World)
     assert "3 entrants" in message_text(lobby(world))
     await world.bot.store.audit()
     await world.bot.house.recovery.shutdown()
+
+
+async def test_the_organiser_adds_chips_to_the_pool_and_an_admin_grants_them(world: World) -> None:
+    """RULES 11.1: chips added to the prize pool by a logged move, shown in the lobby."""
+    ann, bob = world.players[:2]
+    await ann.slash(world.channel, "tournament create", players=3, buy_in=100)
+    added = await ann.slash(world.channel, "tournament addprize", tournament=1, amount=250)
+    assert added.response is not None and "it holds 250 now" in added.response.content
+    assert await wallet(world, ann.id) == 750
+    refused(
+        await bob.slash(world.channel, "tournament addprize", tournament=1, amount=10),
+        "Only the tournament's organiser",
+    )
+    refused(
+        await ann.slash(world.channel, "tournament addprize", tournament=1, amount=10, grant=True),
+        "Manage Server",
+    )
+    granted = await world.admin.slash(
+        world.channel, "tournament addprize", tournament=1, amount=50, grant=True
+    )
+    assert granted.response is not None and "it holds 300 now" in granted.response.content
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "Prize pool: 400" in text and "Organisers added 300 to the buy-ins." in text
+    await world.bot.store.audit()

@@ -14,7 +14,15 @@ from typing import Any, Literal, Protocol
 
 from bot.core.storage import seating, tournaments
 from bot.core.storage.backend import Backend
-from bot.core.storage.common import MAX_AMOUNT, aware, is_amount, is_int, ts, utcnow
+from bot.core.storage.common import (
+    MAX_AMOUNT,
+    aware,
+    check_amount,
+    is_amount,
+    is_int,
+    ts,
+    utcnow,
+)
 from bot.core.storage.errors import InvalidTableConfig
 from bot.core.storage.house import is_bot
 from bot.core.storage.models import Tournament, TournamentEntry, TournamentTable
@@ -155,6 +163,26 @@ class Tournaments:
         async with self._backend.write() as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             return await tournaments.cancel(db, tournament, utcnow())
+
+    async def add_to_pool(
+        self, tournament_id: int, user_id: int, amount: int, *, guild_id: int, grant: bool
+    ) -> Tournament:
+        """Add ``amount`` to its prize pool (11.1), from ``user_id``'s wallet or as his grant;
+        returns the tournament as it is now. ``InvalidAmount``, ``NoTournament``,
+        ``NotEnoughChips``."""
+        check_amount(amount)
+        async with self._backend.write() as db:
+            tournament = await tournaments.require(db, tournament_id, guild_id)
+            await tournaments.add_to_pool(
+                db,
+                tournament,
+                user_id,
+                amount,
+                utcnow(),
+                self._settings.starting_balance,
+                grant=grant,
+            )
+            return tournaments.to_tournament(await tournaments.require(db, tournament_id))
 
     async def start(
         self,

@@ -244,16 +244,91 @@ async def unregister(db: Connection, tournament: Row, user_id: int, now: datetim
     return refund
 
 
+async def add_to_pool(
+    db: Connection,
+    tournament: Row,
+    user_id: int,
+    amount: int,
+    now: datetime,
+    starting_balance: int,
+    *,
+    grant: bool,
+) -> None:
+    """Chips an organiser adds to a registering or running tournament's prize pool (11.1):
+    from ``user_id``'s wallet, or (``grant``) made by him as an admin's grant, logged either
+    way. ``NoTournament`` once it is over; ``NotEnoughChips``."""
+    if tournament["state"] not in ACTIVE:
+        raise NoTournament(int(tournament["id"]))
+    guild_id, tid = int(tournament["guild_id"]), int(tournament["id"])
+    reason = f"added to the prize pool of tournament #{tid}"
+    if grant:
+        move = Move(
+            guild_id,
+            user_id,
+            "admin_grant",
+            reason,
+            minted=amount,
+            pool_delta=amount,
+            actor_id=user_id,
+            tournament_id=tid,
+        )
+    else:
+        await wallets.ensure(db, guild_id, user_id, now, starting_balance)
+        await wallets.spend(db, guild_id, user_id, amount)
+        # A buy-in's kind, as it moves a wallet's chips into the pool: a cancel gives it back.
+        move = Move(
+            guild_id,
+            user_id,
+            "tournament_buy_in",
+            reason,
+            wallet_delta=-amount,
+            pool_delta=amount,
+            tournament_id=tid,
+        )
+    await _pool(db, tournament, amount)
+    await log(db, now, move)
+
+
 async def cancel(db: Connection, tournament: Row, now: datetime) -> dict[int, int]:
-    """Call a tournament off before it starts, every buy-in back; returns user id -> chips.
-    ``TournamentStarted``."""
+    """Call a tournament off before it starts: every chip in the pool back where it came from
+    (each wallet what it put in, buy-ins and additions; the house its bots'; a grant unmade);
+    returns user id -> chips given back. ``TournamentStarted``."""
     if tournament["state"] != "registering":
         raise TournamentStarted(int(tournament["id"]))
     refunds: dict[int, int] = {}
-    for found in await entries(db, int(tournament["id"])):
-        refunds[found.user_id] = int(tournament["buy_in"]) * found.entries
-        await _pay_out(
-            db, tournament, found.user_id, refunds[found.user_id], "tournament_refund", now
+    paid_in = await db.all(
+        "SELECT user_id, sum(pool_delta) AS paid FROM ledger WHERE tournament_id = ?"
+        " AND kind IN ('tournament_buy_in', 'tournament_refund') GROUP BY user_id"
+        " ORDER BY user_id",
+        (tournament["id"],),
+    )
+    for found in paid_in:
+        if int(found["paid"]) > 0:
+            refunds[int(found["user_id"])] = int(found["paid"])
+            await _pay_out(
+                db, tournament, int(found["user_id"]), int(found["paid"]), "tournament_refund", now
+            )
+    granted = await one(
+        db,
+        "SELECT coalesce(sum(pool_delta), 0) AS granted FROM ledger WHERE tournament_id = ?"
+        " AND kind = 'admin_grant'",
+        (tournament["id"],),
+    )
+    if granted is not None and int(granted["granted"]):
+        amount = int(granted["granted"])
+        await _pool(db, tournament, -amount)
+        await log(
+            db,
+            now,
+            Move(
+                int(tournament["guild_id"]),
+                int(tournament["organiser_id"]),
+                "admin_take",
+                f"the grant to tournament #{tournament['id']} unmade: it was called off",
+                minted=-amount,
+                pool_delta=-amount,
+                tournament_id=int(tournament["id"]),
+            ),
         )
     await db.run(
         "UPDATE tournaments SET state = 'cancelled', ended_at = ? WHERE id = ?",

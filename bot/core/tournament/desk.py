@@ -327,6 +327,27 @@ class Tournaments:
         await self._lobby_changed(tournament_id)
         return refunds
 
+    async def add_prize(
+        self,
+        guild_id: int,
+        tournament_id: int,
+        user_id: int,
+        amount: int,
+        *,
+        can_manage: bool,
+        grant: bool,
+    ) -> Tournament:
+        """Chips added to the prize pool (11.1): by its organiser (or a member who may manage
+        the server) from his wallet, or, by one who may manage the server, as a logged grant."""
+        tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
+        if (grant and not can_manage) or (user_id != tournament.organiser_id and not can_manage):
+            raise TableError("tournament_add_not_allowed")
+        added = await self._store.tournaments.add_to_pool(
+            tournament_id, user_id, amount, guild_id=guild_id, grant=grant
+        )
+        await self._lobby_changed(tournament_id)
+        return added
+
     async def lobby(self, tournament_id: int) -> LobbyView:
         """The lobby as it stands: the entrants, the pool and what each paid place would win
         with this many in (11.7)."""
@@ -351,6 +372,12 @@ class Tournaments:
             start_entrants=tournament.start_entrants,
             entrants=tuple(entry.user_id for entry in entries),
             prize_pool=tournament.prize_pool,
+            # Chips the pool holds beyond the buy-ins: what organisers added (11.1).
+            added=max(
+                0, tournament.prize_pool - tournament.buy_in * sum(e.entries for e in entries)
+            )
+            if tournament.state in ("registering", "running")
+            else 0,
             payouts=(
                 prize_table(
                     tournament.prize_pool, sum(e.entries for e in entries), tournament.curve
