@@ -93,6 +93,8 @@ class TournamentGroup(
             starts_in is not None and starts_at is not None
         ):
             raise TableError("tournament_start_choice")
+        if reentry and late_level is None:
+            raise TableError("tournament_reentry_needs_level")
         start_at = (
             None
             if players is not None

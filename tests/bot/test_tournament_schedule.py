@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.errors import TableError
 from bot.core.house import House
-from bot.core.storage import Store, Tournament
+from bot.core.storage import Store, Tournament, TournamentEntry
 from bot.core.tournament.desk import REMINDER_SECONDS
 from bot.core.views import LobbyView
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
@@ -216,4 +216,31 @@ async def test_a_start_missed_while_down_comes_at_once_after_the_restart(store: 
     await clock.advance(0, house)
     assert (await store.tournaments.get(tid)).state == "running"
     assert edge.lines == [], "no reminder of a start already past"
+    await house.tasks.stop()
+
+
+async def test_a_store_away_at_the_start_delays_it_and_never_drops_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock, edge = ManualClock(), Edge()
+    house = edge.attach(new_house(store, clock))
+    tid = (await timed(house, clock)).tournament_id
+    for user in (ANN, BOB):
+        await house.tournaments.register(GUILD, tid, user)
+    real = store.tournaments.entries
+    failures: list[int] = []
+
+    async def away(tournament_id: int) -> list[TournamentEntry]:
+        if len(failures) < 2:
+            failures.append(tournament_id)
+            raise ConnectionError("the database is away")
+        return await real(tournament_id)
+
+    await clock.advance(START_IN - REMINDER_SECONDS + 1, house)  # reminded already
+    monkeypatch.setattr(store.tournaments, "entries", away)
+    await clock.advance(REMINDER_SECONDS, house)
+    assert (await store.tournaments.get(tid)).state == "registering" and failures
+    await clock.advance(10, house)  # the pauses between tries
+    assert len(failures) == 2
+    assert (await store.tournaments.get(tid)).state == "running"
     await house.tasks.stop()

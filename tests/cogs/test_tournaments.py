@@ -272,6 +272,7 @@ async def test_a_start_is_asked_once_in_a_form_a_user_can_type(world: World) -> 
         ({"starts_at": "2030-02-30 20:00"}, "Write the start as YYYY-MM-DD HH:MM"),
         ({"starts_at": "2030-01-01 20:00 +15:00"}, "Write the start as YYYY-MM-DD HH:MM"),
         ({"starts_at": "2020-01-01 20:00 UTC"}, "at least a minute from now"),
+        ({"players": 3, "reentry": True}, "Re-entry goes with late registration"),
     ):
         refused(await ann.slash(world.channel, "tournament create", **options), answer)
     assert await world.bot.store.tournaments.active() == []

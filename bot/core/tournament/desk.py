@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from random import Random
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from bot.core.bot_seats import bot_ids, bot_name
 from bot.core.clock import Clock
@@ -35,13 +35,14 @@ from bot.core.storage import (
 from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
-from bot.core.tournament.director import TournamentDirector
+from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
 from bot.core.views import LobbyView
 from engine.tournament import Finish, prize_table, seat_entrants, structure
 from strategy import DEFAULT_STYLE, STYLES
 from words import EN, Texts
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # The edge's thread for table ``number`` of a tournament: returns its channel id.
 ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
@@ -215,14 +216,26 @@ class Tournaments:
         then start at the time: with fewer than two entrants, or no person among them, it is
         called off, every buy-in back. After a restart, a start whose time passed while the
         bot was down comes at once, without its reminder."""
-        tournament = await self._store.tournaments.get(tournament_id)
+        tournament = await self._persist(lambda: self._store.tournaments.get(tournament_id))
         assert tournament.start_at is not None
         start = tournament.start_at.timestamp()
         if not tournament.reminded and self._clock.now() < start:
             await self._clock.sleep(max(0.0, start - REMINDER_SECONDS - self._clock.now()))
-            await self._remind(tournament_id)
+            await self._persist(lambda: self._remind(tournament_id))
         await self._clock.sleep(max(0.0, start - self._clock.now()))
-        await self._start_on_time(tournament_id)
+        await self._persist(lambda: self._start_on_time(tournament_id))
+
+    async def _persist(self, step: Callable[[], Awaitable[_T]]) -> _T:
+        """A timed step the store (or Discord) refused is tried again after a pause, as the
+        director's are: a database away at the start time delays the start, never drops it."""
+        attempt = 0
+        while True:
+            try:
+                return await step()
+            except Exception:
+                log.warning("a tournament's timed step failed; trying again", exc_info=True)
+            await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+            attempt += 1
 
     async def _remind(self, tournament_id: int) -> None:
         tournament = await self._store.tournaments.get(tournament_id)
