@@ -29,13 +29,13 @@ from bot.core.storage import (
     RegistrationClosed,
     Store,
     Tournament,
-    TournamentEntry,
     TournamentStarted,
 )
 from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
+from bot.core.tournament.readings import finishes_of, late_open, table_config
 from bot.core.views import LobbyView
 from engine.tournament import Finish, prize_table, seat_entrants, structure
 from strategy import DEFAULT_STYLE, STYLES
@@ -467,7 +467,7 @@ class Tournaments:
         seating = seat_entrants([e.user_id for e in entries], tournament.seats, Random(seed))
         log.info("tournament %s: seated with seed %s: %s", tournament_id, seed, seating)
         channels = {number: await self.make_thread(tournament, number) for number in seating}
-        config = _config(tournament)
+        config = table_config(tournament)
         await self._store.tournaments.start(
             tournament_id,
             {number: (channels[number], seats) for number, seats in seating.items()},
@@ -579,35 +579,3 @@ class Tournaments:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
         await self._lobby_changed(director.tournament.tournament_id)
-
-
-def late_open(director: TournamentDirector) -> bool:
-    """Late registration (and re-entry, if allowed) is open until the end of the level the
-    organiser named (11.9): while the next hands are dealt at it or before."""
-    late = director.tournament.late_level
-    return late is not None and not director.finished and director.next_level()[0] <= late
-
-
-def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
-    """The places the store holds, as the director ranked them (ties together)."""
-    by_place: dict[int, list[int]] = {}
-    for entry in entries:
-        if entry.place is not None:
-            by_place.setdefault(entry.place, []).append(entry.user_id)
-    return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
-
-
-def _config(tournament: Tournament) -> TableConfig:
-    """Its tables' settings, at level 1's stakes (the director sets each hand's)."""
-    settings: dict[str, Any] = tournament.settings
-    return TableConfig(
-        stakes=structure(tournament.structure).level(1).stakes,
-        seats=tournament.seats,
-        min_buy_in=1,
-        max_buy_in=1,
-        turn_seconds=settings.get("turn_seconds", 60),
-        countdown_seconds=settings.get("countdown_seconds", 10),
-        lang=settings.get("lang", EN),
-        game=tournament.game,
-        time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
-    )
