@@ -123,7 +123,7 @@ async def test_without_re_entry_or_late_registration_a_running_tournament_takes_
     other.threads = itertools.count(6001)
     await other.register_all(level_hands=4)
     assert other.tournament is not None
-    with pytest.raises(TableError, match="tournament_late_closed"):
+    with pytest.raises(RegistrationClosed):
         await other.house.tournaments.register(GUILD, other.tournament.tournament_id, 2004)
     await store.audit()
     await run.house.tasks.stop()

@@ -308,8 +308,10 @@ class Tournaments:
 
     async def _enter_late(self, director: TournamentDirector, user_id: int) -> Tournament:
         tournament = director.tournament
+        if tournament.late_level is None:
+            raise RegistrationClosed(tournament.tournament_id)  # none in this one
         if not late_open(director):
-            raise TableError("tournament_late_closed", level=tournament.late_level or 0)
+            raise TableError("tournament_late_closed", level=tournament.late_level)
         number = await director.enter(user_id)
         await self._players.load_names(director.tables[number], (user_id,))
         await self._players.four_colour(user_id)

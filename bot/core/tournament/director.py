@@ -24,7 +24,7 @@ from bot.core.clock import Clock
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
 from bot.core.registry import Registry
-from bot.core.storage import HandEnd, Store, Tournament
+from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
@@ -440,7 +440,7 @@ class TournamentDirector:
         errors (``RegistrationClosed``, ``NotEnoughChips``) change nothing."""
         async with self._lock:
             if self.finished:
-                raise TableError("tournament_late_closed", level=self.tournament.late_level)
+                raise RegistrationClosed(self.tournament.tournament_id)
             seats = self.seats()
             open_tables = {n: s for n, s in seats.items() if None in s}
             if not open_tables:
