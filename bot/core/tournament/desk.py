@@ -57,9 +57,10 @@ LobbySayer = Callable[[int, str, Sequence[int]], Awaitable[None]]
 
 # The lobby's channel is reminded this long before a set start.
 REMINDER_SECONDS = 600
-# A set start is at least this far ahead, and at most this far (Discord's events are for
-# the weeks ahead; a tournament further off is better announced later).
-SOONEST_START = 60
+# A set start is at least this far ahead (a minute, less the moments since the user's command
+# made it), and at most this far (Discord's events are for the weeks ahead; a tournament
+# further off is better announced later).
+SOONEST_START = 30
 LATEST_START = 28 * 24 * 3600
 
 
