@@ -103,8 +103,13 @@ def error(status: int, code: int, message: str) -> web.Response:
 
 
 def invalid(problems: list[str]) -> web.Response:
-    """Discord's 400 for a body it refuses, with the fake's reasons."""
-    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+    """Discord's 400 for a body it refuses, with the fake's reasons in Discord's shape (a
+    field's ``_errors``), which discord.py reads into the exception's text."""
+    errors = [{"code": "BASE_TYPE_INVALID", "message": problem} for problem in problems]
+    return json_response(
+        {"message": "Invalid Form Body", "code": 50035, "errors": {"body": {"_errors": errors}}},
+        400,
+    )
 
 
 class CallbackTooLate(Exception):

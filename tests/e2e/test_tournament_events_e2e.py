@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from tests.e2e.discord_rules import (
@@ -118,3 +119,22 @@ def test_the_fake_holds_events_to_discords_limits() -> None:
     assert event_move_problem(SCHEDULED, ACTIVE) is None
     assert event_move_problem(CANCELED, ACTIVE) is not None
     assert event_move_problem(ACTIVE, CANCELED) is not None
+
+
+async def test_the_fake_edits_within_discords_moves_and_deletes_events(held: Harness) -> None:
+    h, fake = held, held.discord
+    ann = fake.add_user("ann")
+    await h.slash(ann, "tournament create", starts_in=60)
+    event = only_event(fake)
+    guild, event_id = fake.guild_id, int(event["id"])
+    with pytest.raises(discord.HTTPException) as refused:
+        await h.bot.http.edit_scheduled_event(guild, event_id, status=3)  # never started
+    assert refused.value.status == 400
+    with pytest.raises(discord.HTTPException):
+        await h.bot.http.edit_scheduled_event(guild, event_id, name="")
+    renamed = await h.bot.http.edit_scheduled_event(guild, event_id, name="Poker night")
+    assert renamed["name"] == "Poker night" and only_event(fake)["status"] == SCHEDULED
+    await h.bot.http.delete_scheduled_event(guild, event_id)
+    assert fake.events == {}
+    with pytest.raises(discord.NotFound):
+        await h.bot.http.get_scheduled_event(guild, event_id, False)
