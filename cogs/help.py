@@ -37,6 +37,7 @@ class Help(commands.Cog):
             ("help_commands_title", "help_commands"),
             ("help_chips_title", "help_chips"),
             ("help_bots_title", "help_bots"),
+            ("help_tournaments_title", "help_tournaments"),
         ):
             embed.add_field(name=t(lang, title), value=t(lang, text), inline=False)
         embed.set_image(url=f"attachment://{RANKINGS_PICTURE}")

@@ -64,6 +64,11 @@ class Bots:
         # The most deals a decision samples (strategy.decide's budget); tests may play cheaper.
         self.samples = MAX_SAMPLES
 
+    @property
+    def default_style(self) -> str:
+        """The style of computer players whose style nobody chose."""
+        return DEFAULT_STYLE.name
+
     # ------------------------------------------------------------------ seats
 
     async def add(
@@ -154,7 +159,8 @@ class Bots:
     async def _play(self, table: Table, bot_id: int, key: tuple[int, int, int]) -> None:
         _, hand_id, seq = key
         try:
-            await self._clock.sleep(self._rng.uniform(*self.delay))
+            if table.tournament is None or not table.tournament.unattended():
+                await self._clock.sleep(self._rng.uniform(*self.delay))
             live = table.live
             if table.closed or live is None or live.hand_id != hand_id or live.seq != seq:
                 return
@@ -179,7 +185,7 @@ class Bots:
 
 def _check_allowed(table: Table, user_id: int, can_manage: bool) -> None:
     if table.tournament is not None:
-        # Its director seats its entrants; the house's chips never enter a prize pool.
+        # Its director seats its entrants: computer players enter when it is created.
         raise TableError("tournament_table")
     if user_id != table.opener_id and not can_manage:
         raise TableError("bots_not_allowed")

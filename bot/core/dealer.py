@@ -84,13 +84,14 @@ class Dealer:
             return
         if len(table.eligible()) < 2 or not _person_dealt_in(table):
             return
-        table.next_hand_at = self._clock.now() + table.config.countdown_seconds
-        table.countdown = self._tasks.spawn(self._countdown(table))
+        seconds = _countdown_seconds(table)
+        table.next_hand_at = self._clock.now() + seconds
+        table.countdown = self._tasks.spawn(self._countdown(table, seconds))
 
-    async def _countdown(self, table: Table) -> None:
-        if table.config.countdown_seconds > 0:
+    async def _countdown(self, table: Table, seconds: float) -> None:
+        if seconds > 0:
             table.outbox.redraw()
-            await self._clock.sleep(table.config.countdown_seconds)
+            await self._clock.sleep(seconds)
         table.countdown = None
         table.next_hand_at = None
         await self.start_hand(table)
@@ -411,9 +412,19 @@ class Dealer:
 
 
 def _person_dealt_in(table: Table) -> bool:
-    """Computer players never play a hand among themselves (issue 22)."""
+    """Computer players never play a hand among themselves at a cash table (issue 22); in a
+    tournament they are entrants like anyone, and play on whoever sits with them."""
+    if table.tournament is not None:
+        return True
     eligible = {seat.user_id for seat in table.eligible()}
     return any(user_id in eligible for user_id in humans(table))
+
+
+def _countdown_seconds(table: Table) -> float:
+    """A tournament with no person left is played out at once: nobody is waiting."""
+    if table.tournament is not None and table.tournament.unattended():
+        return 0.0
+    return table.config.countdown_seconds
 
 
 def _is_initial(events: Sequence[ev.Event]) -> bool:

@@ -72,8 +72,9 @@ class House:
             delay=bot_delay,
         )
         self.tournaments = Tournaments(
-            store, self.clock, self.tasks, self.registry, self.dealer, self.players
+            store, self.clock, self.tasks, self.registry, self.dealer, self.players, texts
         )
+        self.tournaments.owns = owns
         self.recovery = Recovery(
             store,
             self.registry,

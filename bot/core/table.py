@@ -62,6 +62,11 @@ class Director(Protocol):
         """The level the table plays at and what is left of it, for its message (11.2)."""
         ...
 
+    def unattended(self) -> bool:
+        """No person is left in the tournament: its computer players play it out without
+        pauses, nobody is waiting (issue 22)."""
+        ...
+
 
 @dataclass(slots=True)
 class Table:

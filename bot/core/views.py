@@ -188,6 +188,14 @@ class LobbyView:
     payouts: tuple[int, ...]  # best place first; none while nobody is in
     tables: tuple[tuple[int, int], ...] = ()  # (number, channel id) once it runs
     places: tuple[tuple[int, int, int], ...] = ()  # (place, user id, prize), best first
+    # The computer players among them (user id, name): they have no Discord mention.
+    bots: tuple[tuple[int, str], ...] = ()
+    start_at: int | None = None  # a set start, in seconds since the epoch
+    added: int = 0  # chips in the pool beyond the buy-ins, added by organisers (11.1)
+    # While it runs with late registration open (11.9): the level it closes after, and
+    # whether a player out may re-enter.
+    late_until: int | None = None
+    reentry: bool = False
     # While it runs (11.2): each player's (table number, user id, chips) in seat order, the
     # level the next hands are dealt at, its stakes, and seconds or hands (``level_unit``)
     # until the next.

@@ -171,6 +171,9 @@ class StudBot(commands.AutoShardedBot):
         self.house.tournaments.show_lobby = lobbies.show
         self.house.tournaments.make_thread = lobbies.make_thread
         self.house.tournaments.close_threads = lobbies.close_threads
+        self.house.tournaments.make_event = lobbies.make_event
+        self.house.tournaments.set_event = lobbies.set_event
+        self.house.tournaments.say_in_lobby = lobbies.say
         if metrics is not None:
             self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None

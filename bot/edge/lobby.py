@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -33,6 +34,11 @@ LEADERS: Final = 5  # the biggest stacks the running lobby names
 FIELD_LIMIT: Final = 1024
 FIELD_COUNT: Final = 25  # fields in an embed
 TOTAL_LIMIT: Final = 5900  # an embed's characters: 6,000, less a margin for the footer
+# Discord's limits for a scheduled event (name 1-100 characters, description up to 1,000), and
+# the end an event outside a voice channel must have: a guess at a tournament's length.
+EVENT_NAME_LIMIT: Final = 100
+EVENT_DESCRIPTION_LIMIT: Final = 1000
+EVENT_LENGTH: Final = timedelta(hours=4)
 COLOURS: Final = {
     "registering": discord.Colour.green(),
     "running": discord.Colour.blue(),
@@ -44,18 +50,10 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
     t = texts.t
     embed = discord.Embed(
         title=t(lang, "lobby_title", tournament_id=view.tournament_id),
-        description=t(
-            lang,
-            f"lobby_{view.state}",
-            game=game_name(texts, view.game, lang),
-            buy_in=view.buy_in,
-            stack=view.starting_stack,
-            seats=view.seats,
-            players=view.start_entrants or 0,
-        ),
+        description=lobby_description(view, texts),
         colour=COLOURS.get(view.state, discord.Colour.dark_grey()),
     )
-    entrants = [f"<@{user_id}>" for user_id in view.entrants]
+    entrants = [_who(view, user_id) for user_id in view.entrants]
     if view.state == "running":
         # A summary: how many are left and who leads; the Entrants button lists everyone.
         embed.add_field(
@@ -76,13 +74,19 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
             t(lang, "lobby_payout", place=place, prize=prize)
             for place, prize in enumerate(view.payouts, 1)
         ]
+        added = [t(lang, "lobby_added", added=view.added)] if view.added else []
         embed.add_field(
             name=t(lang, "lobby_pool", pool=view.prize_pool),
-            value=_fit(payouts, texts, lang) if payouts else t(lang, "lobby_nobody"),
+            value=_fit([*added, *payouts], texts, lang)
+            if payouts
+            else "\n".join([*added, t(lang, "lobby_nobody")]),
             inline=False,
         )
     else:
         embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
+    if view.late_until is not None:
+        late = "lobby_late_reentry" if view.reentry else "lobby_late"
+        embed.add_field(name=t(lang, late, level=view.late_until), value="\u200b", inline=False)
     if view.level is not None and view.stakes is not None:
         stakes = view.stakes
         embed.add_field(
@@ -98,13 +102,31 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
         )
     if view.places:
         places = [
-            t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
+            t(lang, "lobby_place", place=place, player=_who(view, user_id), prize=prize)
             for place, user_id, prize in view.places
         ]
         embed.add_field(name=t(lang, "lobby_places"), value=_fit(places, texts, lang), inline=False)
     if view.tables:
         _add_tables(embed, view, texts)
     return embed
+
+
+def lobby_description(view: LobbyView, texts: Texts) -> str:
+    """What it is and where it stands; one registering for a set time says when, as a Discord
+    timestamp each reader sees in his own time zone."""
+    key = f"lobby_{view.state}"
+    if view.state == "registering" and view.start_at is not None:
+        key = "lobby_registering_at"
+    return texts.t(
+        view.lang,
+        key,
+        game=game_name(texts, view.game, view.lang),
+        buy_in=view.buy_in,
+        stack=view.starting_stack,
+        seats=view.seats,
+        players=view.start_entrants or 0,
+        when=f"<t:{view.start_at or 0}:F>",
+    )
 
 
 def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
@@ -117,9 +139,9 @@ def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
     players: dict[int, list[str]] = {}
     for number, user_id, chips in view.stacks:
         players.setdefault(number, []).append(
-            t(lang, "lobby_stack", player=f"<@{user_id}>", chips=chips, bets=_bets(chips, big))
+            t(lang, "lobby_stack", player=_who(view, user_id), chips=chips, bets=_bets(chips, big))
             if big
-            else f"<@{user_id}>: {chips}"
+            else f"{_who(view, user_id)}: {chips}"
         )
     slots = FIELD_COUNT - len(embed.fields)
     shown = view.tables if len(view.tables) <= slots else view.tables[: slots - 1]
@@ -134,6 +156,11 @@ def _add_tables(embed: discord.Embed, view: LobbyView, texts: Texts) -> None:
         embed.add_field(name=name, value=_fit(lines, texts, lang, limit), inline=True)
     if more:
         embed.add_field(name=t(lang, "lobby_more", count=more), value="\u200b", inline=False)
+
+
+def _who(view: LobbyView, user_id: int) -> str:
+    """A person's mention, or a computer player's name (it says it is a bot)."""
+    return next((name for bot, name in view.bots if bot == user_id), f"<@{user_id}>")
 
 
 def _bets(chips: int, big: int) -> str:
@@ -152,7 +179,7 @@ def _standings(view: LobbyView, texts: Texts) -> list[str]:
             lang,
             "lobby_standing",
             rank=rank,
-            player=f"<@{user_id}>",
+            player=_who(view, user_id),
             chips=chips,
             bets=_bets(chips, big) if big else "0",
             table=number,
@@ -162,11 +189,11 @@ def _standings(view: LobbyView, texts: Texts) -> list[str]:
         )
     ]
     lines += [
-        t(lang, "lobby_place", place=place, player=f"<@{user_id}>", prize=prize)
+        t(lang, "lobby_place", place=place, player=_who(view, user_id), prize=prize)
         for place, user_id, prize in view.places
     ]
     if not lines:
-        lines = [f"<@{user_id}>" for user_id in view.entrants]
+        lines = [_who(view, user_id) for user_id in view.entrants]
     return lines
 
 
@@ -208,25 +235,28 @@ def entrants_page(
 
 
 def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
-    """Register and Unregister while it registers; Entrants, the private list of everyone,
-    while it runs and once it has finished (and before, once the lobby can't name them all)."""
-    actions: list[tuple[str, discord.ButtonStyle]] = []
+    """Register and Unregister while it registers; Enter while it runs with late registration
+    open (a late entry, or a re-entry, 11.9); Entrants, the private list of everyone, while it
+    runs and once it has finished (and before, once the lobby can't name them all)."""
+    actions: list[tuple[str, str, discord.ButtonStyle]] = []
     if view.state == "registering":
         actions += [
-            ("register", discord.ButtonStyle.success),
-            ("unregister", discord.ButtonStyle.secondary),
+            ("register", "btn_register", discord.ButtonStyle.success),
+            ("unregister", "btn_unregister", discord.ButtonStyle.secondary),
         ]
+    elif view.late_until is not None:
+        actions.append(("register", "btn_enter_late", discord.ButtonStyle.success))
     if view.state in ("running", "finished") or (
         view.state == "registering" and len(view.entrants) > PAGE_SIZE
     ):
-        actions.append(("entrants", discord.ButtonStyle.primary))
+        actions.append(("entrants", "btn_entrants", discord.ButtonStyle.primary))
     if not actions:
         return None
     buttons = discord.ui.View(timeout=None)
-    for action, style in actions:
+    for action, label, style in actions:
         buttons.add_item(
             discord.ui.Button[Any](
-                label=texts.t(view.lang, f"btn_{action}"),
+                label=texts.t(view.lang, label),
                 style=style,
                 custom_id=f"stud:t:{view.tournament_id}:{action}",
             )
@@ -265,6 +295,65 @@ class Lobbies:
         else:
             posted = await channel.send(embed=embed, view=buttons, allowed_mentions=mentions)
         return posted.id
+
+    async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        """``house.tournaments.say_in_lobby``: a line in the lobby's channel that notifies the
+        players it mentions, and no one else."""
+        channel = self._bot.get_partial_messageable(channel_id)
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in mentions]
+        )
+        await channel.send(text, allowed_mentions=allowed)
+
+    async def make_event(self, tournament: Tournament) -> int:
+        """``house.tournaments.make_event``: a scheduled event on the server for a tournament
+        at a set time, somewhere else than a voice channel (its lobby's link as the place).
+        Discord asks an end of such an event: it is put some hours after the start, and the
+        event completes when the tournament does."""
+        assert tournament.start_at is not None
+        guild = self._bot.get_guild(tournament.guild_id) or await self._bot.fetch_guild(
+            tournament.guild_id
+        )
+        lang = tournament.settings.get("lang", EN)
+        name = self._texts.t(lang, "lobby_title", tournament_id=tournament.tournament_id)
+        game = game_name(self._texts, tournament.game, lang)
+        description = self._texts.t(
+            lang,
+            "lobby_registering_at",
+            game=game,
+            buy_in=tournament.buy_in,
+            stack=tournament.starting_stack,
+            seats=tournament.seats,
+            when=f"<t:{int(tournament.start_at.timestamp())}:F>",
+        )
+        event = await guild.create_scheduled_event(
+            name=f"{name} — {game}"[:EVENT_NAME_LIMIT],
+            description=description[:EVENT_DESCRIPTION_LIMIT],
+            start_time=tournament.start_at,
+            end_time=tournament.start_at + EVENT_LENGTH,
+            entity_type=discord.EntityType.external,
+            privacy_level=discord.PrivacyLevel.guild_only,
+            location=f"https://discord.com/channels/{tournament.guild_id}/{tournament.channel_id}",
+        )
+        return event.id
+
+    async def set_event(self, tournament: Tournament, status: str) -> None:
+        """``house.tournaments.set_event``: the tournament started ("active"), ended
+        ("completed") or was called off ("cancelled")."""
+        assert tournament.event_id is not None
+        guild = self._bot.get_guild(tournament.guild_id) or await self._bot.fetch_guild(
+            tournament.guild_id
+        )
+        event = await guild.fetch_scheduled_event(tournament.event_id)
+        # Discord's only moves: scheduled -> active or cancelled, active -> completed. It starts
+        # and ends an event outside a voice channel by itself at its times: one already moved
+        # is left as it is.
+        if status == "active" and event.status is discord.EventStatus.scheduled:
+            await event.start()
+        elif status == "completed" and event.status is discord.EventStatus.active:
+            await event.end()
+        elif status == "cancelled" and event.status is discord.EventStatus.scheduled:
+            await event.cancel()
 
     async def make_thread(self, tournament: Tournament, number: int) -> int:
         """``house.tournaments.make_thread``: a public thread under the lobby's channel for

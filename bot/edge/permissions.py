@@ -29,3 +29,10 @@ def missing_tournament_permissions(interaction: discord.Interaction) -> list[str
     granted = interaction.app_permissions
     missing = missing_permissions(interaction)
     return missing + [name for name in TOURNAMENT_PERMISSIONS if not getattr(granted, name)]
+
+
+def can_make_events(interaction: discord.Interaction) -> bool:
+    """Whether the bot may make a scheduled event on the interaction's server (and change
+    the ones it made): Manage Events, or Create Events, which Discord split from it."""
+    granted = interaction.app_permissions
+    return bool(granted.manage_events or granted.create_events)

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.storage import Store
-from bot.core.tournament.desk import finishes_of
+from bot.core.tournament.readings import finishes_of
 from engine.tournament import award, prize_table
 from tests.bot.tournament_crash_child import BUY_IN, PLAYERS
 from tests.bot.tournament_run import places_are_each_taken_once

@@ -167,7 +167,7 @@ async def test_levels_rise_from_the_next_hand_and_nobody_sits_out(store: Store) 
         run.house.tables.leave(table.channel_id, actor),
         run.house.tables.set_sitting_out(table.channel_id, actor, True),
         run.house.tables.sit(table.channel_id, 9999, "Zed", 100),
-        # Nor computer players: the house's chips never enter a prize pool (issue 22).
+        # Nor /table bots: its organiser enters computer players when he creates it.
         run.house.bots.add(table.channel_id, actor, can_manage=True, count=1, style=None),
         run.house.bots.remove(table.channel_id, actor, can_manage=True, count=1),
     ):

@@ -6,9 +6,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
+from bot.core.house import House
 from bot.core.storage import Store, Tournament
+from bot.core.storage.house import is_bot
 from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
 from engine.cards import FULL_DECK, Card
@@ -40,6 +43,8 @@ class TournamentRun:
         self.tournament: Tournament | None = None
         self.restarts = 0
         self.records: list[Record] = []  # each director's, the one playing now last
+        # Applied to each house made, the one after a restart included (the bots' budget...).
+        self.configure: Callable[[House], None] = lambda house: None
 
     def deck(self) -> list[Card]:
         """The next deck, from the run's seed: a run plays the same hands every time."""
@@ -51,10 +56,17 @@ class TournamentRun:
         return next(self.threads)
 
     async def register_all(
-        self, *, level_hands: int, level_unit: Literal["seconds", "hands"] = "hands"
+        self,
+        *,
+        level_hands: int,
+        level_unit: Literal["seconds", "hands"] = "hands",
+        bots: int = 0,
+        bot_style: str | None = None,
+        **options: Any,
     ) -> TournamentDirector:
-        """Everyone registers; the levels last ``level_hands`` hands (or, with ``level_unit``
-        "seconds", that many seconds)."""
+        """Create it (with ``bots`` computer players the house stakes) and register every
+        user: the last one starts it. The levels last ``level_hands`` hands (or, with
+        ``level_unit`` "seconds", that many seconds)."""
         self.tournament = await self.house.tournaments.create(
             GUILD,
             LOBBY,
@@ -64,10 +76,13 @@ class TournamentRun:
             seats=self.seats,
             level_unit=level_unit,
             level_length=level_hands,
-            start_entrants=len(self.users),
+            start_entrants=len(self.users) + bots,
             turn_seconds=TURN,
             countdown_seconds=COUNTDOWN,
             seed=self.rng.randrange(2**62),
+            bots=bots,
+            bot_style=bot_style,
+            **options,
         )
         for user in self.users:
             await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
@@ -86,6 +101,7 @@ class TournamentRun:
         await self.house.tasks.stop()
         await self.clock.advance(down, self.house)
         self.house = new_house(self.store, self.clock)
+        self.configure(self.house)
         self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread
         await self.house.recovery.restore()
@@ -97,20 +113,26 @@ class TournamentRun:
         assert self.director is not None
         return list(self.director.tables.values())
 
-    async def play(self, max_steps: int = 200_000, crashes: float = 0.0) -> None:
-        """Random decisions at every table until one player has every chip: the audit (the
-        tournament's included) after every hand, balance whenever every table is between
-        hands; after any decision, with probability ``crashes``, a crash and a restart."""
+    async def play(
+        self,
+        max_steps: int = 200_000,
+        crashes: float = 0.0,
+        until: Callable[[TournamentDirector], bool] = lambda director: director.finished,
+    ) -> None:
+        """Random decisions at every table until one player has every chip (or ``until``): the
+        audit (the tournament's included) after every hand, balance whenever every table is
+        between hands; after any decision, with probability ``crashes``, a crash and a
+        restart. Computer players act by themselves, after their pause on the clock."""
         for _ in range(max_steps):
             director = self.director
             assert director is not None
-            if director.finished:
+            if director.finished or until(director):
                 return
             acted = False
             for table in self.tables():
                 live = table.live
                 actor = table.actor_id()
-                if live is None or actor is None:
+                if live is None or actor is None or is_bot(actor):
                     continue
                 spec = self.rng.choice(table.buttons())
                 await self.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)

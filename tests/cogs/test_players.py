@@ -132,8 +132,12 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Commands",
         "Chips, stats and hands",
         "Computer players",
+        "Tournaments",
     ]
     assert "/table open" in (embed.fields[3].value or "")
+    # Tournaments in the bots' section and in their own (issue 22 point 1, issue 21 point 1).
+    assert "/tournament create" in (embed.fields[5].value or "")
+    assert "/tournament reenter" in (embed.fields[6].value or "")
     # What bots are and how they play (issue 22 point 6).
     assert "/table bots add" in (embed.fields[5].value or "")
     assert "pot odds" in (embed.fields[5].value or "")

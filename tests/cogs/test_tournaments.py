@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta, timezone
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -216,3 +217,160 @@ async def test_entrants_lists_everyone_privately_a_page_at_a_time(
 
 def buttons(message: Any) -> list[dict[str, Any]]:
     return [c for row in message.components for c in row.get("components", [])]
+async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_lobby(
+    world: World,
+) -> None:
+    """Issue 22.1 (docs/rules.md 11.1): /tournament create's bots are entrants staked by the
+    house; it is refused, changing nothing, when the house can't pay them all or they would
+    start it alone."""
+    ann, bob = world.players[:2]
+    refused(
+        await ann.slash(world.channel, "tournament create", players=4, buy_in=100, bots=2),
+        "The house has 0 chips, not the 200",
+    )
+    refused(
+        await ann.slash(world.channel, "tournament create", players=3, bots=3, style="loose"),
+        "a person must be among them",
+    )
+    assert await world.bot.store.tournaments.active() == []
+    await world.admin.slash(world.channel, "chips house fund", amount=1000)
+    created = await ann.slash(
+        world.channel, "tournament create", players=4, buy_in=100, bots=2, style="careful"
+    )
+    assert created.response is not None
+    assert "2 computer players (careful) are entered; the house paid their buy-ins." in (
+        created.response.content
+    )
+    assert (await world.bot.store.house.report(world.guild.id)).balance == 800
+    text = message_text(lobby(world))
+    assert "2 entrants" in text and "Bot 1 (careful)" in text and "Bot 2 (careful)" in text
+    assert "<@-" not in text and "Prize pool: 200" in text
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    await ann.slash(world.channel, "tournament cancel", tournament=1)
+    assert (await world.bot.store.house.report(world.guild.id)).balance == 1000
+    assert await wallet(world, bob.id) == 1000
+    await world.bot.store.audit()
+
+
+async def test_a_tournament_at_a_set_time_gets_a_scheduled_event_that_follows_it(
+    world: World,
+) -> None:
+    """Issue 21.1: starts_in makes it start at a set time, said as a Discord timestamp; the
+    bot makes the server's event for it (outside a voice channel, its place the lobby's link)
+    and cancels it with the tournament."""
+    ann, bob = world.players[:2]
+    now = world.bot.house.clock.now()
+    created = await ann.slash(world.channel, "tournament create", starts_in=90, buy_in=100)
+    assert created.response is not None
+    stamp = int(now) + 90 * 60
+    text = created.response.content
+    assert any(f"<t:{stamp + d}:F>" in text for d in (0, 1)), text
+    assert "Its Discord event is in the server's events." in text
+    tournament = await world.bot.store.tournaments.get(1)
+    assert tournament.start_at is not None and tournament.event_id is not None
+    event = world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id)
+    assert (event.name, event.status, event.entity_type) == (
+        "Tournament #1 — Seven Card Stud",
+        1,
+        3,
+    )
+    assert event.entity_metadata is not None
+    assert str(world.channel.id) in event.entity_metadata["location"]
+    assert "It starts <t:" in message_text(lobby(world))
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    await ann.slash(world.channel, "tournament cancel", tournament=1)
+    await world.env.settle()
+    assert world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id).status == 4
+    assert await wallet(world, bob.id) == 1000
+
+
+async def test_without_manage_events_it_is_created_all_the_same_and_says_so(
+    world: World,
+) -> None:
+    me = world.guild.me
+    assert me is not None
+    closed = world.guild.create_text_channel(
+        "no-events",
+        overwrites={me: discord.PermissionOverwrite(manage_events=False, create_events=False)},
+    )
+    await world.env.settle()
+    offset = datetime.fromtimestamp(world.bot.house.clock.now(), UTC) + timedelta(days=2)
+    local = offset.astimezone(timezone(timedelta(hours=3)))
+    typed = local.strftime("%Y-%m-%d %H:%M") + " +03:00"
+    created = await world.players[0].slash(closed, "tournament create", starts_at=typed)
+    assert created.response is not None
+    assert "I can't manage this server's events" in created.response.content
+    tournament = await world.bot.store.tournaments.get(1)
+    assert tournament.event_id is None and tournament.start_at is not None
+    assert tournament.start_at == offset.replace(second=0, microsecond=0)
+
+
+async def test_a_start_is_asked_once_in_a_form_a_user_can_type(world: World) -> None:
+    ann = world.players[0]
+    for options, answer in (
+        ({"players": 3, "starts_in": 30}, "Say when it starts"),
+        ({}, "Say when it starts"),
+        ({"starts_in": 30, "starts_at": "2030-01-01 20:00"}, "Say when it starts"),
+        ({"starts_at": "tomorrow at eight"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2030-02-30 20:00"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2030-01-01 20:00 +15:00"}, "Write the start as YYYY-MM-DD HH:MM"),
+        ({"starts_at": "2020-01-01 20:00 UTC"}, "at least a minute from now"),
+        ({"players": 3, "reentry": True}, "Re-entry goes with late registration"),
+    ):
+        refused(await ann.slash(world.channel, "tournament create", **options), answer)
+    assert await world.bot.store.tournaments.active() == []
+
+
+async def test_late_registration_has_an_enter_button_while_it_runs(world: World) -> None:
+    """RULES 11.9: with late registration, the running tournament's lobby says until when and
+    its Enter button seats a newcomer with another buy-in; someone playing can't buy in again."""
+    ann, bob, cy = world.players[:3]
+    await ann.slash(
+        world.channel,
+        "tournament create",
+        players=2,
+        buy_in=100,
+        seats=4,
+        late_level=2,
+        reentry=True,
+    )
+    await ann.slash(world.channel, "tournament register", tournament=1)
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "Late registration and re-entry are open until the end of level 2." in text
+    labels = [b.label for b in components(lobby(world)) if hasattr(b, "custom_id")]
+    assert labels == ["Enter", "Entrants"]
+    clicked = await cy.click(lobby(world), label="Enter")
+    answered = clicked.followups[-1] if clicked.followups else clicked.response
+    assert answered is not None and "registered for tournament #1" in answered.content
+    assert await wallet(world, cy.id) == 900
+    assert (await world.bot.store.tournaments.get(1)).prize_pool == 300
+    refused(await bob.slash(world.channel, "tournament reenter", tournament=1), "already")
+    assert "3 entrants" in message_text(lobby(world))
+    await world.bot.store.audit()
+    await world.bot.house.recovery.shutdown()
+
+
+async def test_the_organiser_adds_chips_to_the_pool_and_an_admin_grants_them(world: World) -> None:
+    """RULES 11.1: chips added to the prize pool by a logged move, shown in the lobby."""
+    ann, bob = world.players[:2]
+    await ann.slash(world.channel, "tournament create", players=3, buy_in=100)
+    added = await ann.slash(world.channel, "tournament addprize", tournament=1, amount=250)
+    assert added.response is not None and "it holds 250 now" in added.response.content
+    assert await wallet(world, ann.id) == 750
+    refused(
+        await bob.slash(world.channel, "tournament addprize", tournament=1, amount=10),
+        "Only the tournament's organiser",
+    )
+    refused(
+        await ann.slash(world.channel, "tournament addprize", tournament=1, amount=10, grant=True),
+        "Manage Server",
+    )
+    granted = await world.admin.slash(
+        world.channel, "tournament addprize", tournament=1, amount=50, grant=True
+    )
+    assert granted.response is not None and "it holds 300 now" in granted.response.content
+    await bob.slash(world.channel, "tournament register", tournament=1)
+    text = message_text(lobby(world))
+    assert "Prize pool: 400" in text and "Organisers added 300 to the buy-ins." in text
+    await world.bot.store.audit()

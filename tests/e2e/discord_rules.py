@@ -1,6 +1,7 @@
 """Discord's documented rules for what a bot sends, as the fake Discord enforces them and tests
 check them: the application commands a bot syncs (docs/interactions/application-commands: naming,
-lengths, counts, integer ranges, localisations) and the edit window of old messages.
+lengths, counts, integer ranges, localisations), the edit window of old messages, and a server's
+scheduled events (their fields and the moves of their status).
 
 Each check returns the problems it finds as readable strings (empty: Discord takes it), so a test
 failing on one names the field.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator, Mapping
+from datetime import datetime
 from typing import Any, Final
 
 JSON = dict[str, Any]
@@ -403,3 +405,60 @@ def _row(row: JSON) -> list[str]:
         if len(button.get("custom_id") or "") > CUSTOM_ID_MAX:
             problems.append(f"a custom id over {CUSTOM_ID_MAX}")
     return problems
+
+
+# docs/resources/guild-scheduled-event: a server's scheduled events.
+EVENT_NAME = (1, 100)
+EVENT_DESCRIPTION_MAX = 1000
+EVENT_LOCATION = (1, 100)
+EXTERNAL = 3  # entity type: somewhere else than a stage or voice channel
+GUILD_ONLY = 2  # the only privacy level
+SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
+# "Valid Guild Scheduled Event Status Transitions": once COMPLETED or CANCELED it can't change.
+EVENT_MOVES: Final = {SCHEDULED: {ACTIVE, CANCELED}, ACTIVE: {COMPLETED}}
+# Permissions: Create Events to make one, Manage Events (or Create Events for its creator) to
+# change it.
+CREATE_EVENTS = 1 << 44
+MANAGE_EVENTS = 1 << 33
+
+
+def event_problems(event: JSON, now: float) -> list[str]:
+    """A new scheduled event's fields (POST /guilds/{id}/scheduled-events) at time ``now``."""
+    problems: list[str] = []
+    low, high = EVENT_NAME
+    if not isinstance(event.get("name"), str) or not low <= len(event["name"]) <= high:
+        problems.append(f"name: {low} to {high} characters")
+    description = event.get("description")
+    if description is not None and len(description) > EVENT_DESCRIPTION_MAX:
+        problems.append(f"description: at most {EVENT_DESCRIPTION_MAX} characters")
+    if event.get("privacy_level") != GUILD_ONLY:
+        problems.append("privacy_level: 2 (GUILD_ONLY)")
+    start = _time(event.get("scheduled_start_time"))
+    end = _time(event.get("scheduled_end_time"))
+    if start is None or start <= now:
+        problems.append("scheduled_start_time: a time in the future")
+    if event.get("entity_type") == EXTERNAL:
+        location = (event.get("entity_metadata") or {}).get("location")
+        low, high = EVENT_LOCATION
+        if not isinstance(location, str) or not low <= len(location) <= high:
+            problems.append(f"entity_metadata.location: {low} to {high} characters")
+        if end is None or start is None or end <= start:
+            problems.append("scheduled_end_time: required for EXTERNAL, after the start")
+        if event.get("channel_id") is not None:
+            problems.append("channel_id: null for EXTERNAL")
+    return problems
+
+
+def event_move_problem(old: int, new: int) -> str | None:
+    if new == old or new in EVENT_MOVES.get(old, set()):
+        return None
+    return f"status: no move from {old} to {new}"
+
+
+def _time(value: object) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value).timestamp()
+    except ValueError:
+        return None

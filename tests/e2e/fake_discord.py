@@ -40,9 +40,14 @@ from aiohttp import WSMsgType, web
 
 from bot.core.clock import Clock
 from tests.e2e.discord_rules import (
+    CREATE_EVENTS,
     IS_COMPONENTS_V2,
+    MANAGE_EVENTS,
     OLD_MESSAGE_EDIT_CODE,
     OLD_MESSAGE_SECONDS,
+    SCHEDULED,
+    event_move_problem,
+    event_problems,
     message_problems,
     sync_problems,
 )
@@ -98,8 +103,13 @@ def error(status: int, code: int, message: str) -> web.Response:
 
 
 def invalid(problems: list[str]) -> web.Response:
-    """Discord's 400 for a body it refuses, with the fake's reasons."""
-    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+    """Discord's 400 for a body it refuses, with the fake's reasons in Discord's shape (a
+    field's ``_errors``), which discord.py reads into the exception's text."""
+    errors = [{"code": "BASE_TYPE_INVALID", "message": problem} for problem in problems]
+    return json_response(
+        {"message": "Invalid Form Body", "code": 50035, "errors": {"body": {"_errors": errors}}},
+        400,
+    )
 
 
 class CallbackTooLate(Exception):
@@ -260,6 +270,9 @@ class FakeDiscord:
         self.guild_ids: list[int] = []
         self._channel_guild: dict[int, int] = {}  # channel id -> its server
         self.threads: dict[int, JSON] = {}  # thread id -> the thread as Discord returns it
+        self.events: dict[int, JSON] = {}  # scheduled event id -> the event as Discord returns it
+        # The bot's permissions on a server (its roles'), where no channel counts: its events.
+        self.guild_app_permissions: dict[int, int] = {}
         self.channel_ids: list[int] = []
         self.sessions: dict[int, GatewaySession] = {}  # shard id -> its latest session
         self._count = self.shard_count  # the shard count the bot identified with
@@ -588,7 +601,7 @@ class FakeDiscord:
             "edited_timestamp": None,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": self._mentioned(data),
             "mention_roles": [],
             "pinned": False,
             "type": 0,
@@ -596,6 +609,16 @@ class FakeDiscord:
             **extra,
         }
         return message
+
+    def _mentioned(self, data: JSON) -> list[JSON]:
+        """The users a message notifies: those it mentions that its ``allowed_mentions`` (if
+        it has any) lets through, as Discord fills ``mentions``."""
+        mentioned = [int(found) for found in re.findall(r"<@!?(\d+)>", data.get("content") or "")]
+        allowed = data.get("allowed_mentions")
+        if allowed is not None and "users" not in allowed.get("parse", []):
+            users = {int(user) for user in allowed.get("users", [])}
+            mentioned = [user for user in mentioned if user in users]
+        return [self.users[user] for user in dict.fromkeys(mentioned) if user in self.users]
 
     def _attachments(self, files: list[Upload]) -> list[JSON]:
         return [
@@ -720,6 +743,8 @@ class FakeDiscord:
             return json_response(
                 {"id": str(channel_id), "type": 1, "recipients": [self.users[user_id]]}
             )
+        if parts[0] == "guilds" and len(parts) >= 3 and parts[2] == "scheduled-events":
+            return self._event(method, int(parts[1]), parts[3:], body, arrived)
         if parts[0] == "channels" and (
             (method == "POST" and parts[2:] == ["threads"])
             or (method == "PATCH" and len(parts) == 2)
@@ -846,6 +871,56 @@ class FakeDiscord:
             },
         }
         return json_response(self.threads[thread_id], 201)
+
+    def _event(
+        self, method: str, guild_id: int, rest: list[str], body: JSON, arrived: float
+    ) -> web.Response:
+        """A server's scheduled events: POST makes one (Create Events), GET reads one, PATCH
+        changes one (its status only by Discord's moves), DELETE removes it; each within
+        Discord's documented limits (``discord_rules``)."""
+        if guild_id not in self.guild_ids:
+            return error(404, 10004, "Unknown Guild")
+        granted = self.guild_app_permissions.get(guild_id, ALL_PERMISSIONS)
+        if method == "POST" and not rest:
+            if not granted & (CREATE_EVENTS | MANAGE_EVENTS):
+                return error(403, 50013, FORBIDDEN_MESSAGES[50013])
+            if problems := event_problems(body, arrived):
+                return invalid(problems)
+            event_id = self.snowflake()
+            self.events[event_id] = {
+                **body,
+                "id": str(event_id),
+                "guild_id": str(guild_id),
+                "channel_id": None,
+                "creator_id": str(self.app_id),
+                "entity_id": None,
+                "status": SCHEDULED,
+                "user_count": 0,
+            }
+            return json_response(self.events[event_id])
+        event = self.events.get(int(rest[0])) if len(rest) == 1 else None
+        if event is None or int(event["guild_id"]) != guild_id:
+            return error(404, 10070, "Unknown Guild Scheduled Event")
+        if method == "GET":
+            return json_response(event)
+        if not granted & (CREATE_EVENTS | MANAGE_EVENTS):
+            return error(403, 50013, FORBIDDEN_MESSAGES[50013])
+        if method == "DELETE":
+            del self.events[int(event["id"])]
+            return web.Response(status=204)
+        if method == "PATCH":
+            if "status" in body and (
+                problem := event_move_problem(event["status"], body["status"])
+            ):
+                return invalid([problem])
+            changed = {**event, **body}
+            # A start already past is no fault of an edit (the event may be under way).
+            problems = event_problems(changed, arrived)
+            if problems := [p for p in problems if not p.startswith("scheduled_start_time")]:
+                return invalid(problems)
+            event.update(body)
+            return json_response(event)
+        return self._unknown(method, f"/guilds/{guild_id}/scheduled-events/{rest[0]}")
 
     def threads_of(self, channel_id: int) -> list[int]:
         """The threads made under a channel, oldest first."""

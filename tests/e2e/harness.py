@@ -101,6 +101,24 @@ class DiscordTime:
         await _let_run()
 
 
+class HeldTime(DiscordTime):
+    """A :class:`DiscordTime` that jumps only when the test says (:meth:`advance`), never on
+    its own (:func:`pass_discords_delays` sees no sleeper): for steps that must come between
+    two of the bot's timers (registering before a tournament's reminder). The wall clock still
+    runs."""
+
+    def next_wake(self) -> float | None:
+        return None
+
+    async def advance(self, seconds: float) -> None:
+        target = self.now() + seconds
+        while (wake := super().next_wake()) is not None and wake <= target:
+            self.jump_to(wake)
+            await _let_run()
+        self.jump_to(target)
+        await _let_run()
+
+
 def _wake(woken: asyncio.Future[None]) -> None:
     if not woken.done():
         woken.set_result(None)

@@ -408,7 +408,15 @@ def test_a_new_language_is_one_more_catalogue_file(tmp_path: Path) -> None:
 def test_help_fits_discords_embed_limits(lang: str) -> None:
     """/help: five lines on the game; each field within Discord's 1,024 characters."""
     assert len(t(lang, "help_what").splitlines()) == 5
-    keys = ("help_how", "help_buttons", "help_games", "help_commands", "help_chips")
+    keys = (
+        "help_how",
+        "help_buttons",
+        "help_games",
+        "help_commands",
+        "help_chips",
+        "help_bots",
+        "help_tournaments",
+    )
     fields = [t(lang, key) for key in keys]
     assert all(0 < len(value) <= 1024 for value in fields), [len(v) for v in fields]
     titles = [t(lang, f"{key}_title") for key in keys]
@@ -416,7 +424,16 @@ def test_help_fits_discords_embed_limits(lang: str) -> None:
     assert total + sum(map(len, fields)) + sum(map(len, titles)) <= 6000
     # Every command the bot has is listed under its name in this language.
     listed = "\n".join(fields[3:])
-    for command in ("settings deck", "stats", "leaderboard", "chips take", "chips reset"):
+    for command in (
+        "settings deck",
+        "stats",
+        "leaderboard",
+        "chips take",
+        "chips reset",
+        "tournament create",
+        "tournament reenter",
+        "tournament addprize",
+    ):
         assert TEXTS.slash_command(command, lang) in listed, command
 
 

@@ -65,6 +65,19 @@ class HouseEmpty(StoreError):
         super().__init__(needed=needed, available=available)
 
 
+class HouseCannotCover(StoreError):
+    """The house wallet can't pay every computer player's tournament buy-in (issue 22)."""
+
+    code = "house_cannot_cover"
+    template = (
+        "The house has {available} chips, not the {needed} its computer players' buy-ins need:"
+        " an admin can fund it with /chips house fund."
+    )
+
+    def __init__(self, needed: int, available: int) -> None:
+        super().__init__(needed=needed, available=available)
+
+
 class DailyNotReady(StoreError):
     """``retry_at`` is when the next daily grant can be claimed (timezone-aware UTC);
     ``streak`` the days in a row he has taken it, which a claim by ``streak_until`` continues."""

@@ -27,6 +27,7 @@ from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 from bot.core.storage.errors import SchemaTooNew
 from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
+from bot.core.storage.tournament_schedule import SCHEDULE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -423,6 +424,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     coordination.SCHEMA,
     HOUSE_MIGRATION,
     _TOURNAMENTS,
+    SCHEDULE_MIGRATION,  # 15: tournaments at a set time, in ``tournament_schedule.py``
 )
 LATEST: Final = len(MIGRATIONS)
 

@@ -312,6 +312,8 @@ class Tournament:
     created_at: datetime
     started_at: datetime | None
     ended_at: datetime | None
+    event_id: int | None = None  # its Discord scheduled event, if one was made
+    reminded: bool = False  # the lobby was reminded of a set start
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,17 @@ from typing import Any, Literal, Protocol
 
 from bot.core.storage import seating, tournaments
 from bot.core.storage.backend import Backend
-from bot.core.storage.common import MAX_AMOUNT, aware, is_amount, is_int, ts, utcnow
+from bot.core.storage.common import (
+    MAX_AMOUNT,
+    aware,
+    check_amount,
+    is_amount,
+    is_int,
+    ts,
+    utcnow,
+)
 from bot.core.storage.errors import InvalidTableConfig
+from bot.core.storage.house import is_bot
 from bot.core.storage.models import Tournament, TournamentEntry, TournamentTable
 
 # A table's seats by number from 1, as ``engine.tournament`` deals them: a player or None.
@@ -55,9 +64,12 @@ class Tournaments:
         late_level: int | None = None,
         reentry: bool = False,
         settings: Mapping[str, Any] | None = None,
+        bots: Sequence[int] = (),
     ) -> Tournament:
-        """A new tournament, open for registration. ``InvalidTableConfig`` for settings out of
-        range, or not exactly one of ``start_entrants`` (a sit-and-go) and ``start_at``.
+        """A new tournament, open for registration, with the computer players ``bots`` entered
+        in the same transaction, their buy-ins from the house (``HouseCannotCover``).
+        ``InvalidTableConfig`` for settings out of range, not exactly one of ``start_entrants``
+        (a sit-and-go) and ``start_at``, or a sit-and-go that bots alone would start.
         ``settings`` (its tables' turn time, language...) are kept as JSON."""
         problems = [
             (not is_int(seats) or not 2 <= seats <= seating.MAX_SEATS, "a table has 2 to 8 seats"),
@@ -70,6 +82,14 @@ class Tournaments:
             (reentry and late_level is None, "re-entry needs a level it closes at"),
             (late_level is not None and late_level < 1, "levels are numbered from 1"),
             (not is_int(seed) or not 0 <= seed < 2**62, "a seed is 0 to 2**62"),
+            (
+                len(set(bots)) != len(bots) or not all(is_int(b) and is_bot(b) for b in bots),
+                "computer players are distinct negative ids",
+            ),
+            (
+                start_entrants is not None and len(bots) >= start_entrants,
+                "a sit-and-go waits for at least one person",
+            ),
         ]
         for bad, problem in problems:
             if bad:
@@ -94,7 +114,10 @@ class Tournaments:
             "settings": seating.encode_settings(settings),
         }
         async with self._backend.write() as db:
-            tournament_id = await tournaments.create(db, columns, utcnow())
+            now = utcnow()
+            tournament_id = await tournaments.create(db, columns, now)
+            row = await tournaments.require(db, tournament_id)
+            await tournaments.enter_bots(db, row, bots, now)
             return tournaments.to_tournament(await tournaments.require(db, tournament_id))
 
     async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:
@@ -140,6 +163,26 @@ class Tournaments:
         async with self._backend.write() as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             return await tournaments.cancel(db, tournament, utcnow())
+
+    async def add_to_pool(
+        self, tournament_id: int, user_id: int, amount: int, *, guild_id: int, grant: bool
+    ) -> Tournament:
+        """Add ``amount`` to its prize pool (11.1), from ``user_id``'s wallet or as his grant;
+        returns the tournament as it is now. ``InvalidAmount``, ``NoTournament``,
+        ``NotEnoughChips``."""
+        check_amount(amount)
+        async with self._backend.write() as db:
+            tournament = await tournaments.require(db, tournament_id, guild_id)
+            await tournaments.add_to_pool(
+                db,
+                tournament,
+                user_id,
+                amount,
+                utcnow(),
+                self._settings.starting_balance,
+                grant=grant,
+            )
+            return tournaments.to_tournament(await tournaments.require(db, tournament_id))
 
     async def start(
         self,
@@ -223,6 +266,17 @@ class Tournaments:
         """Save the seconds of play so far: a restart resumes the level there (11.8)."""
         async with self._backend.write() as db:
             await tournaments.set_elapsed(db, tournament_id, max(0, elapsed))
+
+    async def set_event(self, tournament_id: int, event_id: int) -> None:
+        """Remember the Discord scheduled event made for it."""
+        async with self._backend.write() as db:
+            await tournaments.set_event(db, tournament_id, event_id)
+
+    async def set_reminded(self, tournament_id: int) -> bool:
+        """The reminder of its start is being sent: True the first time only, so that a
+        restart (or another process) never sends it twice."""
+        async with self._backend.write() as db:
+            return await tournaments.set_reminded(db, tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the lobby message that shows the tournament."""

@@ -6,7 +6,9 @@ Owns the ``tournaments`` and ``tournament_entries`` tables, the tournament colum
 ``tournament_refund``, ``tournament_prize``). A buy-in is wallet chips moved into the pool; the
 pool leaves it once, paid out or given back. Tournament chips are not wallet chips (11.1): a
 tournament's seats get their stacks without a ledger row, and its chips add up in an audit of
-its own (``audit.py``). Every function runs inside a transaction its caller opened; a
+its own (``audit.py``). A computer player's buy-in is staked by the house (``house.py``) and
+goes into the pool in the same transaction; what the pool pays it goes straight back to the
+house. Every function runs inside a transaction its caller opened; a
 tournament is passed as its row (``require``).
 """
 
@@ -16,12 +18,13 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from bot.core.storage import wallets
+from bot.core.storage import house, wallets
 from bot.core.storage.backend import Connection, Row
 from bot.core.storage.common import Move, log, one, parse_ts, required_ts, ts
 from bot.core.storage.errors import (
     AlreadyRegistered,
     AuditFailed,
+    HouseCannotCover,
     NoTournament,
     NotRegistered,
     RegistrationClosed,
@@ -89,11 +92,17 @@ async def tables(db: Connection, tournament_id: int) -> list[TournamentTable]:
 async def _pay_in(
     db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
 ) -> None:
-    """Move the buy-in from the player's wallet into the prize pool (nothing in a freeroll)."""
+    """Move the buy-in from the player's wallet into the prize pool (nothing in a freeroll);
+    a computer player's, from the house through its own wallet."""
     guild_id, buy_in = int(tournament["guild_id"]), int(tournament["buy_in"])
-    await wallets.ensure(db, guild_id, user_id, now, starting_balance)
+    bot = house.is_bot(user_id)
+    # A computer player's wallet is only a way through: it starts empty.
+    await wallets.ensure(db, guild_id, user_id, now, 0 if bot else starting_balance)
     if buy_in == 0:
         return
+    if bot:
+        reason = f"staked a computer player in tournament #{tournament['id']}"
+        await house.stake(db, guild_id, user_id, buy_in, now, reason)
     await wallets.spend(db, guild_id, user_id, buy_in)
     await _pool(db, tournament, buy_in)
     await log(
@@ -134,6 +143,10 @@ async def _pay_out(
             tournament_id=int(tournament["id"]),
         ),
     )
+    if house.is_bot(user_id):
+        await house.give_back(
+            db, guild_id, user_id, now, f"{what} of tournament #{tournament['id']}"
+        )
 
 
 async def _pool(db: Connection, tournament: Row, delta: int) -> None:
@@ -162,16 +175,35 @@ async def register(
     )
 
 
+async def enter_bots(
+    db: Connection, tournament: Row, bot_ids: Sequence[int], now: datetime
+) -> None:
+    """Register the organiser's computer players, each buy-in from the house
+    (``HouseCannotCover`` if it can't pay them all; a freeroll needs nothing of it)."""
+    guild_id, buy_in = int(tournament["guild_id"]), int(tournament["buy_in"])
+    assert all(house.is_bot(bot_id) for bot_id in bot_ids)
+    needed = buy_in * len(bot_ids)
+    if needed:
+        await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
+        available = int((await wallets.row(db, guild_id, house.HOUSE))["balance"])
+        if available < needed:
+            raise HouseCannotCover(needed=needed, available=available)
+    for bot_id in bot_ids:
+        await register(db, tournament, bot_id, now, 0)
+
+
 async def enter_late(
     db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
 ) -> int:
     """A late registration, or a re-entry of a player who went out, into a running tournament
     (the director checks the level, 11.9); returns his entries so far. ``RegistrationClosed``
-    (re-entry not allowed, or still playing), ``NotEnoughChips``."""
+    (re-entry not allowed), ``AlreadyRegistered`` (still playing), ``NotEnoughChips``."""
     if tournament["state"] != "running" or tournament["late_level"] is None:
         raise RegistrationClosed(int(tournament["id"]))
     found = await entry(db, tournament, user_id)
-    if found is not None and (found["place"] is None or not tournament["reentry"]):
+    if found is not None and found["place"] is None:
+        raise AlreadyRegistered(int(tournament["id"]), user_id)  # still playing
+    if found is not None and not tournament["reentry"]:
         raise RegistrationClosed(int(tournament["id"]))
     await _pay_in(db, tournament, user_id, now, starting_balance)
     if found is None:
@@ -185,6 +217,12 @@ async def enter_late(
         "UPDATE tournament_entries SET entries = entries + 1, place = NULL"
         " WHERE tournament_id = ? AND user_id = ?",
         (tournament["id"], user_id),
+    )
+    # Those out after him, or tied with him, finish a place lower: he is in again (docs/rules.md
+    # 11.9).
+    await db.run(
+        "UPDATE tournament_entries SET place = place + 1 WHERE tournament_id = ? AND place <= ?",
+        (tournament["id"], found["place"]),
     )
     return int(found["entries"]) + 1
 
@@ -206,16 +244,91 @@ async def unregister(db: Connection, tournament: Row, user_id: int, now: datetim
     return refund
 
 
+async def add_to_pool(
+    db: Connection,
+    tournament: Row,
+    user_id: int,
+    amount: int,
+    now: datetime,
+    starting_balance: int,
+    *,
+    grant: bool,
+) -> None:
+    """Chips an organiser adds to a registering or running tournament's prize pool (11.1):
+    from ``user_id``'s wallet, or (``grant``) made by him as an admin's grant, logged either
+    way. ``NoTournament`` once it is over; ``NotEnoughChips``."""
+    if tournament["state"] not in ACTIVE:
+        raise NoTournament(int(tournament["id"]))
+    guild_id, tid = int(tournament["guild_id"]), int(tournament["id"])
+    reason = f"added to the prize pool of tournament #{tid}"
+    if grant:
+        move = Move(
+            guild_id,
+            user_id,
+            "admin_grant",
+            reason,
+            minted=amount,
+            pool_delta=amount,
+            actor_id=user_id,
+            tournament_id=tid,
+        )
+    else:
+        await wallets.ensure(db, guild_id, user_id, now, starting_balance)
+        await wallets.spend(db, guild_id, user_id, amount)
+        # A buy-in's kind, as it moves a wallet's chips into the pool: a cancel gives it back.
+        move = Move(
+            guild_id,
+            user_id,
+            "tournament_buy_in",
+            reason,
+            wallet_delta=-amount,
+            pool_delta=amount,
+            tournament_id=tid,
+        )
+    await _pool(db, tournament, amount)
+    await log(db, now, move)
+
+
 async def cancel(db: Connection, tournament: Row, now: datetime) -> dict[int, int]:
-    """Call a tournament off before it starts, every buy-in back; returns user id -> chips.
-    ``TournamentStarted``."""
+    """Call a tournament off before it starts: every chip in the pool back where it came from
+    (each wallet what it put in, buy-ins and additions; the house its bots'; a grant unmade);
+    returns user id -> chips given back. ``TournamentStarted``."""
     if tournament["state"] != "registering":
         raise TournamentStarted(int(tournament["id"]))
     refunds: dict[int, int] = {}
-    for found in await entries(db, int(tournament["id"])):
-        refunds[found.user_id] = int(tournament["buy_in"]) * found.entries
-        await _pay_out(
-            db, tournament, found.user_id, refunds[found.user_id], "tournament_refund", now
+    paid_in = await db.all(
+        "SELECT user_id, sum(pool_delta) AS paid FROM ledger WHERE tournament_id = ?"
+        " AND kind IN ('tournament_buy_in', 'tournament_refund') GROUP BY user_id"
+        " ORDER BY user_id",
+        (tournament["id"],),
+    )
+    for found in paid_in:
+        if int(found["paid"]) > 0:
+            refunds[int(found["user_id"])] = int(found["paid"])
+            await _pay_out(
+                db, tournament, int(found["user_id"]), int(found["paid"]), "tournament_refund", now
+            )
+    granted = await one(
+        db,
+        "SELECT coalesce(sum(pool_delta), 0) AS granted FROM ledger WHERE tournament_id = ?"
+        " AND kind = 'admin_grant'",
+        (tournament["id"],),
+    )
+    if granted is not None and int(granted["granted"]):
+        amount = int(granted["granted"])
+        await _pool(db, tournament, -amount)
+        await log(
+            db,
+            now,
+            Move(
+                int(tournament["guild_id"]),
+                int(tournament["organiser_id"]),
+                "admin_take",
+                f"the grant to tournament #{tournament['id']} unmade: it was called off",
+                minted=-amount,
+                pool_delta=-amount,
+                tournament_id=int(tournament["id"]),
+            ),
         )
     await db.run(
         "UPDATE tournaments SET state = 'cancelled', ended_at = ? WHERE id = ?",
@@ -378,6 +491,18 @@ async def set_elapsed(db: Connection, tournament_id: int, elapsed: int) -> None:
     )
 
 
+async def set_event(db: Connection, tournament_id: int, event_id: int) -> None:
+    await db.run("UPDATE tournaments SET event_id = ? WHERE id = ?", (event_id, tournament_id))
+
+
+async def set_reminded(db: Connection, tournament_id: int) -> bool:
+    """Mark the reminder sent; False if it was already (another process sent it)."""
+    changed = await db.run(
+        "UPDATE tournaments SET reminded = 1 WHERE id = ? AND reminded = 0", (tournament_id,)
+    )
+    return changed == 1
+
+
 async def set_message(db: Connection, tournament_id: int, message_id: int) -> None:
     await db.run("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
@@ -440,6 +565,8 @@ def to_tournament(row: Row) -> Tournament:
         created_at=required_ts(row["created_at"]),
         started_at=parse_ts(row["started_at"]),
         ended_at=parse_ts(row["ended_at"]),
+        event_id=None if row["event_id"] is None else int(row["event_id"]),
+        reminded=bool(row["reminded"]),
     )
 
 

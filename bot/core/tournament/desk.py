@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from random import Random
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from bot.core.bot_seats import bot_ids, bot_name
 from bot.core.clock import Clock
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
@@ -23,20 +25,43 @@ from bot.core.errors import TableError
 from bot.core.players import Players
 from bot.core.registry import Registry
 from bot.core.settings import DEFAULT_TIME_BANK
-from bot.core.storage import Store, Tournament, TournamentEntry
+from bot.core.storage import (
+    RegistrationClosed,
+    Store,
+    Tournament,
+    TournamentStarted,
+)
+from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
-from bot.core.tournament.director import TournamentDirector
+from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
+from bot.core.tournament.readings import finishes_of, late_open, table_config
 from bot.core.views import LobbyView
 from engine.tournament import Finish, prize_table, seat_entrants, structure
-from words import EN
+from strategy import DEFAULT_STYLE, STYLES
+from words import EN, Texts
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # The edge's thread for table ``number`` of a tournament: returns its channel id.
 ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
 # The edge's lobby message: posts or edits it, returns its message id (None: not posted).
 LobbyShower = Callable[[LobbyView], Awaitable[int | None]]
+# The edge's Discord scheduled event for a tournament at a set time: made (its id), then set
+# "active", "completed" or "cancelled".
+EventMaker = Callable[[Tournament], Awaitable[int]]
+EventSetter = Callable[[Tournament, str], Awaitable[None]]
+# The edge's line in the lobby's channel: (channel, text, users it mentions).
+LobbySayer = Callable[[int, str, Sequence[int]], Awaitable[None]]
+
+# The lobby's channel is reminded this long before a set start.
+REMINDER_SECONDS = 600
+# A set start is at least this far ahead (a minute, less the moments since the user's command
+# made it), and at most this far (Discord's events are for the weeks ahead; a tournament
+# further off is better announced later).
+SOONEST_START = 30
+LATEST_START = 28 * 24 * 3600
 
 
 class Tournaments:
@@ -48,8 +73,10 @@ class Tournaments:
         registry: Registry,
         dealer: Dealer,
         players: Players,
+        texts: Texts,
     ) -> None:
         self._store = store
+        self._texts = texts
         self._clock = clock
         self._tasks = tasks
         self._registry = registry
@@ -62,6 +89,11 @@ class Tournaments:
         self.show_lobby: LobbyShower | None = None  # set by the edge
         # Given a finished tournament's table threads: the edge archives them.
         self.close_threads: Callable[[Sequence[int]], Awaitable[None]] | None = None
+        self.make_event: EventMaker | None = None  # set by the edge
+        self.set_event: EventSetter | None = None  # set by the edge
+        self.say_in_lobby: LobbySayer | None = None  # set by the edge
+        # Whether a server's tournaments are this process's (None: every server's).
+        self.owns: Callable[[int], bool] | None = None
 
     async def create(
         self,
@@ -86,14 +118,35 @@ class Tournaments:
         time_bank: int = DEFAULT_TIME_BANK,
         lang: str = EN,
         seed: int | None = None,
+        bots: int = 0,
+        bot_style: str | None = None,
+        event: bool = False,
     ) -> Tournament:
         """A new tournament, open for registration; its seed (drawn now unless given) is kept
-        and seeds every draw of its director (11.5).
-        ``TableError`` for a structure that doesn't exist; the store's errors otherwise."""
+        and seeds every draw of its director (11.5). The organiser's ``bots`` computer players
+        of ``bot_style`` are entered at once, their buy-ins from the house (issue 22).
+        One starting at ``start_at`` gets a Discord scheduled event if ``event`` (the bot may
+        make one), a reminder in the lobby's channel and its start on time.
+        ``TableError`` for a structure that doesn't exist, bots that can't be or a start that
+        isn't ahead; the store's errors otherwise (``HouseCannotCover``)."""
         try:
             chosen = structure(structure_name)
         except ValueError:
             raise TableError("illegal_action", reason=structure_name) from None
+        style = bot_style or DEFAULT_STYLE.name
+        # One style's ids, so that no two of them are the same player; a sit-and-go waits for
+        # at least one person (the store checks it too).
+        if (
+            style not in STYLES
+            or not 0 <= bots < BOTS_PER_STYLE
+            or (start_entrants is not None and bots >= start_entrants)
+        ):
+            raise TableError("tournament_bots_bad", most=BOTS_PER_STYLE - 1)
+        entered = bot_ids(style)[:bots]
+        if start_at is not None:
+            ahead = start_at.timestamp() - self._clock.now()
+            if not SOONEST_START <= ahead <= LATEST_START:
+                raise TableError("tournament_bad_time", days=LATEST_START // 86400)
         tournament = await self._store.tournaments.create(
             guild_id,
             channel_id,
@@ -117,12 +170,136 @@ class Tournaments:
                 "time_bank": time_bank,
                 "lang": lang,
             },
+            bots=entered,
         )
+        for bot_id in entered:
+            # Saved like a person's name: the lobby, the pictures and histories show it.
+            await self._players.seen(guild_id, bot_id, bot_name(self._texts, lang, bot_id))
+        if start_at is not None:
+            if event and self.make_event is not None:
+                tournament = await self._make_event(tournament)
+            if start_at.timestamp() - self._clock.now() <= REMINDER_SECONDS:
+                # Starting that soon, its lobby, posted now, says it: no reminder.
+                await self._store.tournaments.set_reminded(tournament.tournament_id)
+            self._tasks.spawn(self._on_time(tournament.tournament_id))
         await self._lobby_changed(tournament.tournament_id)
         return tournament
 
+    async def _make_event(self, tournament: Tournament) -> Tournament:
+        """Its scheduled event, if Discord makes it: the tournament goes on without one."""
+        assert self.make_event is not None
+        try:
+            event_id = await self.make_event(tournament)
+        except Exception:
+            log.warning(
+                "tournament %s: no scheduled event", tournament.tournament_id, exc_info=True
+            )
+            return tournament
+        await self._store.tournaments.set_event(tournament.tournament_id, event_id)
+        return replace(tournament, event_id=event_id)
+
+    async def _event_is(self, tournament: Tournament, status: str) -> None:
+        """Its scheduled event follows it; a Discord error is only logged."""
+        if tournament.event_id is None or self.set_event is None:
+            return
+        try:
+            await self.set_event(tournament, status)
+        except Exception:
+            log.warning(
+                "tournament %s: its event was not set %s",
+                tournament.tournament_id,
+                status,
+                exc_info=True,
+            )
+
+    # ------------------------------------------------------------------ a set start
+
+    async def _on_time(self, tournament_id: int) -> None:
+        """Remind the lobby's channel shortly before the start (once, even across restarts),
+        then start at the time: with fewer than two entrants, or no person among them, it is
+        called off, every buy-in back. After a restart, a start whose time passed while the
+        bot was down comes at once, without its reminder."""
+        tournament = await self._persist(lambda: self._store.tournaments.get(tournament_id))
+        assert tournament.start_at is not None
+        start = tournament.start_at.timestamp()
+        if not tournament.reminded and self._clock.now() < start:
+            await self._clock.sleep(max(0.0, start - REMINDER_SECONDS - self._clock.now()))
+            await self._persist(lambda: self._remind(tournament_id))
+        await self._clock.sleep(max(0.0, start - self._clock.now()))
+        await self._persist(lambda: self._start_on_time(tournament_id))
+
+    async def _persist(self, step: Callable[[], Awaitable[_T]]) -> _T:
+        """A timed step the store (or Discord) refused is tried again after a pause, as the
+        director's are: a database away at the start time delays the start, never drops it."""
+        attempt = 0
+        while True:
+            try:
+                return await step()
+            except Exception:
+                log.warning("a tournament's timed step failed; trying again", exc_info=True)
+            await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+            attempt += 1
+
+    async def _remind(self, tournament_id: int) -> None:
+        tournament = await self._store.tournaments.get(tournament_id)
+        if tournament.state != "registering" or tournament.start_at is None:
+            return
+        if not await self._store.tournaments.set_reminded(tournament_id):
+            return
+        people = [
+            e.user_id
+            for e in await self._store.tournaments.entries(tournament_id)
+            if not is_bot(e.user_id)
+        ]
+        lang = tournament.settings.get("lang", EN)
+        text = self._texts.t(
+            lang,
+            "tournament_reminder",
+            tournament_id=tournament_id,
+            start=f"<t:{int(tournament.start_at.timestamp())}:R>",
+            mentions=" ".join(f"<@{user}>" for user in people) or "—",
+        )
+        await self._say(tournament.channel_id, text, people)
+
+    async def _say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        if self.say_in_lobby is None:
+            return
+        try:
+            await self.say_in_lobby(channel_id, text, mentions)
+        except Exception:
+            log.warning("channel %s: a tournament's line was not posted", channel_id, exc_info=True)
+
+    async def _start_on_time(self, tournament_id: int) -> None:
+        tournament = await self._store.tournaments.get(tournament_id)
+        if tournament.state != "registering":
+            return  # called off meanwhile
+        entries = await self._store.tournaments.entries(tournament_id)
+        if len(entries) >= 2 and any(not is_bot(e.user_id) for e in entries):
+            try:
+                await self.start(tournament_id)
+            except RegistrationClosed:
+                return  # another process started it
+            await self._lobby_changed(tournament_id)
+            return
+        try:
+            await self._store.tournaments.cancel(tournament_id, guild_id=tournament.guild_id)
+        except TournamentStarted:
+            return
+        lang = tournament.settings.get("lang", EN)
+        await self._say(
+            tournament.channel_id,
+            self._texts.t(lang, "tournament_too_few", tournament_id=tournament_id),
+            (),
+        )
+        await self._event_is(tournament, "cancelled")
+        await self._lobby_changed(tournament_id)
+
     async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
-        """Enter; a sit-and-go starts once its last seat is taken."""
+        """Enter; a sit-and-go starts once its last seat is taken. While it runs, with late
+        registration open: a late entry, or a re-entry of a player who went out (11.9)."""
+        director = self.directors.get(tournament_id)
+        if director is not None and director.tournament.guild_id == guild_id:
+            return await self._enter_late(director, user_id)
         tournament = await self._store.tournaments.register(
             tournament_id, user_id, guild_id=guild_id
         )
@@ -131,6 +308,24 @@ class Tournaments:
             await self.start(tournament_id)
         await self._lobby_changed(tournament_id)
         return tournament
+
+    async def _enter_late(self, director: TournamentDirector, user_id: int) -> Tournament:
+        tournament = director.tournament
+        if tournament.late_level is None:
+            raise RegistrationClosed(tournament.tournament_id)  # none in this one
+        if not late_open(director):
+            raise TableError("tournament_late_closed", level=tournament.late_level)
+        number = await director.enter(user_id)
+        await self._players.load_names(director.tables[number], (user_id,))
+        await self._players.four_colour(user_id)
+        table = director.tables[number]
+        table.outbox.say(
+            "tournament_late_entry",
+            ping=user_id,
+            mention=f"<@{user_id}>",
+            stack=tournament.starting_stack,
+        )
+        return await self._store.tournaments.get(tournament.tournament_id)
 
     async def unregister(self, guild_id: int, tournament_id: int, user_id: int) -> int:
         refund = await self._store.tournaments.unregister(tournament_id, user_id, guild_id=guild_id)
@@ -146,8 +341,30 @@ class Tournaments:
         if user_id != tournament.organiser_id and not can_manage:
             raise TableError("tournament_cancel_not_allowed")
         refunds = await self._store.tournaments.cancel(tournament_id, guild_id=guild_id)
+        await self._event_is(tournament, "cancelled")
         await self._lobby_changed(tournament_id)
         return refunds
+
+    async def add_prize(
+        self,
+        guild_id: int,
+        tournament_id: int,
+        user_id: int,
+        amount: int,
+        *,
+        can_manage: bool,
+        grant: bool,
+    ) -> Tournament:
+        """Chips added to the prize pool (11.1): by its organiser (or a member who may manage
+        the server) from his wallet, or, by one who may manage the server, as a logged grant."""
+        tournament = await self._store.tournaments.get(tournament_id, guild_id=guild_id)
+        if (grant and not can_manage) or (user_id != tournament.organiser_id and not can_manage):
+            raise TableError("tournament_add_not_allowed")
+        added = await self._store.tournaments.add_to_pool(
+            tournament_id, user_id, amount, guild_id=guild_id, grant=grant
+        )
+        await self._lobby_changed(tournament_id)
+        return added
 
     async def lobby(self, tournament_id: int, guild_id: int | None = None) -> LobbyView:
         """The lobby as it stands: the entrants, the pool and what each paid place would win
@@ -159,6 +376,7 @@ class Tournaments:
             if tournament.state == "running"
             else []
         )
+        bots = [entry.user_id for entry in entries if is_bot(entry.user_id)]
         return LobbyView(
             tournament_id=tournament_id,
             channel_id=tournament.channel_id,
@@ -172,6 +390,12 @@ class Tournaments:
             start_entrants=tournament.start_entrants,
             entrants=tuple(entry.user_id for entry in entries),
             prize_pool=tournament.prize_pool,
+            # Chips the pool holds beyond the buy-ins: what organisers added (11.1).
+            added=max(
+                0, tournament.prize_pool - tournament.buy_in * sum(e.entries for e in entries)
+            )
+            if tournament.state in ("registering", "running")
+            else 0,
             payouts=(
                 prize_table(
                     tournament.prize_pool, sum(e.entries for e in entries), tournament.curve
@@ -187,6 +411,10 @@ class Tournaments:
                     if entry.place is not None
                 )
             ),
+            start_at=None if tournament.start_at is None else int(tournament.start_at.timestamp()),
+            bots=tuple(
+                sorted((await self._store.players.names(tournament.guild_id, bots)).items())
+            ),
             **self._running(tournament_id),
         )
 
@@ -197,6 +425,7 @@ class Tournaments:
         if director is None or director.finished:
             return {}
         level, to_next = director.next_level()
+        late = late_open(director)
         stacks: list[tuple[int, int, int]] = []
         for number, table in sorted(director.tables.items()):
             # A hand in play shows each player's chips as it began: its bets are not yet won.
@@ -215,6 +444,8 @@ class Tournaments:
             "stakes": director.structure.level(level).stakes,
             "level_unit": director.tournament.level_unit,
             "to_next_level": to_next,
+            "late_until": director.tournament.late_level if late else None,
+            "reentry": late and director.tournament.reentry,
         }
 
     async def _lobby_changed(self, tournament_id: int) -> None:
@@ -241,7 +472,7 @@ class Tournaments:
         seating = seat_entrants([e.user_id for e in entries], tournament.seats, Random(seed))
         log.info("tournament %s: seated with seed %s: %s", tournament_id, seed, seating)
         channels = {number: await self.make_thread(tournament, number) for number in seating}
-        config = _config(tournament)
+        config = table_config(tournament)
         await self._store.tournaments.start(
             tournament_id,
             {number: (channels[number], seats) for number, seats in seating.items()},
@@ -255,6 +486,7 @@ class Tournaments:
         for table in tables.values():
             table.outbox.redraw()
             self._dealer.schedule(table)
+        await self._event_is(tournament, "active")
         return director
 
     async def _open(self, tournament: Tournament, channel_id: int, config: TableConfig) -> Table:
@@ -274,6 +506,10 @@ class Tournaments:
         dealt there."""
         live = {record.channel_id: record for record in await self._store.hands.live()}
         for tournament in await self._store.tournaments.active():
+            if self.owns is not None and not self.owns(tournament.guild_id):
+                continue
+            if tournament.state == "registering" and tournament.start_at is not None:
+                self._tasks.spawn(self._on_time(tournament.tournament_id))
             if tournament.state != "running":
                 continue
             stored = await self._store.tournaments.tables(tournament.tournament_id)
@@ -343,6 +579,7 @@ class Tournaments:
 
     async def _finished(self, director: TournamentDirector) -> None:
         self.directors.pop(director.tournament.tournament_id, None)
+        await self._event_is(director.tournament, "completed")
         if self.on_finish is not None:
             await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
@@ -358,27 +595,3 @@ class Tournaments:
         except Exception:
             log.warning("tournament %s: its threads were not closed", tournament_id, exc_info=True)
 
-
-def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
-    """The places the store holds, as the director ranked them (ties together)."""
-    by_place: dict[int, list[int]] = {}
-    for entry in entries:
-        if entry.place is not None:
-            by_place.setdefault(entry.place, []).append(entry.user_id)
-    return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
-
-
-def _config(tournament: Tournament) -> TableConfig:
-    """Its tables' settings, at level 1's stakes (the director sets each hand's)."""
-    settings: dict[str, Any] = tournament.settings
-    return TableConfig(
-        stakes=structure(tournament.structure).level(1).stakes,
-        seats=tournament.seats,
-        min_buy_in=1,
-        max_buy_in=1,
-        turn_seconds=settings.get("turn_seconds", 60),
-        countdown_seconds=settings.get("countdown_seconds", 10),
-        lang=settings.get("lang", EN),
-        game=tournament.game,
-        time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
-    )

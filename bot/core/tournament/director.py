@@ -22,8 +22,10 @@ from random import Random
 
 from bot.core.clock import Clock
 from bot.core.dealer import Dealer
+from bot.core.errors import TableError
 from bot.core.registry import Registry
-from bot.core.storage import HandEnd, Store, Tournament
+from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
+from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
 from bot.core.views import LevelClock
@@ -291,6 +293,9 @@ class TournamentDirector:
     def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
         self._tasks.spawn(self._after_hand(table, live, end))
 
+    def unattended(self) -> bool:
+        return all(is_bot(user_id) for user_id in self.left)
+
     # ------------------------------------------------------------------ between hands
 
     async def _after_hand(self, table: Table, live: LiveHand, end: HandEnd) -> None:
@@ -369,7 +374,13 @@ class TournamentDirector:
             elapsed=self.elapsed(),
         )
         self._pending = []
+        attended = not self.unattended()
         self.left = left
+        if attended and self.unattended():
+            # The last person is out: the countdowns under way give way to none (issue 22).
+            for table in self.tables.values():
+                if table.live is None:
+                    self._dealer.stop(table)
         self.record.finishes.extend(finishes)
         self.record.moves.extend(moves)
         self.record.breaks.extend(breaking)
@@ -462,10 +473,12 @@ class TournamentDirector:
                 table=move.to_table,
                 thread=f"<#{target.channel_id}>",
             )
+            # A computer player has no mention and no one to ping.
+            bot = is_bot(move.player)
             target.outbox.say(
                 "tournament_moves_in",
-                ping=move.player,
-                mention=f"<@{move.player}>",
+                ping=None if bot else move.player,
+                mention=name if bot else f"<@{move.player}>",
                 table=move.from_table,
             )
 
@@ -484,6 +497,46 @@ class TournamentDirector:
     def _deal_on(self) -> None:
         for table in self.tables.values():
             self._dealer.schedule(table)
+
+    # ------------------------------------------------------------------ late entries
+
+    async def enter(self, user_id: int) -> int:
+        """A late registration or a re-entry (11.9): the player is seated with a starting stack
+        as a moved player is (11.5): at the table with the fewest players (the lowest-numbered
+        of equals), in a random empty seat drawn from a logged seed, and dealt in from its next
+        hand. Returns the table's number. ``TableError`` when every seat is taken; the store's
+        errors (``RegistrationClosed``, ``NotEnoughChips``) change nothing."""
+        async with self._lock:
+            if self.finished:
+                raise RegistrationClosed(self.tournament.tournament_id)
+            seats = self.seats()
+            open_tables = {n: s for n, s in seats.items() if None in s}
+            if not open_tables:
+                raise TableError("tournament_no_seat")
+            number = min(open_tables, key=lambda n: (sum(u is not None for u in seats[n]), n))
+            seed = f"{self.tournament.seed}:enter:{user_id}:{self.entrants}"
+            empty = [i for i, u in enumerate(seats[number], start=1) if u is None]
+            seat = Random(seed).choice(empty)
+            log.info(
+                "tournament %s: draw %s seats %s at table %s seat %s",
+                self.tournament.tournament_id,
+                seed,
+                user_id,
+                number,
+                seat,
+            )
+            table = self.tables[number]
+            await self._store.tournaments.enter_late(
+                self.tournament.tournament_id, user_id, table.channel_id, seat
+            )
+            self.record.draws.append(seed)
+            self.entrants += 1
+            self.left.add(user_id)
+            self.record.finishes = places_after_reentry(self.record.finishes, user_id)
+            await self._refresh(table)
+        self._deal_on()
+        self._tasks.spawn(self._changed())
+        return number
 
     # ------------------------------------------------------------------ the end
 
@@ -516,3 +569,17 @@ class TournamentDirector:
             self._dealer.stop(table)
             self._registry.remove(table)
         await self._on_finish(self)
+
+
+def places_after_reentry(finishes: Sequence[Finish], user_id: int) -> list[Finish]:
+    """The places once ``user_id`` is in again: his is gone, and those out after him or tied
+    with him finish one lower (docs/rules.md 11.9)."""
+    mine = next((f.place for f in finishes if user_id in f.players), None)
+    if mine is None:
+        return list(finishes)
+    kept: list[Finish] = []
+    for finish in finishes:
+        players = tuple(p for p in finish.players if p != user_id)
+        if players:
+            kept.append(Finish(finish.place + (finish.place <= mine), players))
+    return kept

@@ -1,0 +1,46 @@
+"""What the desk reads off a tournament, apart from its moves: whether late registration is open
+(RULES 11.9), the places the store holds (11.4) and its tables' settings (11.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.config import TableConfig
+from bot.core.settings import DEFAULT_TIME_BANK
+from bot.core.storage import Tournament, TournamentEntry
+from bot.core.tournament.director import TournamentDirector
+from engine.tournament import Finish, structure
+from words import EN
+
+
+def late_open(director: TournamentDirector) -> bool:
+    """Late registration (and re-entry, if allowed) is open until the end of the level the
+    organiser named (11.9): while the next hands are dealt at it or before."""
+    late = director.tournament.late_level
+    return late is not None and not director.finished and director.next_level()[0] <= late
+
+
+def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
+    """The places the store holds, as the director ranked them (ties together)."""
+    by_place: dict[int, list[int]] = {}
+    for entry in entries:
+        if entry.place is not None:
+            by_place.setdefault(entry.place, []).append(entry.user_id)
+    return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
+
+
+def table_config(tournament: Tournament) -> TableConfig:
+    """Its tables' settings, at level 1's stakes (the director sets each hand's)."""
+    settings: dict[str, Any] = tournament.settings
+    return TableConfig(
+        stakes=structure(tournament.structure).level(1).stakes,
+        seats=tournament.seats,
+        min_buy_in=1,
+        max_buy_in=1,
+        turn_seconds=settings.get("turn_seconds", 60),
+        countdown_seconds=settings.get("countdown_seconds", 10),
+        lang=settings.get("lang", EN),
+        game=tournament.game,
+        time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
+    )

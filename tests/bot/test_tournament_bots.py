@@ -1,0 +1,270 @@
+"""Computer players in tournaments (issue 22 point 1, docs/rules.md 11.1), through the core on
+the injected clock, on SQLite and PostgreSQL: the organiser's bots are entrants whose buy-ins
+the house pays and whose prizes go back to it, seated, moved and knocked out like anyone, never
+sent a DM; once no person is left they play it out without pauses. The audit holds throughout."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.core import dealer
+from bot.core.errors import TableError
+from bot.core.house import House
+from bot.core.storage import HouseCannotCover, InvalidTableConfig, Store, Tournament
+from bot.core.storage.house import HOUSE, is_bot
+from bot.core.views import LobbyView
+from engine.tournament import award, prize_table
+from tests.bot.fakes import GUILD
+from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_taken_once
+
+FUNDS = 10_000
+ADMIN = 1
+SEED = 1
+
+
+async def house_balance(store: Store) -> int:
+    return (await store.house.report(GUILD)).balance
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], TournamentRun]:
+    """Decks, the hands' salts (which seed the bots' decisions) and the bots' pauses from the
+    run's seed: at one table, the same tournament every time."""
+
+    def seed(run: TournamentRun) -> TournamentRun:
+        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
+        monkeypatch.setattr(dealer, "new_secret", lambda: f"{run.rng.getrandbits(128):032x}")
+
+        def configure(house: House) -> None:
+            house.bots.delay = (2.0, 2.0)
+            # They think on a small budget here: the decisions stay legal and seeded.
+            house.bots.samples = 20
+
+        run.configure = configure
+        configure(run.house)
+        return run
+
+    return seed
+
+
+async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_prizes(
+    store: Store, seeded: Callable[[TournamentRun], TournamentRun]
+) -> None:
+    run = seeded(TournamentRun(store, seed=22, players=4, seats=4))
+    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    shown: list[LobbyView] = []
+
+    async def show(view: LobbyView) -> int:
+        shown.append(view)
+        return 900
+
+    run.house.tournaments.show_lobby = show
+    director = await run.register_all(level_hands=2, bots=4, bot_style="loose")
+    assert run.tournament is not None
+    tid = run.tournament.tournament_id
+    # The house paid four buy-ins into the pool, through the ledger.
+    assert await house_balance(store) == FUNDS - 4 * BUY_IN
+    assert (await store.tournaments.get(tid)).prize_pool == 8 * BUY_IN
+    await store.audit()
+    bots = {seat.user_id for t in run.tables() for seat in t.seats.values() if is_bot(seat.user_id)}
+    assert len(bots) == 4 and sorted(len(t.seats) for t in run.tables()) == [4, 4]
+    # The lobby names them as bots; a person is a mention.
+    lobby = shown[-1]
+    assert {user for user, _ in lobby.bots} == bots
+    assert all("(loose)" in name for _, name in lobby.bots)
+    assert all(
+        name.startswith("Bot ") for t in run.tables() for u, name in t.names.items() if u < 0
+    )
+    # People play at random, the bots by themselves, with the audit after every hand.
+    await run.play()
+    assert director.record.moves and director.record.breaks
+
+    done = await store.tournaments.get(tid)
+    assert (done.state, done.prize_pool) == ("finished", 0)
+    entries = await store.tournaments.entries(tid)
+    places = {e.user_id: e.place for e in entries}
+    assert None not in places.values() and len(places) == 8
+    places_are_each_taken_once({user: place for user, place in places.items() if place})
+    paid = {e.user_id: e.prize for e in entries if e.prize}
+    assert paid == award(
+        [(f.place, f.players) for f in director.record.finishes], prize_table(8 * BUY_IN, 8)
+    )
+    # The house: its buy-ins out, its bots' prizes in, nothing left in any bot's wallet.
+    bot_prizes = sum(prize for user, prize in paid.items() if is_bot(user))
+    assert await house_balance(store) == FUNDS - 4 * BUY_IN + bot_prizes
+    for bot in bots:
+        assert (await store.wallets.get(GUILD, bot)).balance == 0
+    for user in run.users:
+        assert (await store.wallets.get(GUILD, user)).balance == 1000 - BUY_IN + paid.get(user, 0)
+    await store.audit()
+    # A computer player is never sent its cards; the people were.
+    assert run.screen.private and not any(is_bot(user) for _, user in run.screen.private)
+    # A bot moved is named in its new thread, never mentioned or pinged.
+    assert not any(is_bot(user) for user in run.screen.pings)
+    assert not any("<@-" in line for line in run.screen.lines)
+    # People only on the leaderboard: the house and its bots never rank.
+    board = await store.reports.leaderboard(GUILD)
+    assert board.top and all(row.user_id > HOUSE for row in board.top)
+
+
+async def test_with_no_person_left_the_bots_play_it_out_at_once(
+    store: Store, seeded: Callable[[TournamentRun], TournamentRun]
+) -> None:
+    run = seeded(TournamentRun(store, seed=SEED, players=2, seats=6))
+    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    # (clock, hands dealt) when the lobby first showed only bots, and when it finished
+    moments: dict[str, tuple[float, int]] = {}
+
+    async def show(view: LobbyView) -> int:
+        director = run.house.tournaments.directors.get(view.tournament_id) or run.director
+        dealt = 0 if director is None else len(director.record.dealt)
+        if view.stacks and all(is_bot(user) for _, user, _ in view.stacks):
+            moments.setdefault("people out", (run.clock.now(), dealt))
+        if view.state == "finished":
+            moments["finished"] = (run.clock.now(), dealt)
+        return 900
+
+    run.house.tournaments.show_lobby = show
+    director = await run.register_all(level_hands=3, bots=3, bot_style="tight")
+    # The people play at random until the last one is out; the bots play on by themselves.
+    await run.play(until=lambda d: d.unattended())
+    # Nobody is waiting: no countdown between hands and no pause before a bot acts (but one
+    # begun before the last person went out).
+    await run.clock.advance(max(run.house.bots.delay), run.house)
+    for _ in range(100_000):
+        if director.finished:
+            break
+        await run.clock.advance(0, run.house)  # the loop turns; the clock stays
+    assert director.finished
+    (out_at, dealt_then), (end_at, dealt_at_end) = moments["people out"], moments["finished"]
+    assert dealt_at_end - dealt_then >= 2, "the bots played hands among themselves"
+    assert end_at - out_at <= max(run.house.bots.delay)
+    entries = await store.tournaments.entries(director.tournament.tournament_id)
+    winner = next(e for e in entries if e.place == 1)
+    assert is_bot(winner.user_id) and winner.prize
+    assert await house_balance(store) == FUNDS - 3 * BUY_IN + sum(
+        e.prize or 0 for e in entries if is_bot(e.user_id)
+    )
+    await store.audit()
+
+
+async def test_bots_play_on_after_crashes_and_the_books_still_balance(
+    store: Store, seeded: Callable[[TournamentRun], TournamentRun]
+) -> None:
+    run = seeded(TournamentRun(store, seed=9, players=3, seats=3))
+    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await run.register_all(level_hands=2, bots=3, bot_style="careful")
+    await run.play(crashes=0.02)
+    assert run.restarts >= 1 and run.director is not None
+    assert run.director.finished or run.director.unattended()
+    # What is left to play, the bots play out by themselves.
+    for _ in range(100_000):
+        if run.director.finished:
+            break
+        await run.clock.advance(max(run.house.bots.delay), run.house)
+    assert run.director.finished
+    entries = await store.tournaments.entries(run.director.tournament.tournament_id)
+    assert sorted(e.place for e in entries if e.place) == sorted(range(1, 7)) or any(
+        len(f.players) > 1 for r in run.records for f in r.finishes
+    )
+    bot_prizes = sum(e.prize or 0 for e in entries if is_bot(e.user_id))
+    assert await house_balance(store) == FUNDS - 3 * BUY_IN + bot_prizes
+    await store.audit()
+
+
+async def test_a_cancel_gives_the_house_its_buy_ins_back(store: Store) -> None:
+    run = TournamentRun(store, seed=1, players=3, seats=4)
+    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    tournament = await run.house.tournaments.create(
+        GUILD,
+        77,
+        1001,
+        game="razz",
+        buy_in=BUY_IN,
+        seats=4,
+        level_unit="hands",
+        level_length=5,
+        start_entrants=5,
+        bots=2,
+        bot_style="tight",
+    )
+    await run.house.tournaments.register(GUILD, tournament.tournament_id, 1001)
+    assert await house_balance(store) == FUNDS - 2 * BUY_IN
+    refunds = await run.house.tournaments.cancel(
+        GUILD, tournament.tournament_id, 1001, can_manage=False
+    )
+    assert len(refunds) == 3
+    assert await house_balance(store) == FUNDS
+    assert (await store.wallets.get(GUILD, 1001)).balance == 1000
+    await store.audit()
+
+
+async def test_bots_the_house_cannot_cover_or_that_would_start_it_alone_are_refused(
+    store: Store,
+) -> None:
+    run = TournamentRun(store, seed=1, players=2, seats=4)
+    desk = run.house.tournaments
+    await store.house.fund(GUILD, 250, by=ADMIN)
+
+    async def create(bots: int, *, buy_in: int = BUY_IN, style: str | None = None) -> Tournament:
+        return await desk.create(
+            GUILD,
+            77,
+            1001,
+            game="stud",
+            buy_in=buy_in,
+            seats=4,
+            level_unit="hands",
+            level_length=5,
+            start_entrants=4,
+            bots=bots,
+            bot_style=style,
+        )
+
+    with pytest.raises(HouseCannotCover, match="not the 300"):
+        await create(3)
+    for count, style in ((4, None), (8, None), (-1, None), (1, "wild")):
+        with pytest.raises(TableError, match="tournament_bots_bad"):
+            await create(count, style=style)
+    # The store holds to it as well.
+    with pytest.raises(InvalidTableConfig, match="at least one person"):
+        await store.tournaments.create(
+            GUILD,
+            77,
+            1001,
+            game="stud",
+            structure="standard",
+            level_unit="hands",
+            level_length=5,
+            starting_stack=2000,
+            buy_in=0,
+            seats=4,
+            seed=1,
+            start_entrants=2,
+            bots=(-1, -2),
+        )
+    with pytest.raises(InvalidTableConfig, match="distinct negative ids"):
+        await store.tournaments.create(
+            GUILD,
+            77,
+            1001,
+            game="stud",
+            structure="standard",
+            level_unit="hands",
+            level_length=5,
+            starting_stack=2000,
+            buy_in=0,
+            seats=4,
+            seed=1,
+            start_entrants=4,
+            bots=(-1, -1),
+        )
+    assert await store.tournaments.active() == []
+    assert await house_balance(store) == 250
+    # A freeroll needs nothing of the house, however empty.
+    await store.house.empty(GUILD, 250, by=ADMIN)
+    free = await create(3, buy_in=0)
+    assert len(await store.tournaments.entries(free.tournament_id)) == 3
+    await store.audit()
