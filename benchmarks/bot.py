@@ -172,15 +172,17 @@ class Counts:
     dms: int  # DMs with a picture
     updates: int  # clicks answered by their table update (UPDATE_MESSAGE)
     deferred: int  # clicks acknowledged on their own (a deferred update)
+    routes: dict[str, int]  # the requests counted in ``requests``, by kind
 
 
 def counts(fake: FakeDiscord, channels: list[int]) -> Counts:
     commands = {str(i) for i, record in fake.interactions.items() if record.kind == 2}
-    requests = sum(
-        1
-        for r in fake.requests
-        if not ({part.removeprefix("token-") for part in r.path.split("/")} & commands)
-    )
+    routes: dict[str, int] = {}
+    for r in fake.requests:
+        if not ({part.removeprefix("token-") for part in r.path.split("/")} & commands):
+            route = route_kind(fake, r.method, r.path)
+            routes[route] = routes.get(route, 0) + 1
+    requests = sum(routes.values())
     wanted = set(channels)
     hands = [
         m
@@ -196,8 +198,27 @@ def counts(fake: FakeDiscord, channels: list[int]) -> Counts:
     dms = sum(1 for u in fake.uploads if u.channel_id not in wanted and u.channel_id)
     kinds = fake.callback_kinds
     return Counts(
-        requests, len(hands), streets, pictures, worst, dms, kinds.get(7, 0), kinds.get(6, 0)
+        requests,
+        len(hands),
+        streets,
+        pictures,
+        worst,
+        dms,
+        kinds.get(7, 0),
+        kinds.get(6, 0),
+        dict(sorted(routes.items(), key=lambda item: -item[1])),
     )
+
+
+def route_kind(fake: FakeDiscord, method: str, path: str) -> str:
+    """A request's kind, for the breakdown: its method and path with ids as {id}, DMs apart."""
+    parts = path.strip("/").split("/")
+    if parts[0] == "channels" and int(parts[1]) in fake.dm_channels:
+        parts[1] = "{dm}"
+    shape = "/".join(
+        "{id}" if part.isdigit() or part.startswith("token-") else part for part in parts
+    )
+    return f"{method} /{shape}"
 
 
 def run_discord(tables: int, clicks: int, think: float, stagger: float, conn: Connection) -> None:
@@ -396,6 +417,7 @@ def report(name: str, result: Run, think: float) -> None:
         f"{c.dms} DMs with a picture; clicks answered by their update {c.updates}, "
         f"acknowledged on their own {c.deferred}"
     )
+    print("  requests by kind: " + ", ".join(f"{route} {n}" for route, n in c.routes.items()))
 
 
 BEFORE = "1d409fc"  # the code before issue 23
