@@ -43,6 +43,8 @@ from tests.e2e.discord_rules import (
     IS_COMPONENTS_V2,
     OLD_MESSAGE_EDIT_CODE,
     OLD_MESSAGE_SECONDS,
+    REQUEST_BYTES_MAX,
+    TOO_LARGE_CODE,
     message_problems,
     sync_problems,
 )
@@ -98,8 +100,10 @@ def error(status: int, code: int, message: str) -> web.Response:
 
 
 def invalid(problems: list[str]) -> web.Response:
-    """Discord's 400 for a body it refuses, with the fake's reasons."""
-    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+    """Discord's 400 for a body it refuses, with the fake's reasons in Discord's shape (a
+    field's ``_errors``: discord.py reads that into the exception's text)."""
+    errors = {"body": {"_errors": [{"code": "FAKE_REFUSED", "message": p} for p in problems]}}
+    return json_response({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
 
 
 class CallbackTooLate(Exception):
@@ -622,6 +626,10 @@ class FakeDiscord:
         arrived = self.clock.now()
         method = request.method
         path = "/" + request.match_info["tail"]
+        if (request.content_length or 0) > REQUEST_BYTES_MAX:
+            response = error(413, TOO_LARGE_CODE, "Request entity too large")
+            self.requests.append(RequestRecord(method, path, response.status, arrived))
+            return response
         body, files = await self._body(request)
         if route_matches("POST /interactions/{id}/{token}/callback", method, path, ()):
             record = self.interactions.get(int(path.split("/")[2]))
@@ -705,9 +713,7 @@ class FakeDiscord:
             if problems := sync_problems(body):
                 # Discord refuses the whole overwrite: "Invalid Form Body".
                 self.refused_syncs.append(problems)
-                return json_response(
-                    {"code": 50035, "message": "Invalid Form Body", "errors": problems}, 400
-                )
+                return invalid(problems)
             return json_response(self._overwrite_commands(guild_id, body))
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(body["recipient_id"])
