@@ -39,7 +39,7 @@ def _cards(user_id: int) -> PrivateView:
 
 
 def _taken(outbox: Outbox) -> list[object]:
-    taken = []
+    taken: list[object] = []
     while (effect := outbox.take()) is not None:
         taken.append(effect)
     return taken
@@ -70,7 +70,7 @@ def test_a_redraw_after_the_waiting_one_was_taken_is_kept() -> None:
     built: list[int] = []
     outbox = _outbox(built)
     outbox.redraw()
-    assert outbox.take() == ("table", 1)
+    assert _taken(outbox) == [("table", 1)]
     outbox.put(_cards(1))
     outbox.redraw()
     assert _taken(outbox) == [_cards(1), ("table", 2)]
