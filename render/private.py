@@ -49,13 +49,6 @@ class PrivatePicture:
     slots: tuple[png.Piece, ...]
     boxes: tuple[png.Box, ...]
 
-    def image(self) -> Image.Image:
-        """The whole picture, as an RGB image."""
-        whole = self.canvas.copy()
-        for slot in self.slots:
-            whole.paste(slot.image, slot.box[:2])
-        return whole
-
 
 def private_png(hand: PrivateHand, *, name: str, four_colour: bool, text: Words) -> bytes:
     """The picture as PNG bytes: only its text and tabs mapped to the palette here."""

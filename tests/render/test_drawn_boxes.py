@@ -96,7 +96,9 @@ def test_a_private_picture_is_the_whole_picture_mapped(seed: int) -> None:
     four_colour = seed % 4 == 1
     name = LONG if seed % 3 else ""
     picture = draw_private(mine, name=name, four_colour=four_colour, text=text)
-    whole = picture.image()
+    whole = picture.canvas.copy()
+    for slot in picture.slots:
+        whole.paste(slot.image, slot.box[:2])
     outside = Image.new("L", whole.size, 255)
     for left, top, right, bottom in picture.boxes:
         ImageDraw.Draw(outside).rectangle((left, top, right - 1, bottom - 1), fill=0)
