@@ -1,10 +1,10 @@
 """The floor of ``python -m benchmarks.bot``: a minimal discord.py client that makes the requests
 the bot makes, against the same fake Discord and its players, with no game, store or drawing.
 
-Its commands are deferred and answered (two requests, as the bot's); once two players sit it
+Its commands are deferred and answered (two requests, as the bot's); once its players sit it
 posts a table message of the bot's shape (a Components V2 container: a picture, text naming
 whose turn it is, buttons); each click is answered with the table's update (UPDATE_MESSAGE) for
-the other player. ``Shape`` says how often the bot, in the run before, uploaded a picture with
+the next player. ``Shape`` says how often the bot, in the run before, uploaded a picture with
 an update, sent a DM with a picture, and started a new message (a new hand): the floor does the
 same, counted out over its clicks, with a picture drawn once before it starts.
 """
@@ -29,6 +29,7 @@ class Shape:
     pictures: float  # pictures uploaded with table updates, per click
     dms: float  # DMs with a picture, per click
     clicks_per_hand: float  # clicks between one table message and the next
+    seats: int = 2  # players at each table
 
 
 @dataclass
@@ -58,12 +59,13 @@ class FloorClient(discord.Client):
             data: Any = interaction.data or {}
             if data.get("name") == "sit":
                 table.players.append((interaction.user.id, interaction.user.display_name))
-                if len(table.players) == 2:
+                if len(table.players) == self.shape.seats:
                     channel = self.get_partial_messageable(channel_id)
                     message = await channel.send(view=self._layout(table), file=self._file())
                     table.message_id = message.id
             return
-        table.turn, table.clicks = 1 - table.turn, table.clicks + 1
+        table.turn = (table.turn + 1) % len(table.players)
+        table.clicks += 1
         self._pictures += self.shape.pictures
         self._dms += self.shape.dms
         if table.clicks % max(1, round(self.shape.clicks_per_hand)) == 0:

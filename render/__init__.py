@@ -20,7 +20,7 @@ from render.chart import NetChart, draw_chart
 from render.labels import SeatLabel, TableLabels
 from render.ledger import LedgerRow, LedgerSheet, draw_ledger
 from render.png import encode
-from render.private import draw_private
+from render.private import private_png
 from render.rankings import draw_rankings
 from render.table import draw_table, felt_background, table_boxes, table_pieces
 from words.pictures import ENGLISH, Words
@@ -73,7 +73,7 @@ def private_hand_png(
 
     For that player's eyes only (an ephemeral reply or a DM), never the channel.
     """
-    return encode(draw_private(hand, name=name, four_colour=four_colour, text=words))
+    return private_png(hand, name=name, four_colour=four_colour, text=words)
 
 
 def hand_rankings_png(*, four_colour: bool = False, words: Words = ENGLISH) -> bytes:

@@ -110,9 +110,17 @@ class Outbox:
 
     def redraw(self) -> None:
         # A picture being delivered was taken out: a change made meanwhile still gets drawn.
-        if not (self._items and self._items[-1] is _REDRAW):
-            self._items.append(_REDRAW)
-            self.wake()
+        # A request still waiting shows this change too, since the view is built when it is
+        # taken; only DMs behind it, which the channel never sees, would leave it out of
+        # order: a hand's deal (the table, then its players' cards, then the table again)
+        # is one message, not a post and at once an edit.
+        for item in reversed(self._items):
+            if item is _REDRAW:
+                return
+            if not isinstance(item, PrivateView):
+                break
+        self._items.append(_REDRAW)
+        self.wake()
 
     def put(self, effect: Effect) -> None:
         self._items.append(effect)

@@ -4,6 +4,8 @@ functions: a view and the texts in, an embed out; they read nothing else."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import discord
 
 from bot.core.games import game_name
@@ -86,6 +88,8 @@ def hand_seat_lines(hand: HandView, texts: Texts, lang: str) -> list[str]:
     return lines
 
 
+# The same for every click of a street (a few hundred tables' current streets fit).
+@lru_cache(maxsize=1024)
 def hand_title(
     texts: Texts, lang: str, game: str, stakes: Stakes, hand_id: int, street: int | str
 ) -> str:

@@ -71,6 +71,12 @@ CHAT_INPUT = 1
 # messages older than 1 hour reached"); Discord does not document how few, so the fake takes none.
 OLD_MESSAGE_SECONDS = 3600.0
 OLD_MESSAGE_EDIT_CODE = 30046
+# docs/reference (Uploading Files): files go up as multipart/form-data, the same way to a
+# channel, a webhook or an interaction callback; at most 10 a message, and "the maximum request
+# size when sending a message is 25 MiB" (Discord answers more with 413, code 40005).
+ATTACHMENTS_MAX = 10
+REQUEST_BYTES_MAX = 25 * 1024 * 1024
+TOO_LARGE_CODE = 40005
 
 
 def _script_allowed(char: str) -> bool:
@@ -293,6 +299,8 @@ def message_problems(message: JSON, old_flags: int | None = None) -> list[str]:
     ``flags`` the new ones; ``old_flags`` the flags before an edit)."""
     flags = int(message.get("flags") or 0)
     components = message.get("components") or []
+    if len(message.get("attachments") or []) > ATTACHMENTS_MAX:
+        return [f"{len(message['attachments'])} attachments, over {ATTACHMENTS_MAX}"]
     if old_flags is not None and old_flags & IS_COMPONENTS_V2 and not flags & IS_COMPONENTS_V2:
         return ["the IS_COMPONENTS_V2 flag can't be taken off a message"]
     shared = embed_problems(message.get("embeds") or []) + [

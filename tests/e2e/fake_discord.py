@@ -45,7 +45,9 @@ from tests.e2e.discord_rules import (
     MANAGE_EVENTS,
     OLD_MESSAGE_EDIT_CODE,
     OLD_MESSAGE_SECONDS,
+    REQUEST_BYTES_MAX,
     SCHEDULED,
+    TOO_LARGE_CODE,
     event_move_problem,
     event_problems,
     message_problems,
@@ -645,6 +647,10 @@ class FakeDiscord:
         arrived = self.clock.now()
         method = request.method
         path = "/" + request.match_info["tail"]
+        if (request.content_length or 0) > REQUEST_BYTES_MAX:
+            response = error(413, TOO_LARGE_CODE, "Request entity too large")
+            self.requests.append(RequestRecord(method, path, response.status, arrived))
+            return response
         body, files = await self._body(request)
         if route_matches("POST /interactions/{id}/{token}/callback", method, path, ()):
             record = self.interactions.get(int(path.split("/")[2]))
@@ -728,9 +734,7 @@ class FakeDiscord:
             if problems := sync_problems(body):
                 # Discord refuses the whole overwrite: "Invalid Form Body".
                 self.refused_syncs.append(problems)
-                return json_response(
-                    {"code": 50035, "message": "Invalid Form Body", "errors": problems}, 400
-                )
+                return invalid(problems)
             return json_response(self._overwrite_commands(guild_id, body))
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(body["recipient_id"])

@@ -261,6 +261,23 @@ async def test_a_command_the_bot_does_not_have_is_answered_and_only_warned_of(
     assert english.discord.deprecated_followups == []
 
 
+async def test_a_deal_is_posted_once_and_not_edited_before_anyone_acts(english: Harness) -> None:
+    """Issue 23 point 5: a hand's deal shows the table, then its players' cards, then the table
+    again; the second showing is the same table, so it rides on the first (a post and at once
+    an edit was a request a hand for nothing)."""
+    fake = english.discord
+    players = [fake.add_user(f"p{i}") for i in range(2)]
+    await english.slash(players[0], "table open")
+    for user in players:
+        await english.slash(user, "sit", buy_in=500)
+    await dealt(english.table())
+    await english.settled()
+    live = await english.current_message()
+    assert live["flags"] & IS_COMPONENTS_V2 and "▶ **" in message_text(live)
+    assert all(len(fake.dms_to(int(user["id"]))) == 1 for user in players)
+    assert fake.requests_to(f"PATCH /channels/{fake.channel_id}/messages/{live['id']}") == []
+
+
 async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: Harness) -> None:
     """Issue 23 point 1: one Components V2 message a hand (picture, text, buttons in a
     container), edited in place; a click changes its text and buttons and keeps its picture, in

@@ -447,6 +447,63 @@ async def test_a_message_older_than_an_hour_takes_no_edit(
     assert fake.messages[int(message["id"])]["content"] == "a"
 
 
+def picture_layout(filename: str) -> discord.ui.LayoutView:
+    layout = discord.ui.LayoutView(timeout=None)
+    gallery = discord.ui.MediaGallery[discord.ui.LayoutView](
+        discord.MediaGalleryItem(f"attachment://{filename}")
+    )
+    layout.add_item(discord.ui.Container[discord.ui.LayoutView](gallery))
+    layout.stop()
+    return layout
+
+
+async def test_a_click_is_answered_with_a_new_picture_in_its_update(
+    fake: FakeDiscord, client: Client
+) -> None:
+    """Discord takes files on an interaction callback as on a message (multipart): the click's
+    UPDATE_MESSAGE replaces the picture in the one request; 10 files a message at most."""
+    posted = await channel_of(client, fake).send(
+        view=picture_layout("a.png"), file=discord.File(io.BytesIO(b"A"), filename="a.png")
+    )
+    message = fake.messages[posted.id]
+
+    async def new_picture(interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(
+            view=picture_layout("b.png"),
+            attachments=[discord.File(io.BytesIO(b"B"), filename="b.png")],
+        )
+
+    client.handler = new_picture
+    answer = await fake.click(fake.add_user("ann"), message, "x")
+    assert answer.kind == 7 and [f.filename for f in answer.files] == ["b.png"]
+    (attachment,) = fake.messages[posted.id]["attachments"]
+    assert attachment["filename"] == "b.png"
+
+    async def too_many(interaction: discord.Interaction) -> None:
+        files = [discord.File(io.BytesIO(b"C"), filename=f"{n}.png") for n in range(11)]
+        await interaction.response.edit_message(attachments=files)
+
+    client.handler = too_many
+    pending = asyncio.ensure_future(fake.click(fake.add_user("bob"), message, "x"))
+    await until(lambda: client.errors, 5, "the refusal reaches the handler")
+    pending.cancel()
+    (error,) = client.errors
+    assert isinstance(error, discord.HTTPException) and error.status == 400
+    assert fake.messages[posted.id]["attachments"] == [attachment]
+
+
+async def test_a_request_over_25_mib_is_too_large(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    form = aiohttp.FormData()
+    form.add_field("payload_json", "{}")
+    form.add_field("files[0]", b"0" * (25 * 1024 * 1024), filename="big.png")
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    async with session.post(url, data=form) as response:
+        assert response.status == 413 and (await response.json())["code"] == 40005
+    assert fake.uploads == []
+
+
 # ---------------------------------------------------------------------- gateway
 
 

@@ -29,6 +29,7 @@ from engine.stakes import Stakes
 from render import TableLabels
 from tests.texts import TEXTS
 from words import EN, ENGLISH, RU, Texts
+from words import catalogue as catalogue_module
 from words.catalogue import LOCALES
 from words.catalogue import TEMPLATE as TEMPLATE_FILE
 from words.hands import describe
@@ -122,6 +123,31 @@ def test_every_message_renders_in_both_languages_with_its_placeholders(key: str)
         assert fields(form) <= source, form
     if TEMPLATE[key].count is not None:
         assert len(CATALOGUES[RU].forms(key)) == 3
+
+
+@pytest.mark.parametrize("code", [EN, RU])
+def test_a_message_reads_the_same_as_str_format_would_write_it(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Templates are parsed once and formatted field by field (a table update formats some
+    twenty): every message, in every plural form, must read as string.Formatter writes it."""
+    catalogue = CATALOGUES[code]
+    params: dict[tuple[str, int], dict[str, object]] = {}
+    for key in TEMPLATE:
+        count = TEMPLATE[key].count
+        for n in (1, 2, 5) if count else (NUMBER,):
+            params[key, n] = params_for(key) | ({count: n} if count else {})
+    assert catalogue_module._fields("{a}{{{b:+}}} {c:d}") == (
+        ("", "a", ""),
+        ("{", None, ""),
+        ("", "b", "+"),
+        ("}", None, ""),
+        (" ", "c", "d"),
+    )
+    assert catalogue_module._fields("{a!r}") is None and catalogue_module._fields("{a.b}") is None
+    fast = {case: catalogue.text(case[0], values) for case, values in params.items()}
+    monkeypatch.setattr(catalogue_module, "_fields", lambda text: None)
+    assert fast == {case: catalogue.text(case[0], values) for case, values in params.items()}
 
 
 def test_the_catalogues_have_no_stale_fuzzy_or_unknown_entries() -> None:
