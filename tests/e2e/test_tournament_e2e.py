@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.settings import GameDefaults
 from tests.e2e.fake_discord import (
     CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
@@ -18,13 +19,25 @@ from tests.e2e.fake_discord import (
     components,
     message_text,
 )
-from tests.e2e.harness import Harness, aggressive, dealt, start_bot, until
+from tests.e2e.harness import (
+    DiscordTime,
+    Harness,
+    aggressive,
+    dealt,
+    passive,
+    start_bot,
+    until,
+)
 
 
 @pytest.fixture
 async def english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
     async for harness in start_bot(FakeDiscord(), tmp_path, monkeypatch):
         yield harness
+
+
+# Seconds a player has to act at the away player's test's table (no time bank).
+TURN = 8
 
 
 def lobby(fake: FakeDiscord) -> JSON:
@@ -132,3 +145,47 @@ async def test_a_sit_and_go_played_to_its_winner_pays_and_closes_its_thread(
     assert fake.threads[thread_id]["thread_metadata"]["archived"], "nothing reopened it"
     assert h.bot.house.registry.find(thread_id) is None
     await h.bot.store.audit()
+
+
+async def test_an_away_player_with_closed_dms_is_dealt_every_hand_and_never_sat_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES 11.3 (issue 21 point 6): a player whose DMs are closed and who never acts is dealt
+    in, posts his antes and bring-ins, checks or folds when his time runs out, and stays in."""
+    clock = DiscordTime()
+    game = GameDefaults(countdown_seconds=1, turn_seconds=TURN, time_bank=0)
+    async for h in start_bot(FakeDiscord(), tmp_path, monkeypatch, game, clock):
+        fake = h.discord
+        ann, bob = fake.add_user("ann"), fake.add_user("bob")
+        away = int(bob["id"])
+        fake.closed_dms.add(away)
+        await h.slash(ann, "tournament create", players=2, buy_in=0, seats=2)
+        await h.slash(ann, "tournament register", tournament=1)
+        await h.slash(bob, "tournament register", tournament=1)
+        await h.settled()
+        [thread_id] = fake.threads_of(fake.channel_id)
+        table = h.table(thread_id)
+        hands: set[int] = set()
+        while len(hands) < 3:
+            await dealt(table)
+            assert table.live is not None and away in table.live.users
+            hand_id = table.live.hand_id
+            hands.add(hand_id)
+            while table.live is not None and table.live.hand_id == hand_id:
+                if table.actor_id() == away:
+                    await clock.advance(TURN + 1)  # his time runs out: he checks or folds
+                else:
+                    message = await h.current_message(thread_id)
+                    seq = table.live.seq
+                    await fake.click(ann, message, passive(buttons(message)))
+                    await h.applied(seq, thread_id)
+            await h.settled()
+            assert not table.seats[away].sitting_out
+            if (await h.bot.store.tournaments.get(1)).state == "finished":
+                break
+        # He was told once, in the thread, to use My cards; no DM ever reached him.
+        told = [m for m in fake.channel_messages(thread_id) if "DMs are closed" in message_text(m)]
+        assert len(told) == 1 and fake.dms_to(away) == []
+        stored = await h.bot.store.hands.get(min(hands))
+        assert away in {p.user_id for p in stored.players}
+        await h.bot.store.audit()
