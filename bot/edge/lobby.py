@@ -82,7 +82,8 @@ def lobby_embed(view: LobbyView, texts: Texts) -> discord.Embed:
             else "\n".join([*added, t(lang, "lobby_nobody")]),
             inline=False,
         )
-    else:
+    elif view.buy_in == 0:
+        # Not once the pool is paid out: its places show the prizes it paid.
         embed.add_field(name=t(lang, "lobby_freeroll"), value="\u200b", inline=False)
     if view.late_until is not None:
         late = "lobby_late_reentry" if view.reentry else "lobby_late"

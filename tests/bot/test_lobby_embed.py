@@ -172,3 +172,11 @@ def test_the_entrants_button_comes_once_the_lobby_cant_name_everyone() -> None:
         "Entrants"
     ]
     assert labels(replace(RUNNING, state="cancelled")) == []
+
+
+def test_a_finished_lobby_says_freeroll_only_of_a_freeroll() -> None:
+    """Once paid out the pool is empty: its places show the prizes, and only a tournament with
+    no buy-in reads as a freeroll."""
+    paid = replace(RUNNING, state="finished", prize_pool=0, places=((1, 1, 400), (2, 2, 0)))
+    assert "freeroll" not in text(fields(paid))
+    assert "A freeroll" in text(fields(replace(paid, buy_in=0, places=((1, 1, 0), (2, 2, 0)))))
