@@ -229,38 +229,24 @@ async def test_bots_the_house_cannot_cover_or_that_would_start_it_alone_are_refu
         with pytest.raises(TableError, match="tournament_bots_bad"):
             await create(count, style=style)
     # The store holds to it as well.
-    with pytest.raises(InvalidTableConfig, match="at least one person"):
-        await store.tournaments.create(
-            GUILD,
-            77,
-            1001,
-            game="stud",
-            structure="standard",
-            level_unit="hands",
-            level_length=5,
-            starting_stack=2000,
-            buy_in=0,
-            seats=4,
-            seed=1,
-            start_entrants=2,
-            bots=(-1, -2),
-        )
-    with pytest.raises(InvalidTableConfig, match="distinct negative ids"):
-        await store.tournaments.create(
-            GUILD,
-            77,
-            1001,
-            game="stud",
-            structure="standard",
-            level_unit="hands",
-            level_length=5,
-            starting_stack=2000,
-            buy_in=0,
-            seats=4,
-            seed=1,
-            start_entrants=4,
-            bots=(-1, -1),
-        )
+    refusals = ((2, (-1, -2), "at least one person"), (4, (-1, -1), "distinct negative ids"))
+    for entrants, bots, refusal in refusals:
+        with pytest.raises(InvalidTableConfig, match=refusal):
+            await store.tournaments.create(
+                GUILD,
+                77,
+                1001,
+                game="stud",
+                structure="standard",
+                level_unit="hands",
+                level_length=5,
+                starting_stack=2000,
+                buy_in=0,
+                seats=4,
+                seed=1,
+                start_entrants=entrants,
+                bots=bots,
+            )
     assert await store.tournaments.active() == []
     assert await house_balance(store) == 250
     # A freeroll needs nothing of the house, however empty.
