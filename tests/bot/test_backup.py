@@ -19,13 +19,15 @@ from tests.command_line import stud_bot
 from tests.databases import Location
 
 GUILD = 1
-ROUNDS = 150
 
 
-async def write_for_a_while(store: Store, started: asyncio.Event) -> None:
-    """What a busy bot does to its wallets and seats, one transaction after another."""
+async def write_for_a_while(store: Store, started: asyncio.Event, stop: asyncio.Event) -> None:
+    """What a busy bot does to its wallets and seats, one transaction after another, from
+    before the backup starts until after it has finished (``stop``), however long it takes."""
     await store.seating.open(100, GUILD, 1, max_seats=8, min_buy_in=10, max_buy_in=500)
-    for step in range(ROUNDS):
+    step = 0
+    while True:
+        last = stop.is_set()  # one more round once told: the copy can't hold all the work
         user = 10 + step % 8
         await store.wallets.grant(GUILD, user, 5, reason="backup test", by=1)
         if step % 16 < 8:
@@ -34,6 +36,9 @@ async def write_for_a_while(store: Store, started: asyncio.Event) -> None:
             await store.seating.leave(100, user)
         if step == 10:
             started.set()
+        if last:
+            return
+        step += 1
         # Between transactions the bot's loop serves others (SQLite runs on the loop itself).
         await asyncio.sleep(0)
 
@@ -78,12 +83,13 @@ async def test_a_backup_taken_while_the_store_writes_opens_and_passes_the_audit(
     copy.parent.mkdir()
     bot_store = await Store.open(database)
     backup_store = await Store.open(database) if connection == "another" else bot_store
-    started = asyncio.Event()
+    started, stop = asyncio.Event(), asyncio.Event()
     try:
-        writer = asyncio.create_task(write_for_a_while(bot_store, started))
+        writer = asyncio.create_task(write_for_a_while(bot_store, started, stop))
         await started.wait()
         await backup_store.backup(copy)
-        assert not writer.done(), "the backup should have been taken mid-way"
+        assert not writer.done(), "the writer should still be writing as the backup ends"
+        stop.set()
         await writer
         await bot_store.audit()
     finally:
@@ -118,7 +124,11 @@ def test_stud_bot_backup_copies_the_database(
 ) -> None:
     async def a_bot_that_played() -> None:
         store = await Store.open(shell["DATABASE_PATH"])
-        await write_for_a_while(store, asyncio.Event())
+        started, stop = asyncio.Event(), asyncio.Event()
+        writer = asyncio.create_task(write_for_a_while(store, started, stop))
+        await started.wait()  # a dozen rounds
+        stop.set()
+        await writer
         await store.close()
 
     asyncio.run(a_bot_that_played())
