@@ -211,3 +211,39 @@ async def test_a_delayed_start_comes_with_the_next_registration_or_waits_for_a_f
     await store.audit()
     await seated_as_its_seed_says(run)
     await run.house.tasks.stop()
+
+
+async def test_tables_the_store_cannot_read_just_after_the_start_open_on_the_clock(
+    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = seeded(TournamentRun(store, seed=10, players=PLAYERS, seats=SEATS))
+    tid = (await run.create(level_hands=3)).tournament_id
+    for user in run.users[:-1]:
+        await run.house.tournaments.register(GUILD, tid, user)
+    real = store.seating.seats
+    failures: list[int] = []
+
+    async def away(channel_id: int) -> Any:
+        if len(failures) < 2:
+            failures.append(channel_id)
+            raise ConnectionError("the database is away")
+        return await real(channel_id)
+
+    monkeypatch.setattr(store.seating, "seats", away)
+    answers: list[bool] = []
+
+    async def last_registers() -> None:
+        entered = await run.house.tournaments.register(GUILD, tid, run.users[-1])
+        answers.append(entered.start_delayed)
+
+    # Started in the store, its tables wait for the store: the registration with them.
+    run.house.tasks.spawn(last_registers())
+    await run.clock.advance(0, run.house)
+    assert (await store.tournaments.get(tid)).state == "running" and answers == []
+    await run.clock.advance(6.0, run.house)  # the pauses between tries
+    assert len(failures) == 2 and answers == [False]
+    run.director = run.house.tournaments.directors[tid]
+    run.records.append(run.director.record)
+    assert len(run.director.tables) == 3
+    await run.play()
+    await check_the_end(run, PLAYERS)

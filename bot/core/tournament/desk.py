@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from random import Random
 from typing import Literal, TypeVar
 
@@ -235,14 +236,15 @@ class Tournaments:
         await self._persist(lambda: self._start_on_time(tournament_id))
 
     async def _persist(self, step: Callable[[], Awaitable[_T]]) -> _T:
-        """A timed step the store (or Discord) refused is tried again after a pause, as the
-        director's are: a database away at the start time delays the start, never drops it."""
+        """A step the store (or Discord) refused is tried again after a pause, as the director's
+        are: a database away at the start time delays the start, never drops it, nor does one
+        away as a started tournament's tables open."""
         attempt = 0
         while True:
             try:
                 return await step()
             except Exception:
-                log.warning("a tournament's timed step failed; trying again", exc_info=True)
+                log.warning("a tournament's step failed; trying again", exc_info=True)
             await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
             attempt += 1
 
@@ -453,14 +455,20 @@ class Tournaments:
             if number not in channels:
                 channels[number] = await self.make_thread(tournament, number)
         config = table_config(tournament)
-        await self._store.tournaments.start(
-            tournament_id,
-            {number: (channels[number], seats) for number, seats in seating.items()},
-            config.to_settings(),
-        )
+        try:
+            await self._store.tournaments.start(
+                tournament_id,
+                {number: (channels[number], seats) for number, seats in seating.items()},
+                config.to_settings(),
+            )
+        except RegistrationClosed:
+            del self._threads[tournament_id]  # started elsewhere, or called off
+            raise
         del self._threads[tournament_id]
+        # Started in the store: the tables open here even if the store is away a moment.
         tables = {
-            number: await self._open(tournament, channels[number], config) for number in seating
+            number: await self._persist(partial(self._open, tournament, channels[number], config))
+            for number in seating
         }
         director = self._direct(tournament, tables, {e.user_id for e in entries})
         director.entrants = sum(e.entries for e in entries)
