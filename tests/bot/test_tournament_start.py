@@ -3,7 +3,8 @@ injected clock, on SQLite and PostgreSQL: the start is one transaction (all of i
 a crash between the last registration and the start, or during it, leaves the tournament
 registering with every seat taken, and the restart starts it from its seed; a thread Discord
 refuses delays the start (the player is told), which is tried again on the clock and at the next
-registration, the threads made already used again."""
+registration, the threads made already used again; a store away just after the start's
+transaction delays its tables, tried again on the clock."""
 
 from __future__ import annotations
 
