@@ -153,7 +153,7 @@ async def test_a_tournament_survives_sigkills_of_its_process(tmp_path: Path) -> 
         if state == "finished":
             break
         assert number < 300, "the tournament never ended"
-    assert kills >= 10, kills  # 17 with this seed
+    assert kills >= 10, kills  # 18 or 19 with this seed (4 during the registrations and start)
 
     store = await Store.open(db)
     try:
