@@ -500,7 +500,7 @@ class Tournaments:
             if tournament.state == "registering" and tournament.start_at is not None:
                 self._tasks.spawn(self._on_time(tournament.tournament_id))
             if tournament.state == "registering" and tournament.start_entrants is not None:
-                # In a task: the restored tables are dealt on first, the new ones then.
+                # In a task of its own: the restore goes on while its threads are made.
                 self._tasks.spawn(self._starter.after_restart(tournament.tournament_id))
             if tournament.state != "running":
                 continue
