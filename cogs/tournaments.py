@@ -16,6 +16,7 @@ from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import STUD, game_name
 from bot.edge.client import StudBot
 from bot.edge.funnel import language_of, reply
+from bot.edge.lobby import registered_text
 from bot.edge.permissions import can_make_events, missing_tournament_permissions
 from cogs.tables import GAME_CHOICES, STYLE_CHOICES, can_manage, channel_id_of
 
@@ -164,15 +165,7 @@ class TournamentGroup(
         entered = await self.bot.house.tournaments.register(
             _guild_id(interaction), tournament, interaction.user.id
         )
-        await reply(
-            interaction,
-            self.bot.texts.t(
-                language_of(interaction),
-                "tournament_registered",
-                tournament_id=entered.tournament_id,
-                buy_in=entered.buy_in,
-            ),
-        )
+        await reply(interaction, registered_text(self.bot.texts, language_of(interaction), entered))
 
     @app_commands.command(
         name="reenter", description="Re-enter a running tournament after going out (another buy-in)"

@@ -139,6 +139,16 @@ class PrivateView:
 
 
 @dataclass(frozen=True, slots=True)
+class Registration:
+    """A player entered a tournament: its buy-in, and whether the start his entry called for
+    is delayed (it failed, a thread Discord refused: it is tried again shortly)."""
+
+    tournament_id: int
+    buy_in: int
+    start_delayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SeatTaken:
     """A player sat down: his place (from 0), his chips, and the table's largest buy-in."""
 

@@ -21,7 +21,7 @@ import discord
 from bot.core.errors import TableError
 from bot.core.games import game_name
 from bot.core.storage import Tournament
-from bot.core.views import LobbyView
+from bot.core.views import LobbyView, Registration
 from words import EN, Texts
 
 log = logging.getLogger(__name__)
@@ -233,6 +233,15 @@ def entrants_page(
         )
     buttons.stop()
     return embed, buttons
+
+
+def registered_text(texts: Texts, lang: str, entered: Registration) -> str:
+    """The registering player's private answer: registered, and, if the start his entry called
+    for failed (a thread Discord refused), that it is delayed and tried again."""
+    key = (
+        "tournament_registered_start_delayed" if entered.start_delayed else "tournament_registered"
+    )
+    return texts.t(lang, key, tournament_id=entered.tournament_id, buy_in=entered.buy_in)
 
 
 def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:

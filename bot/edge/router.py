@@ -18,7 +18,7 @@ import discord
 from bot.core.errors import TableError
 from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
 from bot.edge.funnel import Host, acknowledge, answer, answer_error, language_of
-from bot.edge.lobby import LOBBY_ID, PAGE_ID, entrants_page
+from bot.edge.lobby import LOBBY_ID, PAGE_ID, entrants_page, registered_text
 from bot.edge.permissions import missing_permissions
 from bot.edge.presenter import DiscordPresenter
 
@@ -90,9 +90,7 @@ async def _lobby(bot: _Host, interaction: discord.Interaction, match: re.Match[s
             return
         if match["action"] == "register":
             entered = await desk.register(interaction.guild_id, tournament_id, interaction.user.id)
-            text = bot.texts.t(
-                lang, "tournament_registered", tournament_id=tournament_id, buy_in=entered.buy_in
-            )
+            text = registered_text(bot.texts, lang, entered)
         else:
             refund = await desk.unregister(interaction.guild_id, tournament_id, interaction.user.id)
             text = bot.texts.t(

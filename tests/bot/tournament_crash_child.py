@@ -2,12 +2,20 @@
 runs it, playing a sit-and-go of random players against a SQLite file on a clock it moves
 itself, until the parent kills it with SIGKILL.
 
-Run as ``python -m tests.bot.tournament_crash_child DATABASE SEED RUN`` from the repository root.
-The first run (no tournament in DATABASE yet) creates it and registers every player, which
-starts it, and prints ``started``; a later run restores what the store holds, as the bot does
-after a crash, and prints ``restored``. Each prints ``hand N`` when the director has dealt with
-a hand's end, and ``finished`` (then exits) once the tournament has paid out. Decisions and
-decks come from ``SEED`` and ``RUN``: a run is repeatable, each restart plays on differently.
+Run as ``python -m tests.bot.tournament_crash_child DATABASE SEED RUN [PAUSE]`` from the
+repository root. The first run (no tournament in DATABASE yet) creates it and prints
+``created``; a later run restores what the store holds, as the bot does after a crash (starting
+a sit-and-go whose start the crash cut short), and prints ``restored``. While it is registering,
+each run registers those not in yet (the 30th starts it). Each prints ``hand N`` when the
+director has dealt with a hand's end, and ``finished`` (then exits) once the tournament has paid
+out. Decisions and decks come from ``SEED`` and ``RUN``: a run is repeatable, each restart plays
+on differently.
+
+``PAUSE`` stops the run at one point of the registrations or the start, for the parent to kill
+it exactly there: it prints ``paused PAUSE`` and waits. ``registering:N`` is before the N-th
+registration; ``thread:N`` before table N's thread is made (``thread:1``: the last registration
+committed, the start not begun); ``seat:N`` inside the start's transaction, before the N-th
+player is seated (N - 1 seated, nothing committed).
 """
 
 from __future__ import annotations
@@ -16,9 +24,11 @@ import asyncio
 import itertools
 import random
 import sys
+from typing import Any
 
 from bot.core import dealer
 from bot.core.storage import Store, Tournament
+from bot.core.storage import tournaments as stored
 from engine.cards import FULL_DECK, Card
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
 
@@ -33,8 +43,22 @@ def report(line: str) -> None:
     print(line, flush=True)
 
 
-async def run(database: str, seed: int, number: int) -> None:
+async def run(database: str, seed: int, number: int, pause_at: str | None) -> None:
     rng = random.Random(f"{seed}:{number}")
+
+    async def pause(point: str) -> None:
+        if point == pause_at:
+            report(f"paused {point}")
+            await asyncio.Event().wait()  # until the parent's SIGKILL
+
+    real_seat = stored.seat
+    seated = itertools.count(1)
+
+    async def seat(*args: Any) -> None:
+        await pause(f"seat:{next(seated)}")
+        await real_seat(*args)
+
+    stored.seat = seat  # type: ignore[assignment]
 
     def deck() -> list[Card]:
         cards = list(FULL_DECK)
@@ -51,6 +75,7 @@ async def run(database: str, seed: int, number: int) -> None:
     threads = itertools.count(10_000 * (number + 1))
 
     async def thread(tournament: Tournament, table: int) -> int:
+        await pause(f"thread:{table}")
         return next(threads)
 
     house.tournaments.make_thread = thread
@@ -70,13 +95,22 @@ async def run(database: str, seed: int, number: int) -> None:
             countdown_seconds=COUNTDOWN,
             seed=seed,
         )
-        for user in PLAYERS:
-            await house.tournaments.register(GUILD, tournament.tournament_id, user)
-        report("started")
+        report("created")
     else:
         (tournament,) = active
         await house.recovery.restore()
+        # A start the crash cut short comes in a task of the restore's.
+        await clock.until_idle(lambda: house.tasks)
         report("restored")
+    tid = tournament.tournament_id
+    if tid not in house.tournaments.directors:
+        # Still registering: those not in yet register, and the last one starts it.
+        entered = {e.user_id for e in await store.tournaments.entries(tid)}
+        for user in PLAYERS:
+            if user not in entered:
+                entered.add(user)
+                await pause(f"registering:{len(entered)}")
+                await house.tournaments.register(GUILD, tid, user)
     director = house.tournaments.directors[tournament.tournament_id]
     hands = 0
     while not director.finished:
@@ -103,4 +137,6 @@ async def run(database: str, seed: int, number: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(run(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+    asyncio.run(
+        run(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] if sys.argv[4:] else None)
+    )

@@ -67,6 +67,29 @@ class TournamentRun:
         """Create it (with ``bots`` computer players the house stakes) and register every
         user: the last one starts it. The levels last ``level_hands`` hands (or, with
         ``level_unit`` "seconds", that many seconds)."""
+        tournament = await self.create(
+            level_hands=level_hands,
+            level_unit=level_unit,
+            bots=bots,
+            bot_style=bot_style,
+            **options,
+        )
+        for user in self.users:
+            await self.house.tournaments.register(GUILD, tournament.tournament_id, user)
+        self.director = self.house.tournaments.directors[tournament.tournament_id]
+        self.records.append(self.director.record)
+        return self.director
+
+    async def create(
+        self,
+        *,
+        level_hands: int,
+        level_unit: Literal["seconds", "hands"] = "hands",
+        bots: int = 0,
+        bot_style: str | None = None,
+        **options: Any,
+    ) -> Tournament:
+        """The sit-and-go, starting once every user (and the ``bots``) has registered."""
         self.tournament = await self.house.tournaments.create(
             GUILD,
             LOBBY,
@@ -84,11 +107,7 @@ class TournamentRun:
             bot_style=bot_style,
             **options,
         )
-        for user in self.users:
-            await self.house.tournaments.register(GUILD, self.tournament.tournament_id, user)
-        self.director = self.house.tournaments.directors[self.tournament.tournament_id]
-        self.records.append(self.director.record)
-        return self.director
+        return self.tournament
 
     async def crash_and_restart(self, down: float = 0.0) -> None:
         """The process dies (every task of the core stops where it was, no shutdown, nothing
@@ -105,6 +124,9 @@ class TournamentRun:
         self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread
         await self.house.recovery.restore()
+        if self.tournament.tournament_id not in self.house.tournaments.directors:
+            # A start the crash cut short comes in a task of the restore's.
+            await self.clock.until_idle(lambda: self.house.tasks)
         self.director = self.house.tournaments.directors[self.tournament.tournament_id]
         self.records.append(self.director.record)
         self.restarts += 1

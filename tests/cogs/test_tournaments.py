@@ -217,6 +217,8 @@ async def test_entrants_lists_everyone_privately_a_page_at_a_time(
 
 def buttons(message: Any) -> list[dict[str, Any]]:
     return [c for row in message.components for c in row.get("components", [])]
+
+
 async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_lobby(
     world: World,
 ) -> None:
@@ -373,4 +375,37 @@ async def test_the_organiser_adds_chips_to_the_pool_and_an_admin_grants_them(wor
     await bob.slash(world.channel, "tournament register", tournament=1)
     text = message_text(lobby(world))
     assert "Prize pool: 400" in text and "Organisers added 300 to the buy-ins." in text
+    await world.bot.store.audit()
+
+
+async def test_a_thread_discord_refuses_delays_the_start_which_comes_on_the_clock(
+    world: World,
+) -> None:
+    """Issue 21 point 7: the entry that fills a sit-and-go stands when its start fails; the
+    player is told it is delayed, and it is tried again shortly (simcord's time runs on)."""
+    ann, bob, cat = world.players[:3]
+    await ann.slash(world.channel, "tournament create", players=3, buy_in=100, seats=2)
+    desk = world.bot.house.tournaments
+    real = desk.make_thread
+    assert real is not None
+    refusals = [ConnectionError("Discord refused the thread")]
+
+    async def refuses_once(tournament: Any, number: int) -> int:
+        if refusals:
+            raise refusals.pop()
+        return await real(tournament, number)
+
+    desk.make_thread = refuses_once
+    for player in (ann, bob):
+        await player.slash(world.channel, "tournament register", tournament=1)
+    clicked = await cat.click(lobby(world), label="Register")
+    answered = clicked.followups[-1] if clicked.followups else clicked.response
+    assert answered is not None and answered.ephemeral
+    assert "registered for tournament #1" in answered.content
+    assert "the start is delayed" in answered.content
+    assert not refusals and await wallet(world, cat.id) == 900
+    await world.env.settle()
+    assert (await world.bot.store.tournaments.get(1)).state == "running"
+    assert len(await world.bot.store.tournaments.tables(1)) == 2
+    assert "under way" in message_text(lobby(world))
     await world.bot.store.audit()

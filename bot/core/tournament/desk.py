@@ -14,8 +14,9 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from random import Random
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from bot.core.bot_seats import bot_ids, bot_name
 from bot.core.clock import Clock
@@ -35,8 +36,9 @@ from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
-from bot.core.tournament.readings import finishes_of, late_open, table_config
-from bot.core.views import LobbyView
+from bot.core.tournament.readings import finishes_of, late_open, running_figures, table_config
+from bot.core.tournament.starter import Starter
+from bot.core.views import LobbyView, Registration
 from engine.tournament import Finish, prize_table, seat_entrants, structure
 from strategy import DEFAULT_STYLE, STYLES
 from words import EN, Texts
@@ -94,6 +96,11 @@ class Tournaments:
         self.say_in_lobby: LobbySayer | None = None  # set by the edge
         # Whether a server's tournaments are this process's (None: every server's).
         self.owns: Callable[[int], bool] | None = None
+        self._starter = Starter(
+            store, clock, tasks, start=self.start, started=self.directors, shown=self._lobby_changed
+        )
+        # tournament -> table number -> the thread made for it, kept for a start tried again
+        self._threads: dict[int, dict[int, int]] = {}
 
     async def create(
         self,
@@ -229,14 +236,15 @@ class Tournaments:
         await self._persist(lambda: self._start_on_time(tournament_id))
 
     async def _persist(self, step: Callable[[], Awaitable[_T]]) -> _T:
-        """A timed step the store (or Discord) refused is tried again after a pause, as the
-        director's are: a database away at the start time delays the start, never drops it."""
+        """A step the store (or Discord) refused is tried again after a pause, as the director's
+        are: a database away at the start time delays the start, never drops it, nor does one
+        away as a started tournament's tables open."""
         attempt = 0
         while True:
             try:
                 return await step()
             except Exception:
-                log.warning("a tournament's timed step failed; trying again", exc_info=True)
+                log.warning("a tournament's step failed; trying again", exc_info=True)
             await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
             attempt += 1
 
@@ -294,20 +302,20 @@ class Tournaments:
         await self._event_is(tournament, "cancelled")
         await self._lobby_changed(tournament_id)
 
-    async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Tournament:
-        """Enter; a sit-and-go starts once its last seat is taken. While it runs, with late
-        registration open: a late entry, or a re-entry of a player who went out (11.9)."""
+    async def register(self, guild_id: int, tournament_id: int, user_id: int) -> Registration:
+        """Enter; a sit-and-go starts once its last seat is taken (or, if its start failed,
+        at the next entry or retry: the registration stands, ``start_delayed`` says so). While
+        it runs, with late registration open: a late entry, or a re-entry (11.9)."""
         director = self.directors.get(tournament_id)
         if director is not None and director.tournament.guild_id == guild_id:
-            return await self._enter_late(director, user_id)
+            entered = await self._enter_late(director, user_id)
+            return Registration(tournament_id, entered.buy_in)
         tournament = await self._store.tournaments.register(
             tournament_id, user_id, guild_id=guild_id
         )
-        entries = await self._store.tournaments.entries(tournament_id)
-        if tournament.start_entrants is not None and len(entries) >= tournament.start_entrants:
-            await self.start(tournament_id)
+        delayed = await self._starter.when_full(tournament_id)
         await self._lobby_changed(tournament_id)
-        return tournament
+        return Registration(tournament_id, tournament.buy_in, start_delayed=delayed)
 
     async def _enter_late(self, director: TournamentDirector, user_id: int) -> Tournament:
         tournament = director.tournament
@@ -415,38 +423,8 @@ class Tournaments:
             bots=tuple(
                 sorted((await self._store.players.names(tournament.guild_id, bots)).items())
             ),
-            **self._running(tournament_id),
+            **running_figures(self.directors.get(tournament_id)),
         )
-
-    def _running(self, tournament_id: int) -> dict[str, Any]:
-        """The lobby's figures from a running tournament's director: the stacks at its tables
-        as it last read them, the level and what is left of it (11.2)."""
-        director = self.directors.get(tournament_id)
-        if director is None or director.finished:
-            return {}
-        level, to_next = director.next_level()
-        late = late_open(director)
-        stacks: list[tuple[int, int, int]] = []
-        for number, table in sorted(director.tables.items()):
-            # A hand in play shows each player's chips as it began: its bets are not yet won.
-            began = (
-                {}
-                if table.live is None
-                else dict(zip(table.live.users, table.live.hand.starting_stacks, strict=True))
-            )
-            stacks.extend(
-                (number, seat.user_id, began.get(seat.user_id, seat.stack))
-                for seat in sorted(table.seats.values(), key=lambda s: s.position)
-            )
-        return {
-            "stacks": tuple(stacks),
-            "level": level,
-            "stakes": director.structure.level(level).stakes,
-            "level_unit": director.tournament.level_unit,
-            "to_next_level": to_next,
-            "late_until": director.tournament.late_level if late else None,
-            "reentry": late and director.tournament.reentry,
-        }
 
     async def _lobby_changed(self, tournament_id: int) -> None:
         """The edge shows the lobby anew; a Discord error leaves the tournament as it is."""
@@ -471,15 +449,26 @@ class Tournaments:
         seed = f"{tournament.seed}:start"
         seating = seat_entrants([e.user_id for e in entries], tournament.seats, Random(seed))
         log.info("tournament %s: seated with seed %s: %s", tournament_id, seed, seating)
-        channels = {number: await self.make_thread(tournament, number) for number in seating}
+        # A start tried again uses the threads made the time before.
+        channels = self._threads.setdefault(tournament_id, {})
+        for number in seating:
+            if number not in channels:
+                channels[number] = await self.make_thread(tournament, number)
         config = table_config(tournament)
-        await self._store.tournaments.start(
-            tournament_id,
-            {number: (channels[number], seats) for number, seats in seating.items()},
-            config.to_settings(),
-        )
+        try:
+            await self._store.tournaments.start(
+                tournament_id,
+                {number: (channels[number], seats) for number, seats in seating.items()},
+                config.to_settings(),
+            )
+        except RegistrationClosed:
+            del self._threads[tournament_id]  # started elsewhere, or called off
+            raise
+        del self._threads[tournament_id]
+        # Started in the store: the tables open here even if the store is away a moment.
         tables = {
-            number: await self._open(tournament, channels[number], config) for number in seating
+            number: await self._persist(partial(self._open, tournament, channels[number], config))
+            for number in seating
         }
         director = self._direct(tournament, tables, {e.user_id for e in entries})
         director.entrants = sum(e.entries for e in entries)
@@ -510,6 +499,9 @@ class Tournaments:
                 continue
             if tournament.state == "registering" and tournament.start_at is not None:
                 self._tasks.spawn(self._on_time(tournament.tournament_id))
+            if tournament.state == "registering" and tournament.start_entrants is not None:
+                # In a task of its own: the restore goes on while its threads are made.
+                self._tasks.spawn(self._starter.after_restart(tournament.tournament_id))
             if tournament.state != "running":
                 continue
             stored = await self._store.tournaments.tables(tournament.tournament_id)
@@ -594,4 +586,3 @@ class Tournaments:
             await self.close_threads(await self._store.tournaments.threads(tournament_id))
         except Exception:
             log.warning("tournament %s: its threads were not closed", tournament_id, exc_info=True)
-

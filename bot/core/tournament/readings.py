@@ -1,5 +1,6 @@
 """What the desk reads off a tournament, apart from its moves: whether late registration is open
-(RULES 11.9), the places the store holds (11.4) and its tables' settings (11.2)."""
+(RULES 11.9), the places the store holds (11.4), its tables' settings and the lobby's figures of
+a running one (11.2)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,33 @@ def table_config(tournament: Tournament) -> TableConfig:
         game=tournament.game,
         time_bank=settings.get("time_bank", DEFAULT_TIME_BANK),
     )
+
+
+def running_figures(director: TournamentDirector | None) -> dict[str, Any]:
+    """The lobby's figures from a running tournament's director: the stacks at its tables
+    as it last read them, the level and what is left of it (11.2)."""
+    if director is None or director.finished:
+        return {}
+    level, to_next = director.next_level()
+    late = late_open(director)
+    stacks: list[tuple[int, int, int]] = []
+    for number, table in sorted(director.tables.items()):
+        # A hand in play shows each player's chips as it began: its bets are not yet won.
+        began = (
+            {}
+            if table.live is None
+            else dict(zip(table.live.users, table.live.hand.starting_stacks, strict=True))
+        )
+        stacks.extend(
+            (number, seat.user_id, began.get(seat.user_id, seat.stack))
+            for seat in sorted(table.seats.values(), key=lambda s: s.position)
+        )
+    return {
+        "stacks": tuple(stacks),
+        "level": level,
+        "stakes": director.structure.level(level).stakes,
+        "level_unit": director.tournament.level_unit,
+        "to_next_level": to_next,
+        "late_until": director.tournament.late_level if late else None,
+        "reentry": late and director.tournament.reentry,
+    }
