@@ -83,6 +83,23 @@ async def test_registering_moves_the_buy_in_into_the_pool_and_unregistering_back
         await store.tournaments.register(tournament.tournament_id, CAROL, guild_id=GUILD + 1)
 
 
+async def test_a_full_sit_and_go_takes_nobody_more_until_its_start(
+    store: Store, database: Location
+) -> None:
+    """Its field is full once as many as it starts with are in, even while its start is still
+    to come (a crash or a refused thread delayed it): one more is refused, paying nothing."""
+    tournament = await new_tournament(store, start_entrants=2)
+    for user in (ALICE, BOB):
+        await store.tournaments.register(tournament.tournament_id, user, guild_id=GUILD)
+    before = await snapshot(database)
+    with pytest.raises(RegistrationClosed):
+        await store.tournaments.register(tournament.tournament_id, CAROL, guild_id=GUILD)
+    assert await snapshot(database) == before
+    # One leaves before the start: the seat is free again.
+    await store.tournaments.unregister(tournament.tournament_id, BOB, guild_id=GUILD)
+    await store.tournaments.register(tournament.tournament_id, CAROL, guild_id=GUILD)
+
+
 async def test_a_buy_in_he_cant_pay_changes_nothing(store: Store, database: Location) -> None:
     tournament = await new_tournament(store, buy_in=1500)
     await store.wallets.get(GUILD, BOB)

@@ -70,6 +70,16 @@ async def entry(db: Connection, tournament: Row, user_id: int) -> Row | None:
     )
 
 
+async def _entrants(db: Connection, tournament: Row) -> int:
+    found = await one(
+        db,
+        "SELECT count(*) AS n FROM tournament_entries WHERE tournament_id = ?",
+        (tournament["id"],),
+    )
+    assert found is not None
+    return int(found["n"])
+
+
 async def entries(db: Connection, tournament_id: int) -> list[TournamentEntry]:
     """Its players in the order they first registered."""
     rows = await db.all(
@@ -161,12 +171,16 @@ async def _pool(db: Connection, tournament: Row, delta: int) -> None:
 async def register(
     db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
 ) -> None:
-    """Enter a registering tournament, paying the buy-in. ``RegistrationClosed``,
-    ``AlreadyRegistered``, ``NotEnoughChips``."""
+    """Enter a registering tournament, paying the buy-in. ``RegistrationClosed`` (also when a
+    sit-and-go's field is full, its start still to come), ``AlreadyRegistered``,
+    ``NotEnoughChips``."""
     if tournament["state"] != "registering":
         raise RegistrationClosed(int(tournament["id"]))
     if await entry(db, tournament, user_id) is not None:
         raise AlreadyRegistered(int(tournament["id"]), user_id)
+    field = tournament["start_entrants"]
+    if field is not None and await _entrants(db, tournament) >= int(field):
+        raise RegistrationClosed(int(tournament["id"]))
     await _pay_in(db, tournament, user_id, now, starting_balance)
     await db.run(
         "INSERT INTO tournament_entries (tournament_id, user_id, entries, registered_at)"
