@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.storage import NoTournament, Store
-from bot.core.tournament.readings import finishes_of
+from bot.core.tournament.readings import finishes_of, in_dealing_order
 from engine.tournament import award, prize_table
 from tests.bot.tournament_crash_child import BUY_IN, PLAYERS
 from tests.bot.tournament_run import places_are_each_taken_once
@@ -166,9 +166,9 @@ async def test_a_tournament_survives_sigkills_of_its_process(tmp_path: Path) -> 
         places_are_each_taken_once({user: place for user, place in final.items() if place})
         # The pool paid once, in full, as 11.7's table shares it among the places (ties share).
         pool = BUY_IN * len(PLAYERS)
-        expected = award(
-            [(f.place, f.players) for f in finishes_of(entries)], prize_table(pool, len(PLAYERS))
-        )
+        # Ties in 11.4's order, as the store's hands give it: the odd chip to the first.
+        finishes = await in_dealing_order(store, 1, finishes_of(entries))
+        expected = award([(f.place, f.players) for f in finishes], prize_table(pool, len(PLAYERS)))
         prizes = {e.user_id: e.prize for e in entries if e.prize}
         assert prizes == expected and sum(prizes.values()) == pool
         rows = await query(

@@ -70,8 +70,7 @@ class Wallets:
         """Add the daily grant; ``DailyNotReady`` inside the cooldown.
 
         A claim made within :data:`wallets.STREAK_GRACE` of the moment it became possible
-        continues the streak of days in a row; a later one starts it again at 1.
-        """
+        continues the streak of days in a row; a later one starts it again at 1."""
         now = aware(now)
         async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
@@ -145,8 +144,7 @@ class Seating:
         """Open the channel's table. ``settings`` (stakes, turn time, ...) is stored as JSON.
 
         ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
-        buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``.
-        """
+        buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``."""
         seating.check_config(max_seats, min_buy_in, max_buy_in)
         settings_json = seating.encode_settings(settings)
         now = utcnow()
@@ -213,8 +211,7 @@ class Seating:
         """Cash the seat out to the wallet and free it; returns the chips moved.
 
         ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
-        him with ``set_leaving`` instead: the hand's end cashes him out).
-        """
+        him with ``set_leaving`` instead: the hand's end cashes him out)."""
         now = utcnow()
         async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
@@ -331,8 +328,7 @@ class Hands:
         replay, as storage tests write) counts in no stats.
 
         Exactly once: a hand that already ended raises ``HandNotLive`` and pays nothing.
-        ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered.
-        """
+        ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered."""
         hands.check_final_stacks(final_stacks)
         hands.check_state(state)
         if facts is not None:
@@ -341,8 +337,7 @@ class Hands:
 
     async def void(self, hand_id: int, *, reason: str) -> HandEnd:
         """End the hand giving every player back his starting stack (e.g. a state that can't
-        be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``.
-        """
+        be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``."""
         return await self._end(hand_id, None, None, reason.strip() or "hand voided", None, utcnow())
 
     async def live(self) -> list[HandRecord]:
@@ -356,12 +351,17 @@ class Hands:
             return await hands.get(db, hand_id)
 
     async def last_for(
-        self, user_id: int, *, guild_id: int | None = None, finished: bool = False
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        finished: bool = False,
+        tournament_id: int | None = None,
     ) -> HandRecord | None:
-        """The latest hand the player was dealt into (in that guild, if given; one that has
-        ended, if ``finished``)."""
+        """The latest hand the player was dealt into (in that guild, at that tournament's
+        tables, if given; one that has ended, if ``finished``)."""
         async with self._backend.read() as db:
-            return await hands.last_for(db, user_id, guild_id, finished)
+            return await hands.last_for(db, user_id, guild_id, finished, tournament_id)
 
     async def settled_for(
         self,

@@ -244,22 +244,23 @@ async def get(db: Connection, hand_id: int) -> HandRecord:
 
 
 async def last_for(
-    db: Connection, user_id: int, guild_id: int | None, finished: bool
+    db: Connection, user_id: int, guild_id: int | None, finished: bool, tournament_id: int | None
 ) -> HandRecord | None:
-    """The latest hand the player was dealt into (in that guild, if given; one that has ended,
-    if ``finished``)."""
+    """The latest hand the player was dealt into (in that guild, at that tournament's tables,
+    if given; one that has ended, if ``finished``)."""
     rows = await db.all(
         f"SELECT {_HAND_COLUMNS} FROM hand_seats"
         " JOIN hands ON hands.id = hand_seats.hand_id"
         " JOIN tables ON tables.id = hands.table_id"
         " WHERE hand_seats.user_id = :user"
         " AND (CAST(:guild AS BIGINT) IS NULL OR tables.guild_id = :guild)"
+        " AND (CAST(:tournament AS BIGINT) IS NULL OR tables.tournament_id = :tournament)"
         " AND (NOT :finished OR hands.ended_at IS NOT NULL)"
         # The same order as hands.id, but the one hand_seats_by_user is kept in: the walk stops
         # at the first match instead of sorting all of a player's hands (SQLite doesn't see that
         # the two are equal).
         " ORDER BY hand_seats.hand_id DESC LIMIT 1",
-        {"user": user_id, "guild": guild_id, "finished": finished},
+        {"user": user_id, "guild": guild_id, "finished": finished, "tournament": tournament_id},
     )
     hands = await to_hands(db, rows)
     return hands[0] if hands else None

@@ -36,7 +36,14 @@ from bot.core.storage.house import BOTS_PER_STYLE, is_bot
 from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
-from bot.core.tournament.readings import finishes_of, late_open, running_figures, table_config
+from bot.core.tournament.readings import (
+    finishes_of,
+    in_dealing_order,
+    late_open,
+    running_figures,
+    table_config,
+    went_out,
+)
 from bot.core.tournament.starter import Starter
 from bot.core.views import LobbyView, Registration
 from engine.tournament import Finish, prize_table, seat_entrants, structure
@@ -519,26 +526,24 @@ class Tournaments:
                 tables,
                 {e.user_id for e in entries if e.place is None},
                 hands_dealt=hands,
-                finishes=finishes_of(entries),
+                finishes=await in_dealing_order(
+                    self._store, tournament.tournament_id, finishes_of(entries)
+                ),
             )
             director.entrants = sum(e.entries for e in entries)
-            outs: list[tuple[int, int, int]] = []  # (table, user, chips he began with)
-            for number, table in sorted(tables.items()):
+            # (table, place in dealing order, user, chips he began with) of each player out
+            outs: list[tuple[int, int, int, int]] = []
+            for number, table in tables.items():
                 record = live.get(table.channel_id)
                 playing = set() if record is None else {p.user_id for p in record.players}
-                for seat in sorted(table.seats.values(), key=lambda s: s.position):
+                for seat in table.seats.values():
                     if seat.stack == 0 and seat.user_id not in playing:
-                        last = await self._store.hands.last_for(seat.user_id, finished=True)
-                        began = (
-                            0
-                            if last is None
-                            else next(
-                                p.starting_stack for p in last.players if p.user_id == seat.user_id
-                            )
+                        order, began = await went_out(
+                            self._store, tournament.tournament_id, seat.user_id
                         )
-                        outs.append((number, seat.user_id, began))
+                        outs.append((number, order, seat.user_id, began))
             playing_tables = {n for n, t in tables.items() if t.channel_id in live}
-            director.resume(outs, playing_tables)
+            director.resume([(n, u, b) for n, _, u, b in sorted(outs)], playing_tables)
 
     def _direct(
         self,

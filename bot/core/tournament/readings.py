@@ -9,8 +9,9 @@ from typing import Any
 
 from bot.core.config import TableConfig
 from bot.core.settings import DEFAULT_TIME_BANK
-from bot.core.storage import Tournament, TournamentEntry
+from bot.core.storage import HandRecord, Store, Tournament, TournamentEntry
 from bot.core.tournament.director import TournamentDirector
+from engine.codec import decode
 from engine.tournament import Finish, structure
 from words import EN
 
@@ -23,12 +24,56 @@ def late_open(director: TournamentDirector) -> bool:
 
 
 def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
-    """The places the store holds, as the director ranked them (ties together)."""
+    """The places the store holds, ties together in the order of ``entries`` (see
+    ``in_dealing_order`` for 11.4's)."""
     by_place: dict[int, list[int]] = {}
     for entry in entries:
         if entry.place is not None:
             by_place.setdefault(entry.place, []).append(entry.user_id)
     return [Finish(place, tuple(users)) for place, users in sorted(by_place.items(), reverse=True)]
+
+
+def dealt_position(hand: HandRecord, user_id: int) -> int:
+    """The player's place in the hand's dealing order (RULES 1.4): 0 for the seat left of its
+    dealer, as the director counts it when the hand ends."""
+    dealer = decode(hand.state).dealer
+    seat = next(p.seat_index for p in hand.players if p.user_id == user_id)
+    return (seat - dealer - 1) % len(hand.players)
+
+
+async def went_out(store: Store, tournament_id: int, user_id: int) -> tuple[int, int]:
+    """His place in the dealing order of the hand he went out in, at one of the tournament's
+    tables, and the chips he began it with: the director's ranking when the hand ended
+    (11.4), for a restart that came before it."""
+    hand = await store.hands.last_for(user_id, finished=True, tournament_id=tournament_id)
+    if hand is None:
+        return 0, 0  # no hand at all: he began none with chips
+    began = next(p.starting_stack for p in hand.players if p.user_id == user_id)
+    return dealt_position(hand, user_id), began
+
+
+async def in_dealing_order(
+    store: Store, tournament_id: int, finishes: Sequence[Finish]
+) -> list[Finish]:
+    """``finishes`` with each tie's players in 11.4's order (the odd chip goes to the first):
+    table by table, the lowest-numbered first, each in the dealing order of the hand he went
+    out in, as the store holds it. A restart knows the ties from the store alone, whose entries
+    are in the order of registration."""
+    channels: list[int] | None = None
+    ordered: list[Finish] = []
+    for finish in finishes:
+        if len(finish.players) > 1:
+            if channels is None:
+                channels = await store.tournaments.threads(tournament_id)  # by table number
+            keys: dict[int, tuple[int, int]] = {}
+            for user in finish.players:
+                hand = await store.hands.last_for(user, finished=True, tournament_id=tournament_id)
+                # A player with a place went out in a hand at one of its tables: always found.
+                assert hand is not None, (tournament_id, user)
+                keys[user] = (channels.index(hand.channel_id), dealt_position(hand, user))
+            finish = Finish(finish.place, tuple(sorted(finish.players, key=keys.__getitem__)))
+        ordered.append(finish)
+    return ordered
 
 
 def table_config(tournament: Tournament) -> TableConfig:
