@@ -5,6 +5,7 @@ until every table has played its hand, even one whose hand is over as it is deal
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -96,3 +97,23 @@ async def test_tied_players_keep_the_dealing_order_across_restarts(
     assert await in_dealing_order(store, tid, final) == final
     await store.audit()
 
+
+async def test_hand_for_hand_waits_for_every_table_even_for_a_hand_over_as_it_is_dealt(
+    store: Store, seeded: Seeded
+) -> None:
+    # Starting stacks of one ante (level 1 lasting the whole tournament): every player is all
+    # in from the antes and every hand is over as it is dealt. Three places paid: the bubble,
+    # four players left, is at two tables of two.
+    run = seeded(TournamentRun(store, seed=0, players=12, seats=3))
+    await run.register_all(level_hands=1000, starting_stack=3)
+    await run.play()
+    assert run.director is not None
+    record = run.director.record
+    assert record.bubbles and set(record.bubbles) == {2}
+    rounds: dict[int, list[int]] = defaultdict(list)
+    for table, round_number in record.dealt:
+        if round_number is not None:
+            rounds[round_number].append(table)
+    # 11.6: in every round each of the two tables was dealt one hand: neither dealt again,
+    # nor did a round end, before the other had played its hand.
+    assert rounds and all(sorted(tables) == [1, 2] for tables in rounds.values()), rounds

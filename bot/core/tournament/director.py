@@ -310,14 +310,25 @@ class TournamentDirector:
         ]
         async with self._lock:
             self._pending.extend(outs)
-            if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
-                # 11.6: the round ends when every table has finished its hand.
+            if self._round_goes_on():
                 await self._refresh(table)
-                return
-            if not await self._between_hands(live.hand_id):
+            elif not await self._between_hands(live.hand_id):
                 return
         if not self.finished:
+            # Waiting for the round, those yet to deal in it are dealt: one held back while
+            # the director worked (``may_deal``) would otherwise never be.
             self._deal_on()
+
+    def _round_goes_on(self) -> bool:
+        """Hand for hand, whether the round goes on (11.6): while a table plays its hand, or
+        one that can deal has not dealt in it yet. A hand over as it is dealt (every player
+        all in from the antes) ends no round before the other tables have played theirs."""
+        if not self.hand_for_hand:
+            return False
+        return any(
+            table.live is not None or (number not in self._round and len(table.eligible()) > 1)
+            for number, table in self.tables.items()
+        )
 
     async def _between_hands(self, hand_id: int) -> bool:
         """Deal with the hands just over (under the director's lock). If the store refuses,
@@ -495,8 +506,10 @@ class TournamentDirector:
             table.outbox.redraw()
 
     def _deal_on(self) -> None:
-        for table in self.tables.values():
-            self._dealer.schedule(table)
+        for number, table in self.tables.items():
+            # Hand for hand, a table that dealt in this round waits for the round's end.
+            if not (self.hand_for_hand and number in self._round):
+                self._dealer.schedule(table)
 
     # ------------------------------------------------------------------ late entries
 
