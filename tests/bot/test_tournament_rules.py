@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -14,9 +15,9 @@ from bot.core import dealer
 from bot.core.storage import Store
 from bot.core.tournament.readings import in_dealing_order
 from engine.codec import decode
-from engine.tournament import Finish
+from engine.tournament import Finish, award, prize_table
 from tests.bot.fakes import GUILD
-from tests.bot.tournament_run import TournamentRun
+from tests.bot.tournament_run import BUY_IN, COUNTDOWN, TournamentRun
 
 CASH_TABLE = 9
 
@@ -95,6 +96,47 @@ async def test_tied_players_keep_the_dealing_order_across_restarts(
     )
     await store.hands.settle(hand, b"x", [100] * len(tied))
     assert await in_dealing_order(store, tid, final) == final
+    await store.audit()
+
+
+async def test_players_out_in_a_hand_the_crash_left_unranked_get_the_dealing_order(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Five players of one ante each at one table: all are all in from the antes, the hand is
+    # over as it is dealt and four of them go out tied (equal stacks), at places 2 to 5.
+    run = TournamentRun(store, seed=4, players=5, seats=5)
+
+    async def away(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("the database is away")
+
+    # The director can't save what the hand did; the process dies before it can again.
+    monkeypatch.setattr(store.tournaments, "after_hand", away)
+    monkeypatch.setattr(store.tournaments, "finish", away)
+    await run.register_all(level_hands=1000, starting_stack=3)
+    (table,) = run.tables()
+    # Dealt from the fourth seat on (the third deals): not the order of the seats.
+    table.last_dealer = sorted(s.position for s in table.seats.values())[1]
+    await run.clock.advance(COUNTDOWN, run.house)
+    assert table.live is None and run.director is not None and not run.director.record.finishes
+    monkeypatch.undo()
+    await run.crash_and_restart()
+    await run.clock.until_idle(lambda: run.house.tasks)
+    assert run.tournament is not None and run.director is not None and run.director.finished
+    tid = run.tournament.tournament_id
+    tied = [f for f in run.director.record.finishes if len(f.players) > 1]
+    assert tied, "nobody tied"
+    for finish in tied:
+        assert finish.players == await rule_order(store, tid, finish.players)
+        assert list(finish.players) != sorted(
+            finish.players, key=lambda p: table.seats[p].position
+        ), "the order of the seats would do as well"
+    # The odd chips of the shared prizes went to the first dealt.
+    expected = award(
+        [(f.place, f.players) for f in run.director.record.finishes],
+        prize_table(BUY_IN * 5, 5),
+    )
+    entries = await store.tournaments.entries(tid)
+    assert {e.user_id: e.prize for e in entries if e.prize} == expected
     await store.audit()
 
 
