@@ -74,6 +74,7 @@ class Recovery:
             table.banks = {
                 s.user_id: s.time_bank for s in table.seats.values() if s.time_bank is not None
             }
+            table.last_dealer = await self._last_dealer(record.channel_id)
             await self._players.load_names(table, table.seats.keys())
             for user_id in table.seats:
                 await self._players.four_colour(user_id)
@@ -111,6 +112,20 @@ class Recovery:
                 table.outbox.redraw()
                 self._dealer.schedule(table)
         return restored
+
+    async def _last_dealer(self, channel_id: int) -> int | None:
+        """Where the table's last hand's dealer sat: the dealer moves on from there as if there
+        had been no restart (RULES 1.4). A hand that can't be read (one voided as corrupt)
+        leaves the table to deal as a first hand, as before the restart it would have."""
+        last = await self._store.tournaments.last_hand(channel_id)
+        if last is None:
+            return None
+        hand = await self._store.hands.get(last)
+        try:
+            return dealer_position(hand)
+        except Exception as error:
+            log.warning("hand %s can't be read for its dealer (%r)", last, error)
+            return None
 
     async def _close_unreadable(
         self, channel_id: int, hand: HandRecord | None, error: Exception
@@ -159,3 +174,9 @@ class Recovery:
             async with table.lock:
                 pass
         await self._flush()
+
+
+def dealer_position(hand: HandRecord) -> int | None:
+    """The table position of the hand's dealer (None for a hand stored without positions)."""
+    dealer = decode(hand.state).dealer
+    return next(p.position for p in hand.players if p.seat_index == dealer)

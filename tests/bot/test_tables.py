@@ -13,7 +13,7 @@ from bot.core.house import House
 from bot.core.outbox import ClearButtons
 from bot.core.showing import table_view
 from bot.core.storage import Store
-from bot.core.table import LiveHand
+from bot.core.table import LiveHand, Table
 from bot.core.turns import WARNING_SECONDS
 from bot.core.views import PrivateView, TableView
 from engine.cards import shuffled_deck
@@ -445,3 +445,70 @@ async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
     assert not ledger[2].seated and ledger[2].on_table == 0 and ledger[2].net == -20
     await store.audit()
     await manager.recovery.shutdown()
+
+
+def dealer_position(table: Table) -> int:
+    """The table position of the dealer of the hand in play."""
+    assert table.live is not None
+    return table.seats[table.live.users[table.live.hand.dealer]].position
+
+
+def next_clockwise(positions: list[int], after: int) -> int:
+    return min((p for p in positions if p > after), default=min(positions))
+
+
+async def play_out(house: House, table: Table) -> None:
+    while table.live is not None:
+        legal = table.live.hand.legal()
+        action = "check" if legal.check else "call" if legal.call else "bring_in"
+        await house.dealer.act(CHANNEL, table.actor_id() or 0, action)
+
+
+async def test_a_restart_mid_hand_moves_the_dealer_on_after_that_hand(
+    store: Store, clock: ManualClock
+) -> None:
+    """RULES 1.4: the hand after a restart is dealt from the seat after the last dealer's, not
+    as a table's first hand."""
+    manager, _ = await seated(store, clock, players=3, countdown=30)
+    table = manager.tables.get(CHANNEL)
+    await clock.advance(30, manager)
+    first = dealer_position(table)
+    await manager.recovery.shutdown()
+
+    fresh = new_house(store, clock)
+    Screen(fresh)
+    await fresh.recovery.restore()
+    restored = fresh.tables.get(CHANNEL)
+    await play_out(fresh, restored)
+    await clock.advance(30, fresh)
+    positions = sorted(seat.position for seat in restored.seats.values())
+    assert dealer_position(restored) == next_clockwise(positions, first) != first
+    await store.audit()
+    await fresh.recovery.shutdown()
+
+
+async def test_a_restart_between_hands_moves_the_dealer_on_though_he_left(
+    store: Store, clock: ManualClock
+) -> None:
+    """The last dealer cashed out as his hand ended: his seat is gone, the order is not."""
+    manager, _ = await seated(store, clock, players=4, countdown=30)
+    table = manager.tables.get(CHANNEL)
+    await clock.advance(30, manager)
+    await play_out(manager, table)
+    await clock.advance(30, manager)
+    second = dealer_position(table)
+    leaver = table.live.users[table.live.hand.dealer] if table.live is not None else 0
+    assert await manager.tables.leave(CHANNEL, leaver) is None  # after this hand
+    await play_out(manager, table)
+    await manager.recovery.shutdown()
+    assert leaver not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}
+
+    fresh = new_house(store, clock)
+    Screen(fresh)
+    await fresh.recovery.restore()
+    restored = fresh.tables.get(CHANNEL)
+    await clock.advance(30, fresh)
+    positions = sorted(seat.position for seat in restored.seats.values())
+    assert dealer_position(restored) == next_clockwise(positions, second)
+    await store.audit()
+    await fresh.recovery.shutdown()

@@ -120,10 +120,16 @@ async def insert(
 async def deal_in(
     db: Connection, table: Row, hand_id: int, players: Sequence[tuple[int, int]], now: datetime
 ) -> None:
-    """Record the players (engine seat order) and the stacks their seats gave the hand."""
+    """Record the players (engine seat order), the stacks their seats gave the hand and where
+    those seats are (a restart moves the dealer on from there, RULES 1.4)."""
     await db.run_many(
-        "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack) VALUES (?, ?, ?, ?)",
-        [(hand_id, index, user_id, stack) for index, (user_id, stack) in enumerate(players)],
+        "INSERT INTO hand_seats (hand_id, seat_index, user_id, starting_stack, position)"
+        " VALUES (?, ?, ?, ?,"
+        " (SELECT position FROM seats WHERE table_id = ? AND seats.user_id = ?))",
+        [
+            (hand_id, index, user_id, stack, table["id"], user_id)
+            for index, (user_id, stack) in enumerate(players)
+        ],
     )
     await log(
         db,
@@ -308,12 +314,12 @@ async def to_hands(db: Connection, rows: Iterable[Row]) -> list[HandRecord]:
     ids = [row[0] for row in rows]
     marks = ", ".join("?" * len(ids))
     players: dict[int, list[HandPlayer]] = {hand_id: [] for hand_id in ids}
-    for hand_id, seat_index, user_id, starting, final in await db.all(
-        "SELECT hand_id, seat_index, user_id, starting_stack, final_stack FROM hand_seats"
-        f" WHERE hand_id IN ({marks}) ORDER BY hand_id, seat_index",
+    for hand_id, seat_index, user_id, starting, final, position in await db.all(
+        "SELECT hand_id, seat_index, user_id, starting_stack, final_stack, position"
+        f" FROM hand_seats WHERE hand_id IN ({marks}) ORDER BY hand_id, seat_index",
         ids,
     ):
-        players[hand_id].append(HandPlayer(seat_index, user_id, starting, final))
+        players[hand_id].append(HandPlayer(seat_index, user_id, starting, final, position))
     return [
         HandRecord(
             hand_id=hand_id,

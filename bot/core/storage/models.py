@@ -64,6 +64,7 @@ class HandPlayer:
     user_id: int
     starting_stack: int
     final_stack: int | None  # None until the hand is settled or voided
+    position: int | None = None  # his seat at the table (None: a hand dealt before migration 16)
 
 
 @dataclass(frozen=True, slots=True)
