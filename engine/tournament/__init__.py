@@ -5,7 +5,13 @@ do and stores the answers, so every choice can be replayed and checked from its 
 """
 
 from engine.tournament.levels import STRUCTURES, Level, Structure, level_at, structure
-from engine.tournament.places import Finish, hand_for_hand, rank_out
+from engine.tournament.places import (
+    Finish,
+    hand_for_hand,
+    places_after_reentry,
+    rank_hands,
+    rank_out,
+)
 from engine.tournament.prizes import CURVES, award, paid_places, payout_shares, prize_table
 from engine.tournament.seating import Break, Move, TableSeats, plan_after_hand, seat_entrants
 
@@ -23,8 +29,10 @@ __all__ = [
     "level_at",
     "paid_places",
     "payout_shares",
+    "places_after_reentry",
     "plan_after_hand",
     "prize_table",
+    "rank_hands",
     "rank_out",
     "seat_entrants",
     "structure",

@@ -34,6 +34,32 @@ def rank_out(out: Sequence[tuple[int, int]], players_before: int) -> list[Finish
     return finishes
 
 
+def rank_hands(hands: Sequence[Sequence[tuple[int, int]]], players_before: int) -> list[Finish]:
+    """Places for the players out in several hands (or hand-for-hand rounds), each hand's as
+    ``rank_out`` ranks it: ``hands`` in the order they ended, so the first one's players finish
+    below the next one's, whatever chips they began with (only players out in the same hand or
+    round tie, 11.4)."""
+    finishes: list[Finish] = []
+    for out in hands:
+        finishes.extend(rank_out(out, players_before))
+        players_before -= len(out)
+    return finishes
+
+
+def places_after_reentry(finishes: Sequence[Finish], user_id: int) -> list[Finish]:
+    """The places once ``user_id`` is in again: his is gone, and those out after him or tied
+    with him finish one lower (docs/rules.md 11.9)."""
+    mine = next((f.place for f in finishes if user_id in f.players), None)
+    if mine is None:
+        return list(finishes)
+    kept: list[Finish] = []
+    for finish in finishes:
+        players = tuple(p for p in finish.players if p != user_id)
+        if players:
+            kept.append(Finish(finish.place + (finish.place <= mine), players))
+    return kept
+
+
 def hand_for_hand(players_left: int, places_paid: int, tables: int) -> bool:
     """Whether tables keep in step (11.6): on the bubble, with more than one table.
 

@@ -14,9 +14,8 @@ import pytest
 from bot.core import dealer
 from bot.core.errors import TableError
 from bot.core.storage import AlreadyRegistered, RegistrationClosed, Store
-from bot.core.tournament.director import places_after_reentry
 from bot.core.views import LobbyView
-from engine.tournament import Finish, award, prize_table
+from engine.tournament import Finish, award, places_after_reentry, prize_table
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_taken_once
 

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from bot.core import dealer
-from bot.core.storage import Store
+from bot.core.storage import HandEnd, Store
+from bot.core.table import LiveHand, Table
+from bot.core.tournament.director import RETRY_SECONDS
 from bot.core.tournament.readings import in_dealing_order
 from engine.codec import decode
 from engine.tournament import Finish, award, prize_table
@@ -159,3 +161,54 @@ async def test_hand_for_hand_waits_for_every_table_even_for_a_hand_over_as_it_is
     # 11.6: in every round each of the two tables was dealt one hand: neither dealt again,
     # nor did a round end, before the other had played its hand.
     assert rounds and all(sorted(tables) == [1, 2] for tables in rounds.values()), rounds
+
+
+@pytest.mark.parametrize("restart", [False, True])
+async def test_players_out_in_different_hands_are_ranked_hand_by_hand(
+    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch, restart: bool
+) -> None:
+    """11.4 ties only players out in the same hand: those out at two tables, not hand for hand,
+    whose places wait (the store away, then a retry or a restart) are ranked hand by hand, in
+    the order the hands ended, though they all began with the same chips."""
+    # Two tables of four, one ante each: every hand is over as it is dealt.
+    run = seeded(TournamentRun(store, seed=3, players=8, seats=4))
+    director = await run.register_all(level_hands=1000, starting_stack=3)
+    ended: list[tuple[Table, LiveHand, HandEnd]] = []
+    # Both tables deal and end a hand before the director deals with either.
+    monkeypatch.setattr(director, "hand_ended", lambda *args: ended.append(args))
+    await run.clock.advance(COUNTDOWN, run.house)
+    assert len(ended) == 2 and not director.record.finishes
+    monkeypatch.undo()
+    if restart:
+        await run.crash_and_restart()
+    else:
+
+        async def away(*args: Any, **kwargs: Any) -> None:
+            raise ConnectionError("the database is away")
+
+        # The first hand's places can't be saved; the second hand ends meanwhile.
+        monkeypatch.setattr(store.tournaments, "after_hand", away)
+        director.hand_ended(*ended[0])
+        await run.clock.until_idle(lambda: run.house.tasks)
+        director.hand_ended(*ended[1])
+        await run.clock.until_idle(lambda: run.house.tasks)
+        monkeypatch.undo()
+    await run.clock.advance(max(RETRY_SECONDS), run.house)
+    assert run.tournament is not None and run.director is not None
+    entries = await store.tournaments.entries(run.tournament.tournament_id)
+    hands: dict[int, int] = {}  # the hand each player went out in
+    for entry in entries:
+        if entry.place is not None:
+            hand = await store.hands.last_for(entry.user_id, finished=True)
+            assert hand is not None
+            hands[entry.user_id] = hand.hand_id
+    assert len(set(hands.values())) == 2, "not out at both tables"
+    by_hand: dict[int, set[int]] = defaultdict(set)
+    for entry in entries:
+        if entry.place is not None:
+            by_hand[hands[entry.user_id]].add(entry.place)
+    ends = {h: (await store.hands.get(h)).ended_at for h in by_hand}
+    first, second = sorted(by_hand, key=lambda h: (ends[h], h))
+    # Those out in the hand that ended first finish below all of the other's.
+    assert min(by_hand[first]) > max(by_hand[second]), by_hand
+    await store.audit()

@@ -22,6 +22,7 @@ from engine.tournament import (
     payout_shares,
     plan_after_hand,
     prize_table,
+    rank_hands,
     rank_out,
     seat_entrants,
     structure,
@@ -111,6 +112,17 @@ def test_players_out_together_rank_by_the_stack_they_began_with() -> None:
         Finish(3, (2,)),
         Finish(4, (1, 3)),
     ]
+
+
+def test_players_out_in_different_hands_never_tie() -> None:
+    """11.4 ties only players out in the same hand: the hand that ended first ranks below."""
+    first, second = [(1, 100), (2, 100)], [(3, 100), (4, 300)]
+    assert rank_hands([first, second], players_before=6) == [
+        Finish(5, (1, 2)),
+        Finish(3, (4,)),
+        Finish(4, (3,)),
+    ]
+    assert rank_hands([first + second], players_before=6) == rank_out(first + second, 6)
 
 
 def test_tied_places_share_their_prizes_odd_chip_to_the_first_dealt() -> None:

@@ -40,9 +40,9 @@ from bot.core.tournament.readings import (
     finishes_of,
     in_dealing_order,
     late_open,
+    restored_outs,
     running_figures,
     table_config,
-    went_out,
 )
 from bot.core.tournament.starter import Starter
 from bot.core.views import LobbyView, Registration
@@ -531,19 +531,9 @@ class Tournaments:
                 ),
             )
             director.entrants = sum(e.entries for e in entries)
-            # (table, place in dealing order, user, chips he began with) of each player out
-            outs: list[tuple[int, int, int, int]] = []
-            for number, table in tables.items():
-                record = live.get(table.channel_id)
-                playing = set() if record is None else {p.user_id for p in record.players}
-                for seat in table.seats.values():
-                    if seat.stack == 0 and seat.user_id not in playing:
-                        order, began = await went_out(
-                            self._store, tournament.tournament_id, seat.user_id
-                        )
-                        outs.append((number, order, seat.user_id, began))
+            outs = await restored_outs(self._store, tournament.tournament_id, tables, live)
             playing_tables = {n for n, t in tables.items() if t.channel_id in live}
-            director.resume([(n, u, b) for n, _, u, b in sorted(outs)], playing_tables)
+            director.resume(outs, playing_tables)
 
     def _direct(
         self,

@@ -28,6 +28,7 @@ from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
+from bot.core.tournament.waiting import Out, Waiting
 from bot.core.views import LevelClock
 from engine.codec import decode
 from engine.stakes import Stakes
@@ -40,9 +41,9 @@ from engine.tournament import (
     hand_for_hand,
     level_at,
     paid_places,
+    places_after_reentry,
     plan_after_hand,
     prize_table,
-    rank_out,
     structure,
 )
 
@@ -53,19 +54,6 @@ RETRY_SECONDS = (1.0, 5.0, 15.0, 60.0)
 # A level counted in time is saved this often (and between hands): a crash costs the level at
 # most this much more time (RULES 11.8).
 CLOCK_SAVE_SECONDS = 10.0
-
-
-@dataclass(slots=True)
-class _Out:
-    """A player out, waiting for his place: in dealing order at the lowest-numbered table."""
-
-    table: int
-    order: int  # his place in that hand's dealing order (RULES 1.4)
-    user_id: int
-    began_with: int  # his chips when that hand began (11.4)
-
-    def key(self) -> tuple[int, int]:
-        return (self.table, self.order)
 
 
 @dataclass(slots=True)
@@ -119,7 +107,7 @@ class TournamentDirector:
         self.entrants = 0  # entries in all, set by whoever made it (the prize table's size)
         self.record = Record(finishes=list(finishes))
         self._lock = asyncio.Lock()
-        self._pending: list[_Out] = []  # out in this hand-for-hand round, not ranked yet
+        self._waiting = Waiting()  # players out, not ranked yet
         self._hands_dealt = dict(hands_dealt or dict.fromkeys(tables, 0))
         self._levels: dict[int, int] = {}  # the level each table last dealt at
         self._elapsed = tournament.elapsed
@@ -133,14 +121,16 @@ class TournamentDirector:
         if tournament.level_unit == "seconds":
             self._tasks.spawn(self._keep_clock())
 
-    def resume(self, outs: Sequence[tuple[int, int, int]], playing: set[int]) -> None:
-        """After a restart: ``outs`` (table, player, chips he began his last hand with) went
-        out in hands the director had not dealt with; the tables ``playing`` have a hand in
-        play. Hand-for-hand resumes if it was on: the tables playing are this round's. Nothing
-        is dealt until the players out have their places and the tables between hands are
-        balanced."""
+    def resume(self, outs: Sequence[tuple[int, int, int, int]], playing: set[int]) -> None:
+        """After a restart: ``outs`` (the hand he went out in, counted in the order the hands
+        ended; table; player; chips he began that hand with) went out in hands the director had
+        not dealt with, sorted; the tables ``playing`` have a hand in play. Hand-for-hand
+        resumes if it was on: the tables playing are this round's. Nothing is dealt until the
+        players out have their places and the tables between hands are balanced."""
         staying = len(self.left) - len(outs)
         paid = paid_places(self.entrants)
+        # Out on the bubble, hand for hand: they went out in one round, and tie as in one hand.
+        in_round = hand_for_hand(len(self.left), paid, len(self.tables))
         self.hand_for_hand = hand_for_hand(staying, paid, len(self.tables))
         if staying == paid + 1:
             self.record.bubbles.append(len(self.tables))
@@ -150,9 +140,7 @@ class TournamentDirector:
         # Even with nobody out, the tables are planned again: a crash may have come between a
         # hand's end and the moves it called for.
         self._held = True
-        self._pending = [
-            _Out(table, order, user, began) for order, (table, user, began) in enumerate(outs)
-        ]
+        self._waiting.restored(outs, in_round)
         self._tasks.spawn(self._resume())
 
     async def _resume(self) -> None:
@@ -304,12 +292,12 @@ class TournamentDirector:
         count = len(live.users)
         dealing = [(hand.dealer + 1 + i) % count for i in range(count)]
         outs = [
-            _Out(number, order, live.users[seat], hand.starting_stacks[seat])
+            (number, order, live.users[seat], hand.starting_stacks[seat])
             for order, seat in enumerate(dealing)
             if end.final_stacks[live.users[seat]] == 0
         ]
         async with self._lock:
-            self._pending.extend(outs)
+            self._waiting.hand_ended(self.hand_for_hand, outs)
             if self._round_goes_on():
                 await self._refresh(table)
             elif not await self._between_hands(live.hand_id):
@@ -363,8 +351,7 @@ class TournamentDirector:
     async def _rank_and_move(self, hand_id: int) -> None:
         """Rank the players out, plan the moves at every table between hands, save it all in
         one transaction, then show it. Nothing in memory changes before the store has it."""
-        out = sorted(self._pending, key=_Out.key)
-        finishes = rank_out([(o.user_id, o.began_with) for o in out], len(self.left))
+        out, finishes = self._waiting.ranked(len(self.left))
         places = {user: f.place for f in finishes for user in f.players}
         left = self.left - set(places)
         if len(left) <= 1:
@@ -384,7 +371,7 @@ class TournamentDirector:
             closing=[channel[n] for n in breaking],
             elapsed=self.elapsed(),
         )
-        self._pending = []
+        self._waiting.clear()
         attended = not self.unattended()
         self.left = left
         if attended and self.unattended():
@@ -466,7 +453,7 @@ class TournamentDirector:
         return moves, breaking, draws
 
     def _show(
-        self, out: list[_Out], places: dict[int, int], moves: list[Move], breaking: list[int]
+        self, out: list[Out], places: dict[int, int], moves: list[Move], breaking: list[int]
     ) -> None:
         for o in out:
             table = self.tables[o.table]
@@ -554,7 +541,7 @@ class TournamentDirector:
     # ------------------------------------------------------------------ the end
 
     async def _finish(
-        self, places: dict[int, int], out: list[_Out], finishes: list[Finish], left: set[int]
+        self, places: dict[int, int], out: list[Out], finishes: list[Finish], left: set[int]
     ) -> None:
         """One player left: he wins; the prizes are paid (11.7) and the tables close."""
         (winner,) = left
@@ -568,7 +555,7 @@ class TournamentDirector:
         await self._store.tournaments.finish(
             self.tournament.tournament_id, places=places, prizes=prizes
         )
-        self._pending = []
+        self._waiting.clear()
         self.record.finishes = every
         self.record.prizes = prizes
         self.finished = True
@@ -582,17 +569,3 @@ class TournamentDirector:
             self._dealer.stop(table)
             self._registry.remove(table)
         await self._on_finish(self)
-
-
-def places_after_reentry(finishes: Sequence[Finish], user_id: int) -> list[Finish]:
-    """The places once ``user_id`` is in again: his is gone, and those out after him or tied
-    with him finish one lower (docs/rules.md 11.9)."""
-    mine = next((f.place for f in finishes if user_id in f.players), None)
-    if mine is None:
-        return list(finishes)
-    kept: list[Finish] = []
-    for finish in finishes:
-        players = tuple(p for p in finish.players if p != user_id)
-        if players:
-            kept.append(Finish(finish.place + (finish.place <= mine), players))
-    return kept

@@ -5,11 +5,13 @@ a running one (11.2)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.config import TableConfig
 from bot.core.settings import DEFAULT_TIME_BANK
 from bot.core.storage import HandRecord, Store, Tournament, TournamentEntry
+from bot.core.table import Table
 from bot.core.tournament.director import TournamentDirector
 from engine.codec import decode
 from engine.tournament import Finish, structure
@@ -41,15 +43,35 @@ def dealt_position(hand: HandRecord, user_id: int) -> int:
     return (seat - dealer - 1) % len(hand.players)
 
 
-async def went_out(store: Store, tournament_id: int, user_id: int) -> tuple[int, int]:
-    """His place in the dealing order of the hand he went out in, at one of the tournament's
-    tables, and the chips he began it with: the director's ranking when the hand ended
-    (11.4), for a restart that came before it."""
-    hand = await store.hands.last_for(user_id, finished=True, tournament_id=tournament_id)
-    if hand is None:
-        return 0, 0  # no hand at all: he began none with chips
-    began = next(p.starting_stack for p in hand.players if p.user_id == user_id)
-    return dealt_position(hand, user_id), began
+async def restored_outs(
+    store: Store, tournament_id: int, tables: dict[int, Table], live: dict[int, HandRecord]
+) -> list[tuple[int, int, int, int]]:
+    """After a restart, those out in hands the director had not dealt with (a seat with no
+    chips and no hand in play): (hand, table, player, chips he began it with), ``hand``
+    counting the hands they went out in by the order they ended, sorted so, then in the
+    dealing order (1.4) at the lowest-numbered table: the director's ranking when each hand
+    ended (11.4)."""
+    found: list[tuple[tuple[datetime, int], int, int, int, int]] = []
+    for number, table in tables.items():
+        record = live.get(table.channel_id)
+        playing = set() if record is None else {p.user_id for p in record.players}
+        for seat in table.seats.values():
+            if seat.stack > 0 or seat.user_id in playing:
+                continue
+            hand = await store.hands.last_for(
+                seat.user_id, finished=True, tournament_id=tournament_id
+            )
+            if hand is None:  # no hand at all: he began none with chips
+                found.append(((datetime.min.replace(tzinfo=UTC), 0), number, 0, seat.user_id, 0))
+                continue
+            assert hand.ended_at is not None  # a finished hand
+            began = next(p.starting_stack for p in hand.players if p.user_id == seat.user_id)
+            order = dealt_position(hand, seat.user_id)
+            found.append(((hand.ended_at, hand.hand_id), number, order, seat.user_id, began))
+    ended = sorted({out[0] for out in found})
+    return [
+        (ended.index(hand), number, user, began) for hand, number, _, user, began in sorted(found)
+    ]
 
 
 async def in_dealing_order(
