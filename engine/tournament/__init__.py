@@ -11,6 +11,7 @@ from engine.tournament.places import (
     places_after_reentry,
     rank_hands,
     rank_out,
+    round_dealt,
 )
 from engine.tournament.prizes import CURVES, award, paid_places, payout_shares, prize_table
 from engine.tournament.seating import Break, Move, TableSeats, plan_after_hand, seat_entrants
@@ -34,6 +35,7 @@ __all__ = [
     "prize_table",
     "rank_hands",
     "rank_out",
+    "round_dealt",
     "seat_entrants",
     "structure",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -67,3 +67,17 @@ def hand_for_hand(players_left: int, places_paid: int, tables: int) -> bool:
     puts everyone still in the money (docs/rules.md 11.6).
     """
     return tables > 1 and players_left == places_paid + 1
+
+
+def round_dealt(dealt: Mapping[int, int], playing: Set[int]) -> set[int]:
+    """The tables that have dealt in the hand-for-hand round under way (11.6), from the hands
+    each table has dealt since the bubble (``dealt``, by table) and those with a hand in play.
+
+    Every table deals one hand a round: those that have dealt one more than the others have
+    dealt in this round. All even, the round is over unless a hand is in play: then, as at the
+    bubble with a hand dealt before it, every table has played its part of it.
+    """
+    most = max(dealt.values(), default=0)
+    if all(count == most for count in dealt.values()):
+        return set(dealt) if playing else set()
+    return {table for table, count in dealt.items() if count == most}

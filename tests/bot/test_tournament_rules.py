@@ -14,10 +14,11 @@ import pytest
 from bot.core import dealer
 from bot.core.storage import HandEnd, Store
 from bot.core.table import LiveHand, Table
+from bot.core.tournament import TournamentDirector
 from bot.core.tournament.director import RETRY_SECONDS
 from bot.core.tournament.readings import in_dealing_order
 from engine.codec import decode
-from engine.tournament import Finish, award, prize_table
+from engine.tournament import Finish, award, prize_table, rank_out
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, COUNTDOWN, TournamentRun
 
@@ -211,4 +212,66 @@ async def test_players_out_in_different_hands_are_ranked_hand_by_hand(
     first, second = sorted(by_hand, key=lambda h: (ends[h], h))
     # Those out in the hand that ended first finish below all of the other's.
     assert min(by_hand[first]) > max(by_hand[second]), by_hand
+    await store.audit()
+
+
+async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
+    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """11.6 across a restart: the bot goes down once one table has played its hand of the round
+    and before the other has dealt its own; after the restart the other deals first, and the
+    first waits for it (its hand of the round is played)."""
+    run = seeded(TournamentRun(store, seed=2, players=12, seats=3))
+    await run.register_all(level_hands=1000, starting_stack=3)
+
+    def round_starts(director: TournamentDirector) -> bool:
+        """Hand for hand, between rounds: no table has dealt in this one."""
+        this_round = director.record.hand_for_hand_rounds
+        return (
+            director.hand_for_hand
+            and all(table.live is None for table in director.tables.values())
+            and all(number != this_round for _, number in director.record.dealt)
+        )
+
+    await run.play(until=round_starts)
+    director = run.director
+    assert director is not None and director.hand_for_hand and len(director.tables) == 2
+    assert all(table.live is None for table in director.tables.values())
+    first, second = sorted(director.tables)
+    held = director.tables[second]
+    dealt = run.house.dealer.start_hand
+
+    async def only_first(table: Table) -> int | None:
+        # The crash comes before the second table's countdown ends.
+        return None if table is held else await dealt(table)
+
+    monkeypatch.setattr(run.house.dealer, "start_hand", only_first)
+    await run.clock.advance(COUNTDOWN, run.house)
+    assert director.record.dealt[-1][0] == first
+    played = await store.tournaments.last_hand(director.tables[first].channel_id)
+    monkeypatch.undo()
+    await run.crash_and_restart()
+    await run.clock.until_idle(lambda: run.house.tasks)
+    await run.clock.advance(COUNTDOWN, run.house)
+    await run.clock.until_idle(lambda: run.house.tasks)
+    after = run.director
+    assert after is not None and after.record.dealt, "nothing dealt after the restart"
+    # The second table plays its hand of that round before the first deals again.
+    assert after.record.dealt[0][0] == second, after.record.dealt
+    playing = await store.tournaments.last_hand(held.channel_id)
+    await run.play()
+    # Those out in the round's two hands were ranked as out in one hand (11.4).
+    out: list[tuple[int, int]] = []
+    for hand_id in (played, playing):
+        assert hand_id is not None
+        hand = await store.hands.get(hand_id)
+        dealer_seat = decode(hand.state).dealer
+        players = sorted(hand.players, key=lambda p: (p.seat_index - dealer_seat - 1) % 2)
+        out.extend((p.user_id, p.starting_stack) for p in players if p.final_stack == 0)
+    assert out and len(out) < 4, "nobody out in the round"
+    places = {
+        e.user_id: e.place for e in await store.tournaments.entries(after.tournament.tournament_id)
+    }
+    expected = {user: f.place for f in rank_out(out, 4) for user in f.players}
+    assert {user: places[user] for user, _ in out} == expected
     await store.audit()

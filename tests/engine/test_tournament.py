@@ -24,6 +24,7 @@ from engine.tournament import (
     prize_table,
     rank_hands,
     rank_out,
+    round_dealt,
     seat_entrants,
     structure,
 )
@@ -123,6 +124,16 @@ def test_players_out_in_different_hands_never_tie() -> None:
         Finish(4, (3,)),
     ]
     assert rank_hands([first + second], players_before=6) == rank_out(first + second, 6)
+
+
+def test_a_hand_for_hand_round_is_read_from_the_hands_each_table_dealt() -> None:
+    """11.6 after a restart: the tables one hand ahead have dealt in the round under way."""
+    assert round_dealt({1: 3, 2: 2, 3: 3}, playing=set()) == {1, 3}
+    assert round_dealt({1: 3, 2: 2, 3: 3}, playing={3}) == {1, 3}
+    # All even: the round is over, or, with a hand still in play, every table has had its turn.
+    assert round_dealt({1: 2, 2: 2}, playing=set()) == set()
+    assert round_dealt({1: 2, 2: 2}, playing={2}) == {1, 2}
+    assert round_dealt({1: 0, 2: 0}, playing={1}) == {1, 2}
 
 
 def test_tied_places_share_their_prizes_odd_chip_to_the_first_dealt() -> None:

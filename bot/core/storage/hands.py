@@ -228,6 +228,18 @@ async def end(
     return ending
 
 
+async def dealt_at(db: Connection, channel_id: int, since: datetime | None) -> int:
+    """Hands dealt at the channel's open table so far (levels counted in hands, 11.2), or since
+    ``since`` (a round of hand-for-hand play, 11.6)."""
+    found = await one(
+        db,
+        "SELECT count(hands.id) AS n FROM tables LEFT JOIN hands ON hands.table_id = tables.id"
+        " AND hands.started_at > ? WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
+        ("" if since is None else ts(since), channel_id),  # every stored time is after ""
+    )
+    return 0 if found is None else int(found["n"])
+
+
 async def live(db: Connection) -> list[HandRecord]:
     """Every hand in progress with its last committed state."""
     rows = await db.all(

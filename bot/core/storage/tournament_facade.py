@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from bot.core.storage import seating, tournaments
+from bot.core.storage import hands, seating, tournaments
 from bot.core.storage.backend import Backend
 from bot.core.storage.common import (
     MAX_AMOUNT,
@@ -283,10 +283,11 @@ class Tournaments:
         async with self._backend.write() as db:
             await tournaments.set_message(db, tournament_id, message_id)
 
-    async def hands_dealt(self, channel_id: int) -> int:
-        """Hands dealt at the channel's table so far (a level's length in hands, 11.2)."""
+    async def hands_dealt(self, channel_id: int, *, since: datetime | None = None) -> int:
+        """Hands dealt at the channel's table so far (a level's length in hands, 11.2), or
+        started after ``since`` (hand-for-hand rounds since the bubble, 11.6)."""
         async with self._backend.read() as db:
-            return await tournaments.hands_dealt(db, channel_id)
+            return await hands.dealt_at(db, channel_id, since)
 
     async def last_hand(self, channel_id: int) -> int | None:
         """The latest hand dealt at the channel's table: a restart reads the level it was

@@ -521,17 +521,6 @@ async def set_message(db: Connection, tournament_id: int, message_id: int) -> No
     await db.run("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
 
-async def hands_dealt(db: Connection, channel_id: int) -> int:
-    """Hands dealt at the channel's open table so far (levels counted in hands, 11.2)."""
-    found = await one(
-        db,
-        "SELECT count(hands.id) AS n FROM tables LEFT JOIN hands ON hands.table_id = tables.id"
-        " WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
-        (channel_id,),
-    )
-    return 0 if found is None else int(found["n"])
-
-
 async def threads(db: Connection, tournament_id: int) -> list[int]:
     """The channels of every table it ever had, open or closed, by number."""
     rows = await db.all(

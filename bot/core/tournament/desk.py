@@ -37,6 +37,7 @@ from bot.core.table import Table
 from bot.core.tasks import Tasks
 from bot.core.tournament.director import RETRY_SECONDS, TournamentDirector
 from bot.core.tournament.readings import (
+    dealt_since_bubble,
     finishes_of,
     in_dealing_order,
     late_open,
@@ -533,7 +534,8 @@ class Tournaments:
             director.entrants = sum(e.entries for e in entries)
             outs = await restored_outs(self._store, tournament.tournament_id, tables, live)
             playing_tables = {n for n, t in tables.items() if t.channel_id in live}
-            director.resume(outs, playing_tables)
+            since = await dealt_since_bubble(self._store, tournament.tournament_id, tables, entries)
+            director.resume(outs, playing_tables, since)
 
     def _direct(
         self,

@@ -44,6 +44,7 @@ from engine.tournament import (
     places_after_reentry,
     plan_after_hand,
     prize_table,
+    round_dealt,
     structure,
 )
 
@@ -121,21 +122,29 @@ class TournamentDirector:
         if tournament.level_unit == "seconds":
             self._tasks.spawn(self._keep_clock())
 
-    def resume(self, outs: Sequence[tuple[int, int, int, int]], playing: set[int]) -> None:
+    def resume(
+        self, outs: Sequence[tuple[int, int, int, int]], playing: set[int], dealt: dict[int, int]
+    ) -> None:
         """After a restart: ``outs`` (the hand he went out in, counted in the order the hands
         ended; table; player; chips he began that hand with) went out in hands the director had
-        not dealt with, sorted; the tables ``playing`` have a hand in play. Hand-for-hand
-        resumes if it was on: the tables playing are this round's. Nothing is dealt until the
-        players out have their places and the tables between hands are balanced."""
+        not dealt with, sorted; the tables ``playing`` have a hand in play; ``dealt``, the
+        hands each table dealt since the last players out were ranked. A hand-for-hand round
+        resumes where it was: those yet to deal in it deal, the others wait. Otherwise
+        nothing is dealt until the players out have their places and the tables between hands
+        are balanced."""
         staying = len(self.left) - len(outs)
         paid = paid_places(self.entrants)
         # Out on the bubble, hand for hand: they went out in one round, and tie as in one hand.
         in_round = hand_for_hand(len(self.left), paid, len(self.tables))
-        self.hand_for_hand = hand_for_hand(staying, paid, len(self.tables))
+        # A round with players out in it goes on until every table has played its hand.
+        self.hand_for_hand = in_round or hand_for_hand(staying, paid, len(self.tables))
         if staying == paid + 1:
             self.record.bubbles.append(len(self.tables))
-        # The tables between hands have played this round already: they wait for the others.
-        self._round = set(self.tables) if self.hand_for_hand and playing else set()
+        if in_round:
+            self._round = round_dealt(dealt, playing)
+        else:
+            # The bubble comes with these players out: a table with a hand in play is its round.
+            self._round = set(self.tables) if self.hand_for_hand and playing else set()
         self.record.hand_for_hand_rounds += self.hand_for_hand  # the round it resumes
         # Even with nobody out, the tables are planned again: a crash may have come between a
         # hand's end and the moves it called for.
@@ -147,9 +156,8 @@ class TournamentDirector:
         async with self._lock:
             await self._restore_levels()
             self._held = False
-            if self.hand_for_hand and any(t.live is not None for t in self.tables.values()):
-                return  # the round's last hand ends them
-            if not await self._between_hands(0):
+            # A round under way: its last hand ranks them and plans the tables.
+            if not self._round_goes_on() and not await self._between_hands(0):
                 return
         if not self.finished:
             self._deal_on()

@@ -74,6 +74,27 @@ async def restored_outs(
     ]
 
 
+async def dealt_since_bubble(
+    store: Store, tournament_id: int, tables: dict[int, Table], entries: Sequence[TournamentEntry]
+) -> dict[int, int]:
+    """The hands each table has dealt since the last players out were ranked (the bubble, when
+    hand-for-hand is on, 11.6): the hands that ended (those players' last) before then are
+    counted out."""
+    places = [e.place for e in entries if e.place is not None]
+    since = None
+    for entry in entries:
+        if places and entry.place == min(places):
+            hand = await store.hands.last_for(
+                entry.user_id, finished=True, tournament_id=tournament_id
+            )
+            if hand is not None and hand.ended_at is not None:
+                since = hand.ended_at if since is None else max(since, hand.ended_at)
+    return {
+        number: await store.tournaments.hands_dealt(table.channel_id, since=since)
+        for number, table in tables.items()
+    }
+
+
 async def in_dealing_order(
     store: Store, tournament_id: int, finishes: Sequence[Finish]
 ) -> list[Finish]:
