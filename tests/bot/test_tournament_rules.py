@@ -1,7 +1,9 @@
-"""Two edge cases of RULES 11 through the core, on the injected clock and both backends (issue
-21): players tied out of one hand keep 11.4's order (dealing order, the lowest-numbered table
-first), which gives the odd chip, across restarts; and hand-for-hand (11.6) holds a round open
-until every table has played its hand, even one whose hand is over as it is dealt."""
+"""Edge cases of RULES 11 through the core, on the injected clock and both backends (issue 21):
+players tied out of one hand keep 11.4's order (dealing order, the lowest-numbered table first),
+which gives the odd chip, across restarts, and players out in different hands never tie;
+hand-for-hand (11.6) holds a round open until every table has played its hand, even one whose
+hand is over as it is dealt, and a restart resumes the round where it was; a restart moves each
+table's dealer on one seat (1.4)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core import dealer
+from bot.core.recovery import dealer_position
 from bot.core.storage import HandEnd, Store
 from bot.core.table import LiveHand, Table
 from bot.core.tournament import TournamentDirector
@@ -274,4 +277,34 @@ async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
     }
     expected = {user: f.place for f in rank_out(out, 4) for user in f.players}
     assert {user: places[user] for user, _ in out} == expected
+    await store.audit()
+
+
+async def test_a_restart_moves_each_tournament_table_dealer_on_one_seat(store: Store) -> None:
+    """RULES 1.4 at a tournament's tables too: after a restart between hands each table deals
+    from the seat after its last hand's dealer, not as its first hand."""
+    run = TournamentRun(store, seed=6, players=8, seats=4)
+    await run.register_all(level_hands=1000)
+    await run.play(
+        until=lambda d: (
+            len(d.record.dealt) >= 4 and all(table.live is None for table in d.tables.values())
+        )
+    )
+    last: dict[int, int] = {}  # channel -> table position of its last hand's dealer
+    for table in run.tables():
+        hand_id = await store.tournaments.last_hand(table.channel_id)
+        assert hand_id is not None
+        position = dealer_position(await store.hands.get(hand_id))
+        assert position is not None
+        last[table.channel_id] = position
+    await run.crash_and_restart()
+    await run.clock.until_idle(lambda: run.house.tasks)
+    await run.clock.advance(COUNTDOWN, run.house)
+    for table in run.tables():
+        live = table.live
+        assert live is not None
+        dealt = sorted(table.seats[user].position for user in live.users)
+        after = [p for p in dealt if p > last[table.channel_id]]
+        dealer = table.seats[live.users[live.hand.dealer]].position
+        assert dealer == (after[0] if after else dealt[0])
     await store.audit()
