@@ -218,12 +218,14 @@ async def test_players_out_in_different_hands_are_ranked_hand_by_hand(
     await store.audit()
 
 
+@pytest.mark.parametrize("both_played", [False, True])
 async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
-    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
+    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch, both_played: bool
 ) -> None:
     """11.6 across a restart: the bot goes down once one table has played its hand of the round
     and before the other has dealt its own; after the restart the other deals first, and the
-    first waits for it (its hand of the round is played)."""
+    first waits for it (its hand of the round is played). Or it goes down once both have played
+    theirs, before the director ranked the players out: they are ranked before any deals."""
     run = seeded(TournamentRun(store, seed=2, players=12, seats=3))
     await run.register_all(level_hands=1000, starting_stack=3)
 
@@ -237,31 +239,53 @@ async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
         )
 
     await run.play(until=round_starts)
+
+    def round_of(director: TournamentDirector) -> list[int]:
+        """The tables dealt in this round."""
+        this_round = director.record.hand_for_hand_rounds
+        return sorted(n for n, r in director.record.dealt if r == this_round)
+
     director = run.director
     assert director is not None and director.hand_for_hand and len(director.tables) == 2
     assert all(table.live is None for table in director.tables.values())
     first, second = sorted(director.tables)
     held = director.tables[second]
-    dealt = run.house.dealer.start_hand
+    if both_played:
+        # Both hands of the round end; the director never hears of them.
+        monkeypatch.setattr(director, "hand_ended", lambda *args: None)
+        await run.play(
+            until=lambda d: len(round_of(d)) == 2 and all(t.live is None for t in d.tables.values())
+        )
+    else:
+        dealt = run.house.dealer.start_hand
 
-    async def only_first(table: Table) -> int | None:
-        # The crash comes before the second table's countdown ends.
-        return None if table is held else await dealt(table)
+        async def only_first(table: Table) -> int | None:
+            # The crash comes before the second table's countdown ends.
+            return None if table is held else await dealt(table)
 
-    monkeypatch.setattr(run.house.dealer, "start_hand", only_first)
-    await run.clock.advance(COUNTDOWN, run.house)
-    assert director.record.dealt[-1][0] == first
+        monkeypatch.setattr(run.house.dealer, "start_hand", only_first)
+        await run.clock.advance(COUNTDOWN, run.house)
+    assert round_of(director) == ([first, second] if both_played else [first])
     played = await store.tournaments.last_hand(director.tables[first].channel_id)
+    playing = await store.tournaments.last_hand(held.channel_id)
     monkeypatch.undo()
     await run.crash_and_restart()
     await run.clock.until_idle(lambda: run.house.tasks)
+    if both_played:
+        # The round was over: its players out have their places before anything is dealt.
+        restarted = run.director
+        assert restarted is not None and not restarted.record.dealt
+        entries = await store.tournaments.entries(restarted.tournament.tournament_id)
+        assert all(e.place is not None for e in entries if e.user_id not in restarted.left)
+        assert len(restarted.left) < 4, "nobody out in the round"
     await run.clock.advance(COUNTDOWN, run.house)
     await run.clock.until_idle(lambda: run.house.tasks)
     after = run.director
     assert after is not None and after.record.dealt, "nothing dealt after the restart"
-    # The second table plays its hand of that round before the first deals again.
-    assert after.record.dealt[0][0] == second, after.record.dealt
-    playing = await store.tournaments.last_hand(held.channel_id)
+    if not both_played:
+        # The second table plays its hand of that round before the first deals again.
+        assert after.record.dealt[0][0] == second, after.record.dealt
+        playing = await store.tournaments.last_hand(held.channel_id)
     await run.play()
     # Those out in the round's two hands were ranked as out in one hand (11.4).
     out: list[tuple[int, int]] = []

@@ -141,7 +141,9 @@ class TournamentDirector:
         if staying == paid + 1:
             self.record.bubbles.append(len(self.tables))
         if in_round:
-            self._round = round_dealt(dealt, playing)
+            # Every table even and none playing, with players out in the round waiting for
+            # their places: its last hand had ended, the round is over.
+            self._round = round_dealt(dealt, playing) or (set(self.tables) if outs else set())
         else:
             # The bubble comes with these players out: a table with a hand in play is its round.
             self._round = set(self.tables) if self.hand_for_hand and playing else set()
