@@ -32,6 +32,8 @@ class Out:
 
 @dataclass(slots=True)
 class Waiting:
+    """The director's players out, from the ends of their hands to their places."""
+
     outs: list[Out] = field(default_factory=list)
     _groups: itertools.count[int] = field(default_factory=itertools.count)
     _round: int | None = None  # this hand-for-hand round's group, once one is out in it
