@@ -37,7 +37,15 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.core.storage import Store, migration_house, migrations, tournament_schema
+from bot.core.storage import (
+    Store,
+    coordination,
+    migration_house,
+    migration_positions,
+    migrations,
+    tournament_schedule,
+    tournament_schema,
+)
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import migrate, schema_version
 
@@ -59,10 +67,17 @@ _templates: dict[str, str | Path] = {}  # what this session made sure exists, by
 
 def template_name() -> str:
     """The PostgreSQL template for these migrations: another text, another template."""
-    # Migrations 13 and 14 live in modules of their own: their texts count too.
+    # Migrations 12 to 16 live in modules of their own: their texts count too.
     texts = (
         Path(str(module.__file__)).read_bytes()
-        for module in (migrations, migration_house, tournament_schema)
+        for module in (
+            migrations,
+            coordination,
+            migration_house,
+            tournament_schema,
+            tournament_schedule,
+            migration_positions,
+        )
     )
     digest = hashlib.sha256(b"".join(texts)).hexdigest()
     return f"stud_tpl_{digest[:16]}"
