@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.core import dealer
 from bot.core.errors import TableError
 from bot.core.storage import AlreadyRegistered, RegistrationClosed, Store
 from bot.core.views import LobbyView
@@ -21,15 +20,6 @@ from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_take
 
 STACK = 100  # two and a half big bets at level 1: players go out soon
 LATE = 1001 + 4  # the fifth player, who comes late
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], TournamentRun]:
-    def seed(run: TournamentRun) -> TournamentRun:
-        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
-        return run
-
-    return seed
 
 
 async def test_a_late_entry_and_a_re_entry_play_to_the_end_and_count_in_the_prizes(

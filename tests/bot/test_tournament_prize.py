@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.core import dealer
 from bot.core.errors import TableError
 from bot.core.storage import NotEnoughChips, NoTournament, Store
 from engine.tournament import award, prize_table
@@ -25,15 +24,6 @@ async def balance(store: Store, user: int) -> int:
 async def granted(store: Store) -> int:
     """Every chip ever granted in the guild's ledger (the audit's total)."""
     return (await store.audit()).granted
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], TournamentRun]:
-    def seed(run: TournamentRun) -> TournamentRun:
-        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
-        return run
-
-    return seed
 
 
 async def test_added_chips_are_shown_and_paid_out_with_the_buy_ins(

@@ -8,12 +8,11 @@ table's dealer on one seat (1.4)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from bot.core import dealer
 from bot.core.recovery import dealer_position
 from bot.core.storage import HandEnd, Store
 from bot.core.table import LiveHand, Table
@@ -23,23 +22,9 @@ from bot.core.tournament.readings import in_dealing_order
 from engine.codec import decode
 from engine.tournament import Finish, award, prize_table, rank_out
 from tests.bot.fakes import GUILD
-from tests.bot.tournament_run import BUY_IN, COUNTDOWN, TournamentRun
+from tests.bot.tournament_run import BUY_IN, COUNTDOWN, Seeded, TournamentRun
 
 CASH_TABLE = 9
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], TournamentRun]:
-    """A run whose decks come from its seed: the same hands every time, on both backends."""
-
-    def seed(run: TournamentRun) -> TournamentRun:
-        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
-        return run
-
-    return seed
-
-
-Seeded = Callable[[TournamentRun], TournamentRun]
 
 
 async def rule_order(store: Store, tournament_id: int, players: Sequence[int]) -> tuple[int, ...]:

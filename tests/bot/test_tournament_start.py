@@ -13,30 +13,17 @@ from typing import Any
 
 import pytest
 
-from bot.core import dealer
 from bot.core.storage import Store, Tournament
 from bot.core.storage import tournaments as stored
 from bot.core.views import LobbyView
 from bot.edge.lobby import registered_text
 from engine.tournament import seat_entrants
 from tests.bot.fakes import GUILD
-from tests.bot.test_tournaments import Seeded, check_the_end
-from tests.bot.tournament_run import BUY_IN, TournamentRun
+from tests.bot.tournament_run import BUY_IN, Seeded, TournamentRun, check_the_end
 from tests.texts import TEXTS
 
 PLAYERS = 9
 SEATS = 4  # three tables: 3, 3, 3
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Seeded:
-    """A run whose decks come from its seed: the same hands every time, on both backends."""
-
-    def seed(run: TournamentRun) -> TournamentRun:
-        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
-        return run
-
-    return seed
 
 
 async def seated_as_its_seed_says(run: TournamentRun) -> dict[int, int]:

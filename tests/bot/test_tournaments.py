@@ -7,77 +7,19 @@ table, levels rising."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from bot.core import dealer
 from bot.core.errors import TableError
 from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.views import LobbyView
 from bot.edge.embeds import idle_embed
 from bot.edge.layout import hand_text
-from engine.tournament import award, paid_places, prize_table, structure
-from tests.bot.tournament_run import (
-    BUY_IN,
-    COUNTDOWN,
-    TURN,
-    TournamentRun,
-    places_are_each_taken_once,
-)
+from engine.tournament import structure
+from tests.bot.tournament_run import COUNTDOWN, TURN, Seeded, TournamentRun, check_the_end
 from tests.texts import TEXTS
-
-
-async def check_the_end(run: TournamentRun, players: int) -> None:
-    director = run.director
-    assert director is not None and run.tournament is not None
-    tid = run.tournament.tournament_id
-    done = await run.store.tournaments.get(tid)
-    assert (done.state, done.prize_pool) == ("finished", 0)
-    entries = await run.store.tournaments.entries(tid)
-    places = {e.user_id: e.place for e in entries}
-    assert None not in places.values()
-    places_are_each_taken_once({user: place for user, place in places.items() if place})
-    # The pool, paid out once and in full, as RULES 11.7's table shares it (ties share).
-    pool = BUY_IN * players
-    expected = award(
-        [(f.place, f.players) for f in director.record.finishes],
-        prize_table(pool, players),
-    )
-    paid = {e.user_id: e.prize for e in entries if e.prize}
-    assert paid == expected and sum(paid.values()) == pool
-    assert len(paid) >= paid_places(players) or any(
-        len(f.players) > 1 for f in director.record.finishes
-    )
-    wallets = {user: (await run.store.wallets.get(1, user)).balance for user in run.users}
-    assert all(wallets[user] == 1000 - BUY_IN + paid.get(user, 0) for user in run.users)
-    assert await run.store.tournaments.tables(tid) == []
-    assert run.house.registry.find(5001) is None
-    # Hand-for-hand on the bubble (11.6): in each round every table dealt once at most.
-    for record in run.records:
-        rounds = [(table, r) for table, r in record.dealt if r is not None]
-        assert len(rounds) == len(set(rounds))
-    # Played whenever the bubble came with more than one table (a hand that puts out two
-    # players at once can skip it).
-    bubble = any(tables > 1 for record in run.records for tables in record.bubbles)
-    assert any(record.hand_for_hand_rounds for record in run.records) == bubble
-    assert run.audits >= run.hands and run.balanced_checks > 0  # a crash audits as well
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], TournamentRun]:
-    """A run whose decks come from its seed: the same hands every time, on both backends."""
-
-    def seed(run: TournamentRun) -> TournamentRun:
-        monkeypatch.setattr(dealer, "shuffled_deck", run.deck)
-        return run
-
-    return seed
-
-
-Seeded = Callable[[TournamentRun], TournamentRun]
 
 
 async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(

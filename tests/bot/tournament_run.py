@@ -15,6 +15,7 @@ from bot.core.storage.house import is_bot
 from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
 from engine.cards import FULL_DECK, Card
+from engine.tournament import award, paid_places, prize_table
 from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
 
 LOBBY = 77
@@ -195,3 +196,45 @@ def places_are_each_taken_once(places: dict[int, int]) -> None:
     for place, tied in sorted(counts.items()):
         taken.extend(range(place, place + tied))
     assert taken == list(range(1, len(places) + 1)), sorted(places.values())
+
+
+# What a test's ``seeded`` fixture (tests/bot/conftest.py) makes of a run.
+Seeded = Callable[[TournamentRun], TournamentRun]
+
+
+async def check_the_end(run: TournamentRun, players: int) -> None:
+    """What holds once a run has ended: places each once, the pool paid once as 11.7 shares
+    it, the wallets, the tables closed, hand-for-hand rounds, the audits."""
+    director = run.director
+    assert director is not None and run.tournament is not None
+    tid = run.tournament.tournament_id
+    done = await run.store.tournaments.get(tid)
+    assert (done.state, done.prize_pool) == ("finished", 0)
+    entries = await run.store.tournaments.entries(tid)
+    places = {e.user_id: e.place for e in entries}
+    assert None not in places.values()
+    places_are_each_taken_once({user: place for user, place in places.items() if place})
+    # The pool, paid out once and in full, as RULES 11.7's table shares it (ties share).
+    pool = BUY_IN * players
+    expected = award(
+        [(f.place, f.players) for f in director.record.finishes],
+        prize_table(pool, players),
+    )
+    paid = {e.user_id: e.prize for e in entries if e.prize}
+    assert paid == expected and sum(paid.values()) == pool
+    assert len(paid) >= paid_places(players) or any(
+        len(f.players) > 1 for f in director.record.finishes
+    )
+    wallets = {user: (await run.store.wallets.get(1, user)).balance for user in run.users}
+    assert all(wallets[user] == 1000 - BUY_IN + paid.get(user, 0) for user in run.users)
+    assert await run.store.tournaments.tables(tid) == []
+    assert run.house.registry.find(5001) is None
+    # Hand-for-hand on the bubble (11.6): in each round every table dealt once at most.
+    for record in run.records:
+        rounds = [(table, r) for table, r in record.dealt if r is not None]
+        assert len(rounds) == len(set(rounds))
+    # Played whenever the bubble came with more than one table (a hand that puts out two
+    # players at once can skip it).
+    bubble = any(tables > 1 for record in run.records for tables in record.bubbles)
+    assert any(record.hand_for_hand_rounds for record in run.records) == bubble
+    assert run.audits >= run.hands and run.balanced_checks > 0  # a crash audits as well
