@@ -105,8 +105,14 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
             if stop.is_set():
                 log.info("stopping: signal received")
                 await bot.close()
+                # Closed, the bot has nothing left to do; but discord.py's connect loop may be
+                # sleeping out a reconnect's backoff (minutes, in a long outage of Discord),
+                # which its close does not wake.
+                runner.cancel()
             stopping.cancel()
-            await runner
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.result()  # raises what it ended with, if anything
     finally:
         await store.close()
     log.info("stopped")

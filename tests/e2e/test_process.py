@@ -1,10 +1,12 @@
 """The real process (issue 9 point 7): SIGTERM and SIGINT stop it cleanly mid-hand, within
-10 seconds, exit code 0, with every write finished and the hand ready to continue."""
+10 seconds, exit code 0, with every write finished and the hand ready to continue; and at once
+while Discord is out of reach and discord.py waits to reconnect."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 import time
@@ -22,12 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: int) -> None:
-    fake = FakeDiscord()
-    await fake.start()
-    database = tmp_path / "stud.db"
-    env = {
+def bot_env(fake: FakeDiscord, database: Path) -> dict[str, str]:
+    return {
         **os.environ,
         "STUD_FAKE_DISCORD": f"127.0.0.1:{fake.port}",
         "DISCORD_TOKEN": "fake-token",
@@ -35,7 +33,10 @@ async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: i
         "DEV_GUILD_ID": str(fake.guild_id),
         "COUNTDOWN_SECONDS": "0",
     }
-    process = await asyncio.create_subprocess_exec(
+
+
+async def start_bot(env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "tests.e2e.run_bot",
@@ -44,6 +45,15 @@ async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: i
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: int) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    database = tmp_path / "stud.db"
+    env = bot_env(fake, database)
+    process = await start_bot(env)
     try:
         await asyncio.wait_for(fake.identified.wait(), 30)
         await until(lambda: fake.command_requests, 30)
@@ -79,3 +89,38 @@ async def test_a_signal_stops_the_bot_cleanly_mid_hand(tmp_path: Path, signum: i
         assert {p.user_id for p in hand.players} == {int(p["id"]) for p in players}
     finally:
         await store.close()
+
+
+# discord.py's log line as it starts waiting to reconnect, and for how long.
+RECONNECT = re.compile(rb"Attempting a reconnect for shard ID 0 in ([0-9.]+)s")
+
+
+async def test_a_signal_stops_the_bot_at_once_while_it_waits_to_reconnect(
+    tmp_path: Path,
+) -> None:
+    """Discord out of reach: discord.py waits longer and longer between reconnects (minutes, in a
+    long outage). A SIGTERM then stops the bot at once, not at the end of the wait."""
+    fake = FakeDiscord()
+    await fake.start()
+    process = await start_bot(bot_env(fake, tmp_path / "stud.db"))
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 30)
+        await fake.stop()
+        assert process.stdout is not None
+        waiting = 0.0
+        while waiting < 8:  # the waits grow at random: a few tries reach one this long
+            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            assert line, "the bot ended by itself"
+            if found := RECONNECT.search(line):
+                waiting = float(found[1])
+        process.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        code = await asyncio.wait_for(process.wait(), 10)
+        assert code == 0
+        assert time.monotonic() - started < 3 < waiting
+        output = (await process.stdout.read()).decode()
+        assert "stopped" in output and "Traceback" not in output.split("signal received")[-1]
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
