@@ -24,12 +24,12 @@ LEDGER_NAME = 32
 
 def idle_embed(view: TableView, texts: Texts) -> discord.Embed:
     """An idle table's message: the players waiting for the next hand (a hand in play has a
-    message of its own, ``bot.edge.layout``)."""
+    message of its own, ``bot.edge.layout``); with a countdown running, the next is on its way."""
     lang = view.lang
     embed = discord.Embed(
         title=texts.t(
             lang,
-            "table_waiting",
+            "table_waiting" if view.next_hand_at is None else "table_next_hand",
             game=game_name(texts, view.game, lang),
             stakes=view.stakes,
         ),

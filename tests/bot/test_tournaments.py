@@ -7,6 +7,7 @@ table, levels rising."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -212,8 +213,14 @@ async def test_a_table_in_a_level_of_minutes_shows_when_the_next_begins(store: S
     idle = table_view(table, TEXTS, run.clock.now())
     assert idle is not None and idle.hand is None and idle.level is not None
     assert (idle.level.number, idle.level.to_next, idle.level.next_at) == (1, 0, None)
-    shown = {field.name: field.value for field in idle_embed(idle, TEXTS).fields}
+    embed = idle_embed(idle, TEXTS)
+    shown = {field.name: field.value for field in embed.fields}
     assert shown["🏆"] == "Level 1 · the next one from the next hand"
+    # Its countdown runs: the next hand is on its way, not waited for (players are seated).
+    assert idle.next_hand_at is not None
+    assert (embed.title or "").endswith("— the next hand is on its way")
+    waiting = idle_embed(replace(idle, next_hand_at=None), TEXTS).title or ""
+    assert waiting.endswith("— waiting for players")
     await run.clock.advance(COUNTDOWN, run.house)
     dealt = director.level_clock(table)
     assert table.live is not None and dealt is not None and dealt.number > 1
