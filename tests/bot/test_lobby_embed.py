@@ -180,3 +180,8 @@ def test_a_finished_lobby_says_freeroll_only_of_a_freeroll() -> None:
     paid = replace(RUNNING, state="finished", prize_pool=0, places=((1, 1, 400), (2, 2, 0)))
     assert "freeroll" not in text(fields(paid))
     assert "A freeroll" in text(fields(replace(paid, buy_in=0, places=((1, 1, 0), (2, 2, 0)))))
+
+
+def test_a_list_of_one_page_has_no_page_buttons() -> None:
+    embed, buttons = entrants_page(RUNNING, 0, TEXTS)
+    assert embed.title == "Tournament #4 · entrants, page 1 of 1" and buttons.children == []
