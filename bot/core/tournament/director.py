@@ -299,11 +299,9 @@ class TournamentDirector:
     async def _after_hand(self, table: Table, live: LiveHand, end: HandEnd) -> None:
         number = self._numbers[table.channel_id]
         hand = live.hand
-        count = len(live.users)
-        dealing = [(hand.dealer + 1 + i) % count for i in range(count)]
         outs = [
             (number, order, live.users[seat], hand.starting_stacks[seat])
-            for order, seat in enumerate(dealing)
+            for order, seat in enumerate(hand.dealing_order)
             if end.final_stacks[live.users[seat]] == 0
         ]
         async with self._lock:

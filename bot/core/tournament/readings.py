@@ -38,9 +38,8 @@ def finishes_of(entries: Sequence[TournamentEntry]) -> list[Finish]:
 def dealt_position(hand: HandRecord, user_id: int) -> int:
     """The player's place in the hand's dealing order (RULES 1.4): 0 for the seat left of its
     dealer, as the director counts it when the hand ends."""
-    dealer = decode(hand.state).dealer
     seat = next(p.seat_index for p in hand.players if p.user_id == user_id)
-    return (seat - dealer - 1) % len(hand.players)
+    return decode(hand.state).dealing_order.index(seat)
 
 
 async def restored_outs(
