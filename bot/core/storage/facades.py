@@ -483,9 +483,7 @@ class Reports:
         or month of ``now``, or the whole season) of the guild's current season, in ``game``
         (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
         reports.check_limit(limit)
-        key = reports.game_key(game)
-        checked = reports.check_period(period)
-        since = reports.since_day(checked, aware(now).date())
+        checked, since, key = reports.period_bounds(period, game, aware(now).date())
         async with self._backend.report() as db:
             return await reports.winnings(
                 db,
@@ -511,9 +509,7 @@ class Reports:
         """Top ``limit`` by tournament prizes minus buy-ins, as ``winnings`` takes its
         arguments (``user_id``'s rank None if he finished no tournament in the period)."""
         reports.check_limit(limit)
-        reports.game_key(game)
-        checked = reports.check_period(period)
-        since = reports.since_day(checked, aware(now).date())
+        checked, since, _ = reports.period_bounds(period, game, aware(now).date())
         async with self._backend.report() as db:
             return await reports.tournament_board(
                 db, guild_id, period=checked, since=since, game=game, limit=limit, user_id=user_id
@@ -532,10 +528,7 @@ class Reports:
         takes it): in ``game`` (None: every game together) and per game, and his net in each of
         his last hands of the period (at most :data:`reports.RECENT_HANDS`, oldest first), and
         his results in the tournaments that finished in the period."""
-        key = reports.game_key(game)
-        today = aware(now).date()
-        checked = reports.check_period(period)
-        since = reports.since_day(checked, today)
+        checked, since, key = reports.period_bounds(period, game, aware(now).date())
         async with self._backend.report() as db:
             return await reports.player_stats(
                 db, guild_id, user_id, period=checked, since=since, game=game, key=key

@@ -488,6 +488,13 @@ def from_day_number(number: int) -> date:
     return EPOCH + timedelta(days=number)
 
 
+def period_bounds(period: object, game: str | None, today: date) -> tuple[Period, int, str]:
+    """A report's period checked, its first day (``since_day``) and ``game``'s key."""
+    key = game_key(game)
+    checked = check_period(period)
+    return checked, since_day(checked, today), key
+
+
 def since_day(period: Period, today: date) -> int:
     """The stats bucket of ``period`` that ``today`` (UTC) is in, named by its first day."""
     if period == "day":
