@@ -648,6 +648,10 @@ class FakeDiscord:
         method = request.method
         path = "/" + request.match_info["tail"]
         if (request.content_length or 0) > REQUEST_BYTES_MAX:
+            # Read and dropped: a body left unread keeps aiohttp's server lingering over the
+            # connection, and the fake's stop waits for it (10 s).
+            while await request.content.readany():
+                pass
             response = error(413, TOO_LARGE_CODE, "Request entity too large")
             self.requests.append(RequestRecord(method, path, response.status, arrived))
             return response
