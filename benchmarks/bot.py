@@ -14,7 +14,8 @@ kind, beside the least the run's mix of clicks, DMs and hands needs.
 Then, in turn (issue 23 point 5): the floor client (``benchmarks.floor``) against the same
 players, making the bot's requests with no game, store or drawing; the code before issue 23
 (``git archive`` of 1d409fc, its own benchmark with the same arguments); and the bot again at
-half the click rate that filled the cores; and a table of the figures beside their targets.
+half the click rate that filled the cores, then the floor client at that rate (what the same
+players get from a client doing no work); and a table of the figures beside their targets.
 ``--alone`` runs the bot only. A line first times a fixed piece of pure Python: this machine's
 speed swings by a factor of two or more between runs, so only ratios of one run compare.
 
@@ -505,6 +506,11 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
     half_tables = max(2, min(400, round(half * half_think)))
     loaded = run(half_tables, max(6, clicks // 2), half_think, stagger, seats=seats)
     report(f"the bot at half the rate that fills the cores: {half_tables} tables", loaded, 1.0)
+    # (d)'s reference: what the same players, rate and requests get from a client doing no work.
+    loaded_floor = run(
+        half_tables, max(6, clicks // 2), half_think, stagger, floor=loaded.shape(), seats=seats
+    )
+    report(f"the floor client at the same rate: {half_tables} tables", loaded_floor, 1.0)
 
     c = bot.counts
     requests = c.requests / bot.clicks
@@ -514,6 +520,8 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
     drawing = bot.per_click_ms(bot.usage.drawing) / before_drawing
     ack = percentile([s[1] for s in loaded.samples], 0.95)
     update = percentile([s[2] for s in loaded.samples], 0.95)
+    floor_ack = percentile([s[1] for s in loaded_floor.samples], 0.95)
+    floor_update = percentile([s[2] for s in loaded_floor.samples], 0.95)
     print("\nissue 23, point 5 (measured in this run, in turn):")
     rows = [
         ("(a) Discord requests a click", f"{requests:.2f}", "<= 1.5", verdict(requests, 1.5)),
@@ -543,6 +551,12 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
             verdict(ack, 10),
         ),
         ("(d) table update p95, same run", f"{update:.1f} ms", "< 50 ms", verdict(update, 50)),
+        (
+            "(d) the floor client at that rate: ack, update",
+            f"{floor_ack:.1f} ms, {floor_update:.1f} ms",
+            "",
+            "reference",
+        ),
     ]
     for row in rows:
         print("  {:<48} {:<34} {:<15} {}".format(*row))
