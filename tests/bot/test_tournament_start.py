@@ -76,6 +76,7 @@ async def test_a_crash_between_the_last_registration_and_the_start_starts_it_at_
     await check_the_end(run, PLAYERS)
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_start_that_fails_in_its_transaction_leaves_nothing_and_the_restart_starts_it(
     store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
 ) -> None:
