@@ -50,6 +50,13 @@ from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import migrate, schema_version
 
 BACKENDS = ("sqlite", "postgresql")
+# For a long scenario played on both databases (a tournament to its end): its PostgreSQL run in
+# the slow tier only, its SQLite run in both. Only where the quick tier still runs every line of
+# the storage that scenario runs on PostgreSQL in other tests (CONTRIBUTING.md, "Tests, in
+# tiers"). Put on the test; the ids stay [sqlite] and [postgresql].
+POSTGRESQL_IN_SLOW_TIER = pytest.mark.parametrize(
+    "database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)], indirect=True
+)
 ADMIN_URL = os.environ.get(
     "STUD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )

@@ -51,7 +51,18 @@ async def stored_bytes(database: Location) -> int:
     return int(used)
 
 
-async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) -> None:
+# Passive hands, then aggressive ones, then one raised whenever it may be: 21 hands in the slow
+# tier (and CI), 7 others in the quick one, whose longest still has over 60 decisions.
+SAMPLES = [
+    pytest.param([0.2] * 10 + [0.5] * 10 + [1.0], 12, id="21 hands", marks=pytest.mark.slow),
+    pytest.param([0.2] * 3 + [0.5] * 3 + [1.0], 13, id="7 hands"),
+]
+
+
+@pytest.mark.parametrize(("aggressions", "seed"), SAMPLES)
+async def test_long_hands_of_eight_take_at_most_1_kb_each(
+    database: Location, aggressions: list[float], seed: int
+) -> None:
     store = await Store.open(database, starting_balance=10_000)
     try:
         await store.seating.open(
@@ -59,10 +70,10 @@ async def test_long_hands_of_eight_take_at_most_1_kb_each(database: Location) ->
         )
         for user in PLAYERS:
             await store.seating.sit(CHANNEL, user, 10_000)
-        rng = random.Random(12)
+        rng = random.Random(seed)
         sizes: list[int] = []
         decisions: list[int] = []
-        for aggression in [0.2] * 10 + [0.5] * 10 + [1.0]:
+        for aggression in aggressions:
             stacks = [seat.stack for seat in await store.seating.seats(CHANNEL)]
             deck = list(FULL_DECK)
             rng.shuffle(deck)

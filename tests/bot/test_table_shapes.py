@@ -18,11 +18,15 @@ from bot.core.storage import HandNotFound, HandRecord, Store
 from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, new_house, seat_directly
 from tests.databases import migrated_sqlite
 
-MAX_HANDS = 12
+# Hands dealt at most in each example: twelve in the slow tier (and CI), six in the quick one
+# (the hands after the sixth took about a quarter of the examples' time).
+MAX_HANDS = [pytest.param(12, id="12 hands", marks=pytest.mark.slow), pytest.param(6, id="6 hands")]
 STARTING = 1000  # a new wallet's chips (Store.open's default)
 
 
-async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -> None:
+async def play(
+    path: Path, stacks: list[int], ante: int, seed: int, game: str, max_hands: int
+) -> None:
     rng = random.Random(seed)
     await migrated_sqlite(path)
     store = await Store.open(path)
@@ -34,7 +38,7 @@ async def play(path: Path, stacks: list[int], ante: int, seed: int, game: str) -
         await manager.recovery.restore()
         await clock.advance(0, manager)
         table = manager.tables.get(CHANNEL)
-        while table.live is not None and table.live.hand_id <= MAX_HANDS:
+        while table.live is not None and table.live.hand_id <= max_hands:
             hand_id = table.live.hand_id
             while table.live is not None and table.live.hand_id == hand_id:
                 actor = table.actor_id()
@@ -73,6 +77,7 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
 
 
 # tmp_path_factory gives each example a folder of its own, which the health check can't know.
+@pytest.mark.parametrize("max_hands", MAX_HANDS)
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     stacks=st.lists(st.integers(1, 120), min_size=2, max_size=8),
@@ -81,8 +86,13 @@ async def hands_dealt(store: Store) -> list[HandRecord]:
     game=st.sampled_from(CHOICES),
 )
 def test_every_hand_shape_settles_is_shown_and_the_next_follows(
-    tmp_path_factory: pytest.TempPathFactory, stacks: list[int], ante: int, seed: int, game: str
+    tmp_path_factory: pytest.TempPathFactory,
+    max_hands: int,
+    stacks: list[int],
+    ante: int,
+    seed: int,
+    game: str,
 ) -> None:
     """Every game of the family, and the mixed rotation, on random short stacks."""
     path = tmp_path_factory.mktemp("shapes") / "stud.db"
-    asyncio.run(play(path, stacks, ante, seed, game))
+    asyncio.run(play(path, stacks, ante, seed, game, max_hands))

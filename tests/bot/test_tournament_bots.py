@@ -18,6 +18,7 @@ from bot.core.views import LobbyView
 from engine.tournament import award, prize_table
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_taken_once
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 
 FUNDS = 10_000
 ADMIN = 1
@@ -49,6 +50,7 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], Tournam
     return seed
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_prizes(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:
@@ -109,6 +111,7 @@ async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_
     assert board.top and all(row.user_id > HOUSE for row in board.top)
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_with_no_person_left_the_bots_play_it_out_at_once(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:
@@ -150,6 +153,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     await store.audit()
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_bots_play_on_after_crashes_and_the_books_still_balance(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:

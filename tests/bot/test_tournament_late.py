@@ -17,6 +17,7 @@ from bot.core.views import LobbyView
 from engine.tournament import Finish, award, places_after_reentry, prize_table
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_taken_once
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 
 STACK = 100  # two and a half big bets at level 1: players go out soon
 LATE = 1001 + 4  # the fifth player, who comes late
@@ -126,6 +127,7 @@ def test_a_re_entry_moves_those_out_after_him_or_tied_with_him_one_place_down() 
     assert places_after_reentry(finishes, 9) == finishes
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_entries_survive_crashes_and_the_places_stay_each_once(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:

@@ -9,8 +9,10 @@ from bot.core.storage import NoTournament, Store
 from bot.core.views import LobbyView
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_the_lobby_follows_a_sit_and_go_from_creation_to_its_results(store: Store) -> None:
     run = TournamentRun(store, seed=7, players=3, seats=3)
     shown: list[LobbyView] = []

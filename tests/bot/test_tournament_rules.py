@@ -23,6 +23,7 @@ from engine.codec import decode
 from engine.tournament import Finish, award, prize_table, rank_out
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, COUNTDOWN, Seeded, TournamentRun
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 
 CASH_TABLE = 9
 
@@ -42,6 +43,7 @@ async def rule_order(store: Store, tournament_id: int, players: Sequence[int]) -
     return tuple(sorted(players, key=keys.__getitem__))
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_tied_players_keep_the_dealing_order_across_restarts(
     store: Store, seeded: Seeded
 ) -> None:
@@ -131,6 +133,7 @@ async def test_players_out_in_a_hand_the_crash_left_unranked_get_the_dealing_ord
     await store.audit()
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_hand_for_hand_waits_for_every_table_even_for_a_hand_over_as_it_is_dealt(
     store: Store, seeded: Seeded
 ) -> None:
@@ -204,6 +207,7 @@ async def test_players_out_in_different_hands_are_ranked_hand_by_hand(
 
 
 @pytest.mark.parametrize("both_played", [False, True])
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
     store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch, both_played: bool
 ) -> None:

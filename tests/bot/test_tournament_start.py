@@ -20,6 +20,7 @@ from bot.edge.lobby import registered_text
 from engine.tournament import seat_entrants
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, Seeded, TournamentRun, check_the_end
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 from tests.texts import TEXTS
 
 PLAYERS = 9
@@ -58,6 +59,7 @@ async def all_but_the_last_start(run: TournamentRun) -> int:
     return tid
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_crash_between_the_last_registration_and_the_start_starts_it_at_the_restart(
     store: Store, seeded: Seeded
 ) -> None:
@@ -74,6 +76,7 @@ async def test_a_crash_between_the_last_registration_and_the_start_starts_it_at_
     await check_the_end(run, PLAYERS)
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_start_that_fails_in_its_transaction_leaves_nothing_and_the_restart_starts_it(
     store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -124,6 +127,7 @@ class RefusingThreads:
         return self.made[-1][1]
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_thread_refused_delays_the_start_which_comes_on_the_clock(
     store: Store, seeded: Seeded
 ) -> None:
@@ -201,6 +205,7 @@ async def test_a_delayed_start_comes_with_the_next_registration_or_waits_for_a_f
     await run.house.tasks.stop()
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_tables_the_store_cannot_read_just_after_the_start_open_on_the_clock(
     store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,9 +20,11 @@ from bot.edge.embeds import idle_embed
 from bot.edge.layout import hand_text
 from engine.tournament import structure
 from tests.bot.tournament_run import COUNTDOWN, TURN, Seeded, TournamentRun, check_the_end
+from tests.databases import POSTGRESQL_IN_SLOW_TIER
 from tests.texts import TEXTS
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
     store: Store, seeded: Seeded
 ) -> None:
@@ -66,6 +68,7 @@ async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
     assert set(director.record.bubbles) == {2} and director.record.hand_for_hand_rounds >= 1
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_a_tournament_survives_crashes_at_random_points(store: Store, seeded: Seeded) -> None:
     run = seeded(TournamentRun(store, seed=8, players=12, seats=3))
     await run.register_all(level_hands=3)
@@ -119,6 +122,7 @@ async def test_levels_rise_from_the_next_hand_and_nobody_sits_out(store: Store) 
     assert director.level(1) >= 2
 
 
+@POSTGRESQL_IN_SLOW_TIER
 async def test_the_director_tries_again_when_the_store_refuses(
     store: Store, monkeypatch: pytest.MonkeyPatch, seeded: Seeded
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -38,10 +39,19 @@ def test_every_decision_is_legal_and_every_hand_ends(
     assert hand.is_over
 
 
-def test_the_same_seed_gives_the_same_decisions() -> None:
-    rng = random.Random(5)
+@pytest.mark.parametrize(
+    ("hands", "deals"),
+    [
+        # Ten hands of each game in the slow tier (and CI), three others in the quick one, each
+        # dealt from its own seed.
+        pytest.param(10, 5, id="10 hands a game", marks=pytest.mark.slow),
+        pytest.param(3, 6, id="3 hands a game"),
+    ],
+)
+def test_the_same_seed_gives_the_same_decisions(hands: int, deals: int) -> None:
+    rng = random.Random(deals)
     for variant in (STUD_HIGH, RAZZ, STUD_HI_LO):
-        for _ in range(10):
+        for _ in range(hands):
             deck = rng.sample(FULL_DECK, 52)
             runs = []
             for _ in range(2):
