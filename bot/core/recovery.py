@@ -117,7 +117,7 @@ class Recovery:
         """Where the table's last hand's dealer sat: the dealer moves on from there as if there
         had been no restart (RULES 1.4). A hand that can't be read (one voided as corrupt)
         leaves the table to deal as a first hand, as before the restart it would have."""
-        last = await self._store.tournaments.last_hand(channel_id)
+        last = await self._store.hands.last_at(channel_id)
         if last is None:
             return None
         hand = await self._store.hands.get(last)

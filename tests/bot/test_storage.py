@@ -554,6 +554,25 @@ async def test_last_hand_for_a_player(store: Store) -> None:
         await store.hands.get(second + 1)
 
 
+async def test_the_last_hand_at_a_table_is_its_open_tables_latest(store: Store) -> None:
+    """What a restart moves the dealer on from (RULES 1.4): the channel's open table's latest
+    hand, ended or not; a closed table's hands are no longer the channel's."""
+    assert await store.hands.last_at(CHANNEL) is None
+    first = await seated_hand(store, {ALICE: 300, BOB: 200})
+    assert await store.hands.last_at(CHANNEL) == first
+    await store.hands.settle(first, b"x", [300, 200])
+    second = await store.hands.start(
+        CHANNEL, [(ALICE, 300), (BOB, 200)], b"x", commitment=COMMITMENT, salt="s"
+    )
+    assert await store.hands.last_at(CHANNEL) == second
+    assert await store.hands.last_at(CHANNEL + 1) is None
+    await store.hands.settle(second, b"x", [300, 200])
+    await store.seating.close(CHANNEL)
+    assert await store.hands.last_at(CHANNEL) is None
+    await open_default_table(store)
+    assert await store.hands.last_at(CHANNEL) is None
+
+
 async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None:
     """The engine's state round-trips through the store at every step of a full hand."""
     stacks = {ALICE: 300, BOB: 200, CAROL: 250}

@@ -255,8 +255,8 @@ async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
         monkeypatch.setattr(run.house.dealer, "start_hand", only_first)
         await run.clock.advance(COUNTDOWN, run.house)
     assert round_of(director) == ([first, second] if both_played else [first])
-    played = await store.tournaments.last_hand(director.tables[first].channel_id)
-    playing = await store.tournaments.last_hand(held.channel_id)
+    played = await store.hands.last_at(director.tables[first].channel_id)
+    playing = await store.hands.last_at(held.channel_id)
     monkeypatch.undo()
     await run.crash_and_restart()
     await run.clock.until_idle(lambda: run.house.tasks)
@@ -274,7 +274,7 @@ async def test_a_restart_mid_round_resumes_hand_for_hand_where_it_was(
     if not both_played:
         # The second table plays its hand of that round before the first deals again.
         assert after.record.dealt[0][0] == second, after.record.dealt
-        playing = await store.tournaments.last_hand(held.channel_id)
+        playing = await store.hands.last_at(held.channel_id)
     await run.play()
     # Those out in the round's two hands were ranked as out in one hand (11.4).
     out: list[tuple[int, int]] = []
@@ -305,7 +305,7 @@ async def test_a_restart_moves_each_tournament_table_dealer_on_one_seat(store: S
     )
     last: dict[int, int] = {}  # channel -> table position of its last hand's dealer
     for table in run.tables():
-        hand_id = await store.tournaments.last_hand(table.channel_id)
+        hand_id = await store.hands.last_at(table.channel_id)
         assert hand_id is not None
         position = dealer_position(await store.hands.get(hand_id))
         assert position is not None

@@ -340,6 +340,12 @@ class Hands:
         be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``."""
         return await self._end(hand_id, None, None, reason.strip() or "hand voided", None, utcnow())
 
+    async def last_at(self, channel_id: int) -> int | None:
+        """The latest hand dealt at the channel's open table: after a restart, its dealer moves
+        on from there (RULES 1.4), and a tournament table's level is read from it (11.2)."""
+        async with self._backend.read() as db:
+            return await hands.last_at(db, channel_id)
+
     async def live(self) -> list[HandRecord]:
         """Every hand in progress with its last committed state (restart recovery)."""
         async with self._backend.read() as db:

@@ -240,6 +240,17 @@ async def dealt_at(db: Connection, channel_id: int, since: datetime | None) -> i
     return 0 if found is None else int(found["n"])
 
 
+async def last_at(db: Connection, channel_id: int) -> int | None:
+    """The latest hand dealt at the channel's open table."""
+    found = await one(
+        db,
+        "SELECT max(hands.id) AS id FROM tables JOIN hands ON hands.table_id = tables.id"
+        " WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
+        (channel_id,),
+    )
+    return None if found is None or found["id"] is None else int(found["id"])
+
+
 async def live(db: Connection) -> list[HandRecord]:
     """Every hand in progress with its last committed state."""
     rows = await db.all(

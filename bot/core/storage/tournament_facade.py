@@ -289,12 +289,6 @@ class Tournaments:
         async with self._backend.read() as db:
             return await hands.dealt_at(db, channel_id, since)
 
-    async def last_hand(self, channel_id: int) -> int | None:
-        """The latest hand dealt at the channel's table, a cash table's too: a restart reads
-        the level it was dealt at, which the thread has been told (11.2), and its dealer (1.4)."""
-        async with self._backend.read() as db:
-            return await tournaments.last_hand(db, channel_id)
-
     async def threads(self, tournament_id: int) -> list[int]:
         """The channels (threads) of every table it ever had, open or closed, by number."""
         async with self._backend.read() as db:

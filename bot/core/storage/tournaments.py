@@ -530,17 +530,6 @@ async def threads(db: Connection, tournament_id: int) -> list[int]:
     return [int(row["channel_id"]) for row in rows]
 
 
-async def last_hand(db: Connection, channel_id: int) -> int | None:
-    """The latest hand dealt at the channel's open table (the level it was dealt at, 11.2)."""
-    found = await one(
-        db,
-        "SELECT max(hands.id) AS id FROM tables JOIN hands ON hands.table_id = tables.id"
-        " WHERE tables.channel_id = ? AND tables.closed_at IS NULL",
-        (channel_id,),
-    )
-    return None if found is None or found["id"] is None else int(found["id"])
-
-
 def to_tournament(row: Row) -> Tournament:
     return Tournament(
         tournament_id=int(row["id"]),

@@ -224,7 +224,7 @@ class TournamentDirector:
                 if table.live is not None:
                     stakes = table.live.hand.stakes
                 else:
-                    hand_id = await self._store.tournaments.last_hand(table.channel_id)
+                    hand_id = await self._store.hands.last_at(table.channel_id)
                     if hand_id is None:
                         continue
                     stakes = decode((await self._store.hands.get(hand_id)).state).stakes
