@@ -192,6 +192,22 @@ def _forms(value: str | Iterable[str] | None) -> tuple[str, ...]:
 
 def load_catalogues(directory: Path, mention: Mention) -> dict[str, Catalogue]:
     """Every language in ``directory``: English from the template, one per ``<code>.po``."""
+    template, english, languages = _parsed(directory)
+    catalogues = {EN: Catalogue(EN, template, {}, english, english, mention)}
+    for code, translations, plural_expr in languages:
+        catalogues[code] = Catalogue(code, template, translations, plural_expr, english, mention)
+    return catalogues
+
+
+Parsed = tuple[
+    Mapping[str, Message], str, tuple[tuple[str, Mapping[str, tuple[str, ...]], str], ...]
+]
+
+
+@cache
+def _parsed(directory: Path) -> Parsed:
+    """The template, its plural rule and each language's translations and plural rule, read
+    once a process: Babel's reading is most of making a ``Texts`` (each bot, and every test's)."""
     source = _read(directory / TEMPLATE, None)
     template: dict[str, Message] = {}
     for entry in source:
@@ -201,8 +217,7 @@ def load_catalogues(directory: Path, mention: Mention) -> dict[str, Catalogue]:
             raise ValueError(f"{TEMPLATE}: {entry.id!r} has no msgctxt (its key)")
         counts = [c[len(_COUNT) :].strip() for c in entry.auto_comments if c.startswith(_COUNT)]
         template[entry.context] = Message(entry.context, _forms(entry.id), next(iter(counts), None))
-    english = source.plural_expr
-    catalogues = {EN: Catalogue(EN, template, {}, english, english, mention)}
+    languages = []
     for path in sorted(directory.glob("*.po")):
         po = _read(path, path.stem)
         translations = {}
@@ -213,7 +228,5 @@ def load_catalogues(directory: Path, mention: Mention) -> dict[str, Catalogue]:
             forms = _forms(entry.string)
             if all(forms):
                 translations[message.key] = forms
-        catalogues[path.stem] = Catalogue(
-            path.stem, template, translations, po.plural_expr, english, mention
-        )
-    return catalogues
+        languages.append((path.stem, translations, po.plural_expr))
+    return template, source.plural_expr, tuple(languages)
