@@ -220,10 +220,12 @@ def entrants_page(
     # Distinct ids on every page (Discord refuses two alike in one message): Previous points
     # at the page before (itself on the first, disabled), Next at the page after. A list of one
     # page has neither.
-    for key, target, disabled in (
-        ("btn_previous", max(page - 1, 0), page == 0),
-        ("btn_next", page + 1, page + 1 >= pages),
-    )[: 2 if pages > 1 else 0]:
+    pager = (
+        (("btn_previous", max(page - 1, 0), page == 0), ("btn_next", page + 1, page + 1 >= pages))
+        if pages > 1
+        else ()
+    )
+    for key, target, disabled in pager:
         buttons.add_item(
             discord.ui.Button[Any](
                 label=texts.t(lang, key),
