@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -165,7 +165,7 @@ async def discord_side(
         )
     )
     elapsed = time.monotonic() - began
-    timed = [(s.at - began, s.ack, s.update, s.picture) for s in samples]
+    timed = [replace(s, at=s.at - began) for s in samples]
     conn.send((timed, elapsed, counts(fake, channels)))
     await asyncio.to_thread(conn.recv)  # wait for the bot to disconnect first
     await fake.stop()
@@ -274,9 +274,7 @@ class Usage:
     drawing_peak_mb: float
 
 
-# (arrival, acknowledgement, update, whether it carried a picture) a click, in seconds
-Timed = tuple[float, float, float, bool]
-Played = tuple[list[Timed], float, Counts]
+Played = tuple[list["Sample"], float, Counts]
 
 
 async def bot_side(
@@ -372,7 +370,7 @@ def machine_speed() -> float:
 class Run:
     """One run's figures."""
 
-    samples: list[Timed]
+    samples: list[Sample]  # each click's, its arrival counted from the players' start
     elapsed: float
     counts: Counts
     usage: Usage
@@ -434,14 +432,14 @@ def run(
 
 
 def report(name: str, result: Run, think: float) -> None:
-    steady = [s for s in result.samples if s[0] >= STEADY_AFTER]
+    steady = [s for s in result.samples if s.at >= STEADY_AFTER]
     print(
         f"{name}, mean think time {think:g} s: {result.clicks} clicks in {result.elapsed:.1f} s "
         f"({result.rate:.0f}/s; steady part {len(steady)} clicks)"
     )
     for part_name, part in (("whole run", result.samples), (f"after {STEADY_AFTER:g} s", steady)):
-        print(f"  {part_name:>11}: acknowledgement {figures([s[1] for s in part])}")
-        print(f"  {'':>11}  table update    {figures([s[2] for s in part])}")
+        print(f"  {part_name:>11}: acknowledgement {figures([s.ack for s in part])}")
+        print(f"  {'':>11}  table update    {figures([s.update for s in part])}")
     u = result.usage
     print(
         "  CPU per click: bot {:.2f} ms, drawing {:.2f} ms, fake Discord {:.2f} ms: the cores "
@@ -530,12 +528,12 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
     allowed = (c.streets + 2 * c.hands) / max(1, c.hands)
     cpu = bot.per_click_ms(bot.usage.bot) / floor.per_click_ms(floor.usage.bot)
     drawing = bot.per_click_ms(bot.usage.drawing) / before_drawing
-    ack = percentile([s[1] for s in loaded.samples], 0.95)
-    update = percentile([s[2] for s in loaded.samples], 0.95)
-    dealing = percentile([s[1] for s in loaded.samples if s[3]], 0.95)
-    others = percentile([s[1] for s in loaded.samples if not s[3]], 0.95)
-    floor_ack = percentile([s[1] for s in loaded_floor.samples], 0.95)
-    floor_update = percentile([s[2] for s in loaded_floor.samples], 0.95)
+    ack = percentile([s.ack for s in loaded.samples], 0.95)
+    update = percentile([s.update for s in loaded.samples], 0.95)
+    dealing = percentile([s.ack for s in loaded.samples if s.picture], 0.95)
+    others = percentile([s.ack for s in loaded.samples if not s.picture], 0.95)
+    floor_ack = percentile([s.ack for s in loaded_floor.samples], 0.95)
+    floor_update = percentile([s.update for s in loaded_floor.samples], 0.95)
     print("\nissue 23, point 5 (measured in this run, in turn):")
     rows = [
         ("(a) Discord requests a click", f"{requests:.2f}", "<= 1.5", verdict(requests, 1.5)),
