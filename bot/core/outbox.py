@@ -101,6 +101,9 @@ class Outbox:
         self._reports = reports
         self._wake = wake
         self._items: deque[Effect | _Redraw] = deque()
+        # Counts the changes recorded: a view built now shows every one of them. The edge
+        # skips a picture request whose changes it has shown already (a click's answer).
+        self.version = 0
 
     # ------------------------------------------------------------------ the core's side
 
@@ -114,6 +117,7 @@ class Outbox:
         # taken; only DMs behind it, which the channel never sees, would leave it out of
         # order: a hand's deal (the table, then its players' cards, then the table again)
         # is one message, not a post and at once an edit.
+        self.version += 1
         for item in reversed(self._items):
             if item is _REDRAW:
                 return
@@ -123,6 +127,7 @@ class Outbox:
         self.wake()
 
     def put(self, effect: Effect) -> None:
+        self.version += 1
         self._items.append(effect)
         self.wake()
 
@@ -136,13 +141,20 @@ class Outbox:
 
     # ------------------------------------------------------------------ the edge's side
 
-    def take(self) -> Effect | None:
+    def view(self) -> TableView | None:
+        """The table as it is now (None: it closed)."""
+        return self._view()
+
+    def take(self, shown: int = -1) -> Effect | None:
         """The oldest effect, for delivery, or None: nothing left, or the table can't be shown
-        (paused). A picture request comes out as the table's view as it is now."""
+        (paused). A picture request comes out as the table's view as it is now, unless the edge
+        has shown the table at version ``shown`` and nothing changed since."""
         while self.paused is None and self._items:
             item = self._items.popleft()
             if not isinstance(item, _Redraw):
                 return item
+            if self.version <= shown:
+                continue
             view = self._view()
             if view is not None:  # None: the table closed, there is nothing to draw
                 return view

@@ -1,9 +1,9 @@
 """The one router every ``stud:`` click goes through.
 
-A click on an action is one call into the core, answered by the table's update (or, failing
-one in time, acknowledged on its own: ``bot.edge.clicks``); My cards is acknowledged first, then
-answered privately. A ``stud:`` id that no current button understands, or one clicked from another
-channel than its own, is answered and changes nothing.
+A click on an action is one call into the core, answered by the table's update it returns (or,
+failing that in time, acknowledged on its own: ``DiscordPresenter.answer``); My cards is
+acknowledged first, then answered privately. A ``stud:`` id that no current button understands,
+or one clicked from another channel than its own, is answered and changes nothing.
 """
 
 from __future__ import annotations
@@ -119,20 +119,13 @@ async def _page(
 
 
 async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[str]) -> None:
-    # Answered by the table's update itself (bot.edge.clicks): one request, not two.
+    """One call into the core, whose outcome answers the click: the table's update, as the
+    edit of the message the click was on (one request), or the refusal, privately."""
+    arrived = asyncio.get_running_loop().time()
     channel_id = int(match["channel"])
-    clicks = bot.presenter.clicks
-    click = clicks.expect(channel_id, interaction)
-    watch = asyncio.get_running_loop().create_task(
-        clicks.watch(
-            channel_id, click, lambda: acknowledge(interaction, ephemeral=True, thinking=False)
-        )
-    )
     try:
         _same_channel(interaction, channel_id)
-        # The one call into the core: the table shows the action (or the player is told why
-        # not); the edge comes back only to deliver what the table then shows.
-        await bot.house.dealer.act(
+        outcome = await bot.house.dealer.act(
             channel_id,
             interaction.user.id,
             match["action"],
@@ -142,15 +135,15 @@ async def _action(bot: _Host, interaction: discord.Interaction, match: re.Match[
             name=interaction.user.display_name,
             lang=language_of(interaction),
             missing=missing_permissions(interaction),
+            update=True,
         )
     except Exception as error:
-        clicks.drop(channel_id, click)
-        await watch  # an acknowledgement under way goes first; the answer is then a followup
         await answer_error(interaction, error)
         return
-    # Answered by the update, or acknowledged on its own if that is slow (a deferred update:
-    # the table still shows the action when it is delivered).
-    await watch
+    if not await bot.presenter.answer(interaction, channel_id, outcome, arrived):
+        # Shown already, or slow: acknowledged on its own (a deferred update); the table's
+        # delivery edits the message.
+        await acknowledge(interaction, ephemeral=True, thinking=False)
 
 
 def _same_channel(interaction: discord.Interaction, channel_id: int) -> None:

@@ -143,7 +143,8 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     assert not any("restarted" in line for line in screen.lines[lines:])
     table = second.tables.get(CHANNEL_1)
     assert table.live is not None and table.live.hand_id == hand_1
-    assert await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in") == ("bring_in", 3)
+    outcome = await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in")
+    assert (outcome.action, outcome.amount) == ("bring_in", 3)
     await store.audit()
     await restarted.recovery.shutdown()
     await second.recovery.shutdown()

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.core.config import TableConfig
-from bot.core.dealer import SETTLE_RETRY_SECONDS
+from bot.core.dealer import SETTLE_RETRY_SECONDS, Outcome
 from bot.core.errors import TableError
 from bot.core.house import House
 from bot.core.outbox import ClearButtons
@@ -69,7 +69,7 @@ async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: Man
         manager.dealer.act(CHANNEL, actor, "bring_in"),
         return_exceptions=True,
     )
-    assert results.count(("bring_in", 3)) == 1
+    assert [(r.action, r.amount) for r in results if isinstance(r, Outcome)] == [("bring_in", 3)]
     (refusal,) = [r for r in results if isinstance(r, TableError)]
     assert refusal.key == "not_your_turn"
     record = await store.hands.get(table.live.hand_id)
@@ -192,7 +192,8 @@ async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_cloc
     assert table.live.seq == seq
     manager.dealer.turns.resume(table)
     await delivered()
-    assert await manager.dealer.act(CHANNEL, actor, "bring_in") == ("bring_in", 3)
+    outcome = await manager.dealer.act(CHANNEL, actor, "bring_in")
+    assert (outcome.action, outcome.amount) == ("bring_in", 3)
     await manager.recovery.shutdown()
 
 
