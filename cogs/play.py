@@ -29,7 +29,6 @@ class Play(commands.Cog):
             interaction.user.id,
             action,
             amount,
-            name=interaction.user.display_name,
             lang=lang,
             missing=missing_permissions(interaction),
         )

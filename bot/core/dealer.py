@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.core.announce import announce
 from bot.core.bot_seats import humans, send_bots_home
@@ -29,7 +29,7 @@ from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table, buttons_for
 from bot.core.tasks import Tasks, cancel
 from bot.core.turns import TurnClock
-from bot.core.views import PrivateView, ResultsView, TableView
+from bot.core.views import Outcome, PrivateView, ResultsView
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.codec import decode, encode
@@ -56,18 +56,6 @@ class ActionNotAllowed(TableError):
     def message(self, texts: Texts, lang: str) -> str:
         labels = [texts.t(lang, f"btn_{spec.action}", amount=spec.amount) for spec in self.options]
         return texts.t(lang, "cant_now", options=", ".join(labels))
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """A decision applied: the action taken and its amount, and, when asked for, the update
-    that answers it: the table as the decision left it (the hand's results if it ended it; None
-    if the table closed), with the outbox's version it shows."""
-
-    action: str
-    amount: int | None
-    update: TableView | ResultsView | None = None
-    version: int = 0
 
 
 class Dealer:
@@ -200,10 +188,11 @@ class Dealer:
 
         ``hand_id``/``seq`` come from a button: a button from an ended hand or an earlier
         betting state is refused rather than applied to a state its player never saw.
-        ``name`` and ``lang`` are how the player goes now: the table names him so and writes
-        to him in that language. ``missing`` is what the bot lacks in the channel, as the
-        click showed it (Discord permission names; None: not known): a table that can't be
-        shown pauses, one that can again resumes.
+        ``name`` and ``lang`` are how the player goes now: the table names him so (his name is
+        remembered with the action: a click enters the core once) and writes to him in that
+        language. ``missing`` is what the bot lacks in the channel, as the click showed it
+        (Discord permission names; None: not known): a table that can't be shown pauses, one
+        that can again resumes.
         """
         table = self._registry.get(channel_id)
         if missing:
@@ -211,8 +200,7 @@ class Dealer:
         elif missing is not None:
             self.turns.resume(table)
         if name is not None:
-            table.names[user_id] = name
-            await self._seen(table, user_id, name)
+            await self._players.remember(table.guild_id, user_id, name)
         if lang is not None:
             table.langs[user_id] = lang
         async with table.lock:
@@ -244,13 +232,6 @@ class Dealer:
             # Built under the lock: what the decision left, whatever comes after it.
             shown = results if results is not None else table.outbox.view()
             return Outcome(taken, shown_amount, shown, table.outbox.version)
-
-    async def _seen(self, table: Table, user_id: int, name: str) -> None:
-        try:
-            await self._players.seen(table.guild_id, user_id, name)
-        except Exception:
-            # A name is worth keeping, not worth failing the player's action for.
-            log.warning("could not save a player's name", exc_info=True)
 
     async def cards(self, channel_id: int, user_id: int, *, name: str, lang: str) -> PrivateView:
         """The player's own cards in the current hand (My cards); ``TableError`` if he has

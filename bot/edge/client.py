@@ -43,7 +43,7 @@ from bot.edge.gateway import DatabaseTurns, SessionStarts, Turns
 from bot.edge.lobby import Lobbies
 from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
-from bot.edge.router import route_click
+from bot.edge.router import on_interaction
 from bot.edge.translator import CommandTranslator
 from words import Texts
 
@@ -188,10 +188,9 @@ class StudBot(commands.AutoShardedBot):
             self.presenter.budget.keep_sharing(self.store.coordination), name="share-budget"
         )
         if self.metrics is not None:
-            self.add_listener(self.metrics.arrived, "on_interaction")
             self._metrics_server = await self.metrics.serve(self.settings.metrics_port, self)
         await self.load_commands()
-        self.add_listener(route_click, "on_interaction")
+        self.add_listener(on_interaction)
         # With DEV_GUILD_ID the commands go to that server only (instantly); without it,
         # globally. Never both from a start, so no server sees each command twice.
         ids = await self.sync_commands(self.settings.dev_guild_id)

@@ -30,7 +30,6 @@ from typing import Final
 import discord
 from discord.http import MultipartParameters
 
-from bot.core.dealer import Outcome
 from bot.core.errors import error_id
 from bot.core.games import game_name
 from bot.core.house import House
@@ -38,7 +37,7 @@ from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
-from bot.core.views import HandView, Picture, PrivateView, ResultsView, TableView
+from bot.core.views import HandView, Outcome, Picture, PrivateView, ResultsView, TableView
 from bot.edge.budget import InvalidRequests
 from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingCrashed

@@ -1,4 +1,5 @@
-"""The one router every ``stud:`` click goes through.
+"""The one ``on_interaction`` listener: every interaction is counted (when the metrics are on)
+and its player's name remembered here, and every ``stud:`` click is answered here.
 
 A click on an action is one call into the core, answered by the table's update it returns (or,
 failing that in time, acknowledged on its own: ``DiscordPresenter.answer``); My cards is
@@ -19,29 +20,38 @@ from bot.core.errors import TableError
 from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
 from bot.edge.funnel import Host, acknowledge, answer, answer_error, language_of
 from bot.edge.lobby import LOBBY_ID, PAGE_ID, entrants_page, registered_text
+from bot.edge.metrics import Metrics
 from bot.edge.permissions import missing_permissions
 from bot.edge.presenter import DiscordPresenter
 
 
 class _Host(Host, Protocol):
     presenter: DiscordPresenter
+    metrics: Metrics | None
 
 
-def is_action_click(interaction: discord.Interaction) -> bool:
-    """A click on a table's action button (its player's name goes with the action)."""
-    if interaction.type is not discord.InteractionType.component or interaction.data is None:
-        return False
-    return ACTION_ID.fullmatch(str(interaction.data.get("custom_id", ""))) is not None
-
-
-async def route_click(interaction: discord.Interaction) -> None:
-    """``on_interaction`` listener: answer every click on a ``stud:`` component."""
-    if interaction.type is not discord.InteractionType.component or interaction.data is None:
-        return
-    custom_id = str(interaction.data.get("custom_id", ""))
-    if not custom_id.startswith(PREFIX):
-        return
+async def on_interaction(interaction: discord.Interaction) -> None:
+    """Every command and click: counted, its player's name remembered, a ``stud:`` click
+    answered (commands are the command tree's)."""
     bot = cast(_Host, interaction.client)
+    if bot.metrics is not None:
+        bot.metrics.arrived(interaction)
+    custom_id = ""
+    if interaction.type is discord.InteractionType.component and interaction.data is not None:
+        custom_id = str(interaction.data.get("custom_id", ""))
+    action = ACTION_ID.fullmatch(custom_id)
+    if action is None and interaction.guild_id is not None:
+        # The name the player goes by here now: his tables show it, and it is saved when it
+        # changed (histories, restarts and the leaderboard use it; the bot has no member
+        # cache to ask later). An action takes it with it: the click enters the core once.
+        await bot.house.players.remember(
+            interaction.guild_id, interaction.user.id, interaction.user.display_name
+        )
+    if custom_id.startswith(PREFIX):
+        await _route(bot, interaction, custom_id)
+
+
+async def _route(bot: _Host, interaction: discord.Interaction, custom_id: str) -> None:
     if not bot.accepting:
         await answer_error(interaction, TableError("shutting_down"))
         return

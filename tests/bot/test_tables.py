@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.core.config import TableConfig
-from bot.core.dealer import SETTLE_RETRY_SECONDS, Outcome
+from bot.core.dealer import SETTLE_RETRY_SECONDS
 from bot.core.errors import TableError
 from bot.core.house import House
 from bot.core.outbox import ClearButtons
@@ -15,7 +15,7 @@ from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.table import LiveHand, Table
 from bot.core.turns import WARNING_SECONDS
-from bot.core.views import PrivateView, TableView
+from bot.core.views import Outcome, PrivateView, TableView
 from engine.cards import shuffled_deck
 from engine.codec import encode
 from engine.fairness import DeckCommitment, new_secret, public_reveal, verify
