@@ -22,7 +22,7 @@ from bot.core.bots import DEFAULT_DELAY, Bots
 from bot.core.clock import Clock, SystemClock
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
-from bot.core.outbox import Effect, Outbox, Why
+from bot.core.outbox import Effect, Outbox, Subscription, Why
 from bot.core.players import Players
 from bot.core.recovery import Recovery
 from bot.core.registry import Registry
@@ -85,6 +85,11 @@ class House:
             flush=self._messages.flush,
             tournaments=self.tournaments.restore,
         )
+
+    def subscribe(self, channel_id: int, user_id: int | None = None) -> Subscription:
+        """A face watching the channel's table: its views as they change, and ``user_id``'s own
+        cards (None: a spectator's); ``TableError`` if the channel has no table."""
+        return self.registry.get(channel_id).outbox.subscribe(user_id)
 
     # ------------------------------------------------------------------ the edge's reports
 
