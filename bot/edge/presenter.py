@@ -75,9 +75,13 @@ UNKNOWN_MESSAGE: Final = 10008
 # not say): a table message is replaced by a new one before it is that old.
 OLD_MESSAGE_EDITS: Final = 30046
 REPLACE_AFTER: Final = 55 * 60.0
-# A click must be answered within Discord's 3 seconds of its creation: its update is tried as the
-# answer until this long after it arrived, each try cut after CALLBACK_TRY seconds (discord.py
-# waits 1 s, then 3 s, between its own tries after a 5xx: the third would land past the window).
+# A click's update not ready this long after the click arrived (the message busy with an earlier
+# change, a slow drawing) goes as an edit, the click acknowledged on its own: the player is not
+# kept waiting for it.
+PREPARE_WITHIN: Final = 0.5
+# A click must be answered within Discord's 3 seconds of its creation: its answer is tried until
+# this long after it arrived, each try cut after CALLBACK_TRY seconds (discord.py waits 1 s, then
+# 3 s, between its own tries after a 5xx: the third would land past the window).
 ANSWER_WITHIN: Final = 2.5
 CALLBACK_TRY: Final = 0.8
 # Discord's code for an interaction answered already (an earlier try landed after all).
@@ -355,10 +359,10 @@ class DiscordPresenter:
         state = self._states.get(channel_id)
         if update is None or outbox is None or state is None:
             return False
-        deadline = arrived + ANSWER_WITHIN
+        ready_by, deadline = arrived + PREPARE_WITHIN, arrived + ANSWER_WITHIN
         started = time.perf_counter()
         try:
-            async with asyncio.timeout_at(deadline):
+            async with asyncio.timeout_at(ready_by):
                 await state.lock.acquire()
         except TimeoutError:
             return False  # the message is being changed slowly (Discord, the drawing)
@@ -367,13 +371,13 @@ class DiscordPresenter:
                 return False
             match update:
                 case TableView(hand=HandView() as hand) if self._editable(state, hand.hand_id):
-                    async with asyncio.timeout_at(deadline):
+                    async with asyncio.timeout_at(ready_by):
                         layout, picture = await self._hand_message(state, update, hand)
                     if not await self._answer_click(interaction, layout, picture, deadline):
                         return False
                     state.picture, state.has_buttons = hand.picture, True
                 case ResultsView() if self._editable(state, update.hand_id):
-                    async with asyncio.timeout_at(deadline):
+                    async with asyncio.timeout_at(ready_by):
                         layout, shown = await self._results_message(update)
                     if not await self._answer_click(interaction, layout, shown, deadline):
                         return False
