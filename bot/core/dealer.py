@@ -10,14 +10,13 @@ a table's lock or its players' chips.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.core.announce import announce
 from bot.core.bot_seats import humans, send_bots_home
-from bot.core.clock import Clock
+from bot.core.clock import Clock, pauses
 from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import game_name
 from bot.core.players import Players
@@ -357,10 +356,8 @@ class Dealer:
         return await self._wrap_up(table, live, live.end)
 
     async def _settle_later(self, table: Table, live: LiveHand) -> None:
-        for attempt in itertools.count():
-            await self._clock.sleep(
-                SETTLE_RETRY_SECONDS[min(attempt, len(SETTLE_RETRY_SECONDS) - 1)]
-            )
+        for pause in pauses(SETTLE_RETRY_SECONDS):
+            await self._clock.sleep(pause)
             async with table.lock:
                 if table.closed or table.live is not live:
                     return

@@ -30,6 +30,7 @@ from typing import Final
 import discord
 from discord.http import MultipartParameters
 
+from bot.core.clock import pauses
 from bot.core.errors import error_id
 from bot.core.games import game_name
 from bot.core.house import House
@@ -167,7 +168,7 @@ class DiscordPresenter:
 
     async def _deliver_all(self, outbox: Outbox) -> None:
         state = self._states.setdefault(outbox.channel_id, _MessageState())
-        attempt = 0
+        backoff = pauses(RETRY_SECONDS)
         while not self._closing and (effect := outbox.take(state.shown)) is not None:
             version = outbox.version  # what a picture taken now shows
             started = time.perf_counter()
@@ -193,10 +194,9 @@ class DiscordPresenter:
                 if not (is_retryable(error) or isinstance(error, DrawingCrashed)):
                     self._dropped(outbox, effect)
                     continue
-                pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                pause = next(backoff)
                 if self.budget.strained:
                     pause = max(pause, STRAINED_PAUSE)
-                attempt += 1
                 log.warning(
                     "channel %s: Discord failed (%s); trying again in %.1f s",
                     outbox.channel_id,
@@ -206,7 +206,7 @@ class DiscordPresenter:
                 outbox.failed(effect, Why.DISCORD_DOWN)
                 await self.house.clock.sleep(pause)
                 continue
-            attempt = 0
+            backoff = pauses(RETRY_SECONDS)
             if isinstance(posted, _Skipped):
                 continue
             if isinstance(effect, TableView):
