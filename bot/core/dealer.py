@@ -302,9 +302,7 @@ class Dealer:
             live.hand_id, encode(hand), list(hand.stacks), facts=hand_facts(hand)
         )
 
-    async def after_change(
-        self, table: Table, *, restoring: bool = False
-    ) -> ResultsView | None:
+    async def after_change(self, table: Table, *, restoring: bool = False) -> ResultsView | None:
         """Announce new events, settle a finished hand, and ask for the table to be shown; the
         hand's results if it is over (and settled)."""
         live = table.live

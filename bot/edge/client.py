@@ -30,7 +30,7 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
-from bot.core.clock import Clock
+from bot.core.clock import Clock, SystemClock
 from bot.core.house import House
 from bot.core.settings import Settings
 from bot.core.shards import shard_ranges
@@ -142,14 +142,7 @@ class StudBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.texts = texts
-        shards = settings.shards
-        self.house = House(
-            store,
-            texts,
-            clock=clock,
-            owns=None if shards is None else shards.owns,
-            bot_delay=settings.bot_delay,
-        )
+        clock = clock or SystemClock()
         self.identify_turns = identify_turns
         self.session_starts = SessionStarts(store.coordination, self.fetch_session_start_limits)
         drawing = DrawingProcess() if drawing is None else drawing
@@ -161,11 +154,21 @@ class StudBot(commands.AutoShardedBot):
             store.observe(metrics.transaction)
         self.presenter = DiscordPresenter(
             self,
-            self.house,
+            clock,
             texts,
             drawing,
             budget=budget,
-            dms=ClosedDms(store.coordination, clock=self.house.clock.now),
+            dms=ClosedDms(store.coordination, clock=clock.now),
+            table_shown=None if metrics is None else metrics.update_seconds.observe,
+        )
+        shards = settings.shards
+        self.house = House(
+            store,
+            texts,
+            clock=clock,
+            owns=None if shards is None else shards.owns,
+            bot_delay=settings.bot_delay,
+            show=self.presenter.wake,
         )
         lobbies = Lobbies(self, texts, self.presenter.shown)
         self.house.tournaments.show_lobby = lobbies.show
@@ -174,8 +177,6 @@ class StudBot(commands.AutoShardedBot):
         self.house.tournaments.make_event = lobbies.make_event
         self.house.tournaments.set_event = lobbies.set_event
         self.house.tournaments.say_in_lobby = lobbies.say
-        if metrics is not None:
-            self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None
         self._metrics_server: web.AppRunner | None = None
         # False once shutting down: new interactions are told to come back in a minute.

@@ -30,10 +30,9 @@ from typing import Final
 import discord
 from discord.http import MultipartParameters
 
-from bot.core.clock import pauses
+from bot.core.clock import Clock, pauses
 from bot.core.errors import error_id
 from bot.core.games import game_name
-from bot.core.house import House
 from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
@@ -117,22 +116,23 @@ class DiscordPresenter:
     def __init__(
         self,
         bot: discord.Client,
-        house: House,
+        clock: Clock,
         texts: Texts,
         drawing: Drawing,
         *,
         budget: InvalidRequests,
         dms: ClosedDms,
+        table_shown: Callable[[float], None] | None = None,
     ) -> None:
+        """``clock`` is the core's; ``table_shown`` is told how long each table update took to
+        show (the metrics, when they are on)."""
         self.bot = bot
         self.budget = budget  # what Discord's invalid-request budget has spent
         self.dms = dms  # who takes no DMs
-        # Told how long each table update took to show (the metrics, when they are on).
-        self.table_shown: Callable[[float], None] = lambda seconds: None
-        self.house = house
+        self.table_shown = table_shown or (lambda seconds: None)
+        self.clock = clock
         self.texts = texts
         self.drawing = drawing
-        house.on_outbox = self.wake
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
@@ -204,7 +204,7 @@ class DiscordPresenter:
                     pause,
                 )
                 outbox.failed(effect, Why.DISCORD_DOWN)
-                await self.house.clock.sleep(pause)
+                await self.clock.sleep(pause)
                 continue
             backoff = pauses(RETRY_SECONDS)
             if isinstance(posted, _Skipped):
@@ -435,7 +435,7 @@ class DiscordPresenter:
             assert picture is not None, "a new hand message carries its picture"
             message = await channel.send(view=shown, file=picture)
         state.message_id, state.key, state.after_hand = message.id, key, False
-        state.posted_at, state.has_buttons = self.house.clock.now(), False
+        state.posted_at, state.has_buttons = self.clock.now(), False
         return message.id
 
     @staticmethod
@@ -475,7 +475,7 @@ class DiscordPresenter:
         return (
             state.message_id is not None
             and state.key == key
-            and self.house.clock.now() - state.posted_at < REPLACE_AFTER
+            and self.clock.now() - state.posted_at < REPLACE_AFTER
         )
 
     # ------------------------------------------------------------------ private cards
@@ -512,7 +512,7 @@ class DiscordPresenter:
             await dm.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
 
         try:
-            await with_retries(send, self.house.clock.sleep)
+            await with_retries(send, self.clock.sleep)
         except discord.HTTPException as error:
             self._dm_channels.pop(user_id, None)
             # Closed DMs (or Discord down for minutes) must not stall the game: the channel
@@ -569,7 +569,7 @@ class DiscordPresenter:
                 self._cards_text(view, "your_cards"),
                 file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
             ),
-            self.house.clock.sleep,
+            self.clock.sleep,
         )
 
     # ------------------------------------------------------------------ reports' pictures

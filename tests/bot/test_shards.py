@@ -104,8 +104,9 @@ def config() -> TableConfig:
 
 def process(store: Store, clock: ManualClock, shard: int) -> tuple[House, Screen]:
     """The tables of one of two processes, each running one shard of two."""
-    manager = House(store, TEXTS, clock=clock, owns=Shards(frozenset({shard}), 2).owns)
-    return manager, Screen(manager)
+    screen = Screen()
+    owns = Shards(frozenset({shard}), 2).owns
+    return House(store, TEXTS, clock=clock, owns=owns, show=screen.wake), screen
 
 
 async def mid_hand(manager: House, clock: ManualClock, guild: int, channel: int) -> int:
