@@ -96,8 +96,8 @@ class _MessageState:
     picture: Picture | None = None  # the picture the message carries, while the hand is live
     has_buttons: bool = False
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
-    # The outbox's version a click's answer showed, and the results it showed: delivering them
-    # again would be a second request for what the message already shows.
+    # The outbox's version the message shows, and the results a click's answer showed:
+    # showing them again would be a second request for what the message already shows.
     shown: int = -1
     answered: ResultsView | None = None
     # One change of the message at a time, delivery and clicks alike: each shows the table as
@@ -246,7 +246,9 @@ class DiscordPresenter:
                 async with state.lock:
                     if version <= state.shown:
                         return _SKIPPED
-                    return await self._table(outbox, state, effect)
+                    posted = await self._table(outbox, state, effect)
+                    state.shown = version
+                    return posted
             case ResultsView():
                 async with state.lock:
                     if effect is state.answered:
