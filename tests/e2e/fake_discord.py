@@ -29,6 +29,7 @@ import asyncio
 import itertools
 import json
 import re
+import struct
 import time
 from collections import deque
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from tests.e2e.discord_rules import (
     REQUEST_BYTES_MAX,
     SCHEDULED,
     TOO_LARGE_CODE,
+    as_returned,
     event_move_problem,
     event_problems,
     message_problems,
@@ -77,6 +79,7 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7  # a deferred response's "thinking" message
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
 BACKLOG = 1000
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
 # count dividing 2520 (1 to 10 among them); below the other snowflakes, so none is reused.
 GUILD_EPOCH = (1_200_000_000_000_000_000 >> 22) // 2520 * 2520
@@ -590,7 +593,7 @@ class FakeDiscord:
 
     def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
         message_id = extra.pop("id", None) or self.snowflake()
-        attachments = self._attachments(files)
+        attachments = self._attachments(channel_id, files)
         message = {
             "id": str(message_id),
             "channel_id": str(channel_id),
@@ -622,18 +625,26 @@ class FakeDiscord:
             mentioned = [user for user in mentioned if user in users]
         return [self.users[user] for user in dict.fromkeys(mentioned) if user in self.users]
 
-    def _attachments(self, files: list[Upload]) -> list[JSON]:
-        return [
-            {
-                "id": str(self.snowflake()),
+    def _attachments(self, channel_id: int, files: list[Upload]) -> list[JSON]:
+        """The files' attachment objects, with signed CDN URLs as Discord's (they expire)."""
+        made = []
+        for upload in files:
+            attachment_id = self.snowflake()
+            path = f"attachments/{channel_id}/{attachment_id}/{upload.filename}"
+            signed = f"{path}?ex={int(time.time()) + 86400:x}&is={attachment_id:x}&hm=0"
+            attachment: JSON = {
+                "id": str(attachment_id),
                 "filename": upload.filename,
                 "size": len(upload.data),
-                "url": f"https://cdn.invalid/{upload.filename}",
-                "proxy_url": f"https://cdn.invalid/{upload.filename}",
-                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
+                "url": f"https://cdn.invalid/{signed}",
+                "proxy_url": f"https://media.invalid/{signed}",
+                "content_type": "text/plain",
             }
-            for upload in files
-        ]
+            if upload.data.startswith(PNG_SIGNATURE):
+                width, height = struct.unpack(">II", upload.data[16:24])
+                attachment.update(content_type="image/png", width=width, height=height)
+            made.append(attachment)
+        return made
 
     def _keep(self, files: list[Upload], message: JSON) -> None:
         """Record uploads a message took (an ephemeral one's: only its recipient sees them)."""
@@ -765,7 +776,9 @@ class FakeDiscord:
                 return refused
             if method == "GET" and len(parts) == 4:
                 found = self.messages.get(int(parts[3]))
-                return json_response(found) if found else error(404, 10008, "Unknown Message")
+                if found is None:
+                    return error(404, 10008, "Unknown Message")
+                return json_response(as_returned(found))
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
                 if problems := message_problems(message):
@@ -778,7 +791,7 @@ class FakeDiscord:
                 self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
                 self._updated(message)
-                return json_response(message)
+                return json_response(as_returned(message))
             if method == "PATCH" and len(parts) == 4:
                 message_id = int(parts[3])
                 if message_id not in self.messages:
@@ -835,7 +848,7 @@ class FakeDiscord:
         followup = Callback(0, body, files, message, interaction_id)
         self.followups.setdefault(interaction_id, []).append(followup)
         self._followed.setdefault(interaction_id, asyncio.Event()).set()
-        return json_response(message)
+        return json_response(as_returned(message))
 
     def _thread(self, method: str, channel_id: int, body: JSON, arrived: float) -> web.Response:
         """POST /channels/{id}/threads: a public thread under a text channel, whose messages
@@ -966,7 +979,7 @@ class FakeDiscord:
             ]
         elif not files:
             message["attachments"] = old["attachments"]
-        message["attachments"] += self._attachments(files)
+        message["attachments"] += self._attachments(channel_id, files)
         if problems := message_problems(message, old["flags"]):
             return problems
         self._keep(files, message)
@@ -977,7 +990,7 @@ class FakeDiscord:
         return message
 
     def _edited(self, edited: JSON | list[str]) -> web.Response:
-        return invalid(edited) if isinstance(edited, list) else json_response(edited)
+        return invalid(edited) if isinstance(edited, list) else json_response(as_returned(edited))
 
     def _unknown(self, method: str, path: str) -> web.Response:
         self.unknown_routes.append(f"{method} {path}")
@@ -1066,7 +1079,7 @@ class FakeDiscord:
         }
         resource: JSON = {"type": kind}
         if message is not None and kind == 4:
-            resource["message"] = message
+            resource["message"] = as_returned(message)
         return json_response({"interaction": interaction, "resource": resource})
 
     # ------------------------------------------------------------------ players
@@ -1113,7 +1126,7 @@ class FakeDiscord:
             "attachment_size_limit": 25 * 1024 * 1024,
         }
         if message is not None:
-            payload["message"] = message
+            payload["message"] = as_returned(message)
             if kind == 3:
                 self._clicked[interaction_id] = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
