@@ -75,6 +75,7 @@ SEND_MESSAGES_IN_THREADS = 1 << 38
 EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES | (1 << 16)
 ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7  # a deferred response's "thinking" message
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
@@ -119,6 +120,12 @@ def invalid(problems: list[str]) -> web.Response:
 
 class CallbackTooLate(Exception):
     """The bot answered an interaction after ``callback_window``: "Unknown interaction"."""
+
+
+class CommandNotShown(Exception):
+    """Discord offers the member no such command: its default permissions are more than the
+    member's and the server gave it to him in no override (Server Settings -> Integrations), so
+    no interaction is ever sent."""
 
 
 @dataclass(frozen=True)
@@ -254,6 +261,9 @@ class FakeDiscord:
     command_requests: list[CommandSync] = field(default_factory=list)
     gateway_steps: list[GatewayStep] = field(default_factory=list)
     app_permissions: dict[int, int] = field(default_factory=dict)  # channel -> bits; default all
+    # (command, user id): a command the server gave a member whatever its default permissions,
+    # as an override in Server Settings -> Integrations does.
+    command_overrides: set[tuple[str, int]] = field(default_factory=set)
     # Called with the channel id whenever the bot posts or edits a message with an embed there
     # (a table picture or the results): the benchmark times interactions with it.
     on_update: Callable[[int], None] | None = None
@@ -1151,20 +1161,51 @@ class FakeDiscord:
         command: str,
         locale: str = "en-US",
         channel_id: int | None = None,
+        permissions: int = EVERYONE_PERMISSIONS,
         **options: int | str,
     ) -> Callback:
-        """``command`` is "sit" or "table open"; integer and string options."""
+        """``command`` is "sit", "table open" or "table bots add"; integer and string options;
+        ``permissions`` the member's. Raises :class:`CommandNotShown` for a command Discord
+        would not offer him."""
         names = command.split()
+        guild_id = self._channel_guild[channel_id or self.channel_id]
+        if not self.offered(names[0], guild_id, int(user["id"]), permissions):
+            raise CommandNotShown(command)
         leaf = [
             {"type": 3 if isinstance(value, str) else 4, "name": name, "value": value}
             for name, value in options.items()
         ]
         data: JSON = {"id": str(self.snowflake()), "name": names[0], "type": 1}
-        if len(names) == 2:
-            data["options"] = [{"type": 1, "name": names[1], "options": leaf}]
-        else:
-            data["options"] = leaf
-        return await self.interact(user, 2, data, locale=locale, channel_id=channel_id)
+        options_: list[JSON] = leaf
+        if len(names) == 3:
+            options_ = [
+                {
+                    "type": 2,
+                    "name": names[1],
+                    "options": [{"type": 1, "name": names[2], "options": leaf}],
+                }
+            ]
+        elif len(names) == 2:
+            options_ = [{"type": 1, "name": names[1], "options": leaf}]
+        data["options"] = options_
+        return await self.interact(
+            user, 2, data, locale=locale, permissions=permissions, channel_id=channel_id
+        )
+
+    def offered(self, name: str, guild_id: int, user_id: int, permissions: int) -> bool:
+        """Whether Discord offers a member the synced command ``name`` on a server: one with
+        default member permissions needs them all (or Administrator) or the server's override.
+        A command never synced is offered, so tests can send what the bot does not have."""
+        synced = [*self.commands.get(guild_id, []), *self.commands.get(None, [])]
+        command = next((c for c in synced if c["name"] == name), None)
+        if command is None or command.get("default_member_permissions") is None:
+            return True
+        needed = int(command["default_member_permissions"])
+        return (
+            (needed != 0 and permissions & needed == needed)
+            or bool(permissions & ADMINISTRATOR)
+            or (name, user_id) in self.command_overrides
+        )
 
     async def click(
         self, user: JSON, message: JSON, custom_id: str, locale: str = "en-US"
