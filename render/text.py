@@ -82,7 +82,7 @@ def _characters(file_name: str) -> frozenset[int]:
 
 
 @lru_cache(maxsize=4096)
-def runs(text: str, bold: bool = False) -> tuple[tuple[str | None, str], ...]:
+def _runs(text: str, bold: bool = False) -> tuple[tuple[str | None, str], ...]:
     """``text`` cut where its font changes: each run with the fallback font that draws it, or
     None for DejaVu (which also draws, as boxes, what no font has)."""
     main = _characters(BOLD if bold else REGULAR)
@@ -105,7 +105,7 @@ def _length(text: str, size: int, bold: bool) -> float:
     """The width of ``text`` in pixels, each run in its own font."""
     return sum(
         (font(size, bold) if file_name is None else _face(file_name, size)).getlength(run)
-        for file_name, run in runs(text, bold)
+        for file_name, run in _runs(text, bold)
     )
 
 
@@ -197,7 +197,7 @@ def _text_mask(
     height = size * 2
     mask = Image.new("L", (width + 2 * _MASK_PAD, height), 0)
     draw = ImageDraw.Draw(mask)
-    cut = runs(line, bold)
+    cut = _runs(line, bold)
     if len(cut) == 1 and cut[0][0] is None:
         draw.text((_MASK_PAD, height // 2), line, font=face, fill=255, anchor="lm")
     else:
