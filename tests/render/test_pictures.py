@@ -168,7 +168,7 @@ def test_clean_keeps_letters_and_drops_what_cannot_draw() -> None:
 
 
 def test_fonts_are_shipped_with_their_licence() -> None:
-    """Issue 3: the fonts inside render/, with their licences; nothing from the system."""
+    """The fonts inside render/, with their licences; nothing from the system."""
     assert FONT_DIR.parent == Path(table_picture.__file__).parent
     assert {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE"} <= {
         path.name for path in FONT_DIR.iterdir()
