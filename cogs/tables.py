@@ -258,7 +258,7 @@ async def remove_bots(
     await reply(interaction, bot.texts.t(language_of(interaction), "bots_removed", count=going))
 
 
-class Seating(commands.Cog):
+class SeatingCommands(commands.Cog):
     def __init__(self, bot: StudBot) -> None:
         self.bot = bot
 
@@ -312,4 +312,4 @@ class Seating(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
     stud.tree.add_command(TableGroup(stud))
-    await bot.add_cog(Seating(stud))
+    await bot.add_cog(SeatingCommands(stud))

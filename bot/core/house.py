@@ -10,7 +10,8 @@
 A command is one call into one of them. What a table must show reaches the face that delivers
 it through the table's :class:`~bot.core.outbox.Outbox` (``show``, given when the house is made,
 wakes it), as frozen views; its reports on each effect come back here
-(:class:`~bot.core.outbox.Reports`). Any other face watches a table through :meth:`subscribe`.
+(:class:`~bot.core.outbox.DeliveryReports`). Any other face watches a table through
+:meth:`subscribe`.
 """
 
 from __future__ import annotations

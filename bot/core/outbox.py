@@ -103,7 +103,7 @@ class Why(enum.Enum):
     BROKEN = "broken"  # a request Discord will never take (our bug): logged, skipped
 
 
-class Reports(Protocol):
+class DeliveryReports(Protocol):
     """What the core does with the edge's reports (``bot.core.house.House``)."""
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None: ...
@@ -133,7 +133,7 @@ class Outbox:
         texts: Texts,
         lang: str,
         view: Callable[[], TableView | None],
-        reports: Reports,
+        reports: DeliveryReports,
         wake: Callable[[Outbox], None],
     ) -> None:
         self.channel_id = channel_id
