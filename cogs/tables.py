@@ -239,7 +239,7 @@ async def add_bots(
     count: int,
     style: str | None,
 ) -> None:
-    seated = await bot.house.bots.add(
+    seated = await bot.house.computer_players.add(
         channel_id_of(interaction),
         interaction.user.id,
         can_manage=can_manage,
@@ -252,7 +252,7 @@ async def add_bots(
 async def remove_bots(
     bot: StudBot, interaction: discord.Interaction, can_manage: bool, count: int
 ) -> None:
-    going = await bot.house.bots.remove(
+    going = await bot.house.computer_players.remove(
         channel_id_of(interaction), interaction.user.id, can_manage=can_manage, count=count
     )
     await reply(interaction, bot.texts.t(language_of(interaction), "bots_removed", count=going))

@@ -152,7 +152,9 @@ class TournamentGroup(
                 lang, "tournament_event_made" if made else "tournament_no_event"
             )
         if bots:
-            style_name = texts.t(lang, f"bot_style_{style or self.bot.house.bots.default_style}")
+            style_name = texts.t(
+                lang, f"bot_style_{style or self.bot.house.computer_players.default_style}"
+            )
             created += " " + texts.t(lang, "tournament_bots_entered", count=bots, style=style_name)
         await reply(interaction, created)
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.core.announce import announce
-from bot.core.bot_seats import humans, send_bots_home
 from bot.core.clock import Clock, pauses
+from bot.core.computer_seats import humans, send_bots_home
 from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import game_name
 from bot.core.players import Players

@@ -20,8 +20,8 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from bot.core.bots import DEFAULT_DELAY, Bots
 from bot.core.clock import Clock, SystemClock
+from bot.core.computer_players import DEFAULT_DELAY, ComputerPlayers
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
 from bot.core.outbox import Effect, Outbox, Subscription, Why
@@ -63,7 +63,7 @@ class House:
         self.players = Players(store, self.registry)
         self.dealer = Dealer(store, texts, self.clock, self.tasks, self.registry, self.players)
         self.tables = Tables(store, texts, self.registry, self.dealer, self.players)
-        self.bots = Bots(
+        self.computer_players = ComputerPlayers(
             store,
             texts,
             self.clock,
@@ -105,7 +105,7 @@ class House:
                 self.dealer.turns.shown(table, effect.hand.hand_id, effect.hand.seq)
             else:
                 # A computer player's turn (or no one's) is shown: it acts after its pause.
-                self.bots.shown(table, effect.hand.hand_id, effect.hand.seq)
+                self.computer_players.shown(table, effect.hand.hand_id, effect.hand.seq)
 
     def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None:
         self.delivered(outbox, effect)
