@@ -24,7 +24,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.computer_players import DEFAULT_DELAY, ComputerPlayers
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
-from bot.core.outbox import Effect, Outbox, Subscription, Why
+from bot.core.outbox import Effect, Outbox, Shown, Why
 from bot.core.players import Players
 from bot.core.recovery import Recovery
 from bot.core.registry import Registry
@@ -33,6 +33,7 @@ from bot.core.tables import Tables
 from bot.core.tasks import Tasks
 from bot.core.tournament import Tournaments
 from bot.core.views import PrivateView, TableView
+from bot.core.watching import Subscription
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ class House:
             tournaments=self.tournaments.restore,
         )
 
-    def subscribe(self, channel_id: int, user_id: int | None = None) -> Subscription:
+    def subscribe(self, channel_id: int, user_id: int | None = None) -> Subscription[Shown]:
         """A face watching the channel's table: its views as they change, and ``user_id``'s own
         cards (None: a spectator's); ``TableError`` if the channel has no table."""
         return self.registry.get(channel_id).outbox.subscribe(user_id)

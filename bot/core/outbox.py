@@ -15,7 +15,6 @@ cards only on his own subscription.
 
 from __future__ import annotations
 
-import asyncio
 import enum
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from typing import Final, Protocol
 from bot.core.errors import TableError
 from bot.core.ledger import SessionLedger
 from bot.core.views import PrivateView, ResultsView, TableView
+from bot.core.watching import Subscription
 from words import Texts
 
 
@@ -54,43 +54,6 @@ Effect = Line | TableView | ResultsView | ClearButtons | PrivateView | Ledger
 
 
 Shown = Line | TableView | ResultsView | PrivateView | Ledger
-# A subscription this far behind keeps the latest table, not every one it missed.
-SUBSCRIPTION_KEPT: Final = 256
-
-
-class Subscription:
-    """One face's view of one table: its public views as they change, and the private views of
-    ``user_id`` (None: a spectator's, no private view at all)."""
-
-    def __init__(self, outbox: Outbox, user_id: int | None) -> None:
-        self.user_id = user_id
-        self._outbox = outbox
-        self._items: deque[Shown] = deque()
-        self._arrived = asyncio.Event()
-
-    def offer(self, item: Shown) -> None:
-        if len(self._items) >= SUBSCRIPTION_KEPT:
-            for old in self._items:
-                if isinstance(old, TableView):
-                    self._items.remove(old)
-                    break
-        self._items.append(item)
-        self._arrived.set()
-
-    def pending(self) -> list[Shown]:
-        """What has come and not been taken, now taken."""
-        items, self._items = list(self._items), deque()
-        return items
-
-    async def next(self) -> Shown:
-        """The next view, waiting for it."""
-        while not self._items:
-            self._arrived.clear()
-            await self._arrived.wait()
-        return self._items.popleft()
-
-    def close(self) -> None:
-        self._outbox.unsubscribe(self)
 
 
 class Why(enum.Enum):
@@ -149,7 +112,7 @@ class Outbox:
         # Counts the changes recorded: a view built now shows every one of them. The edge
         # skips a picture request whose changes it has shown already (a click's answer).
         self.version = 0
-        self._subscriptions: list[Subscription] = []
+        self._subscriptions: list[Subscription[Shown]] = []
 
     # ------------------------------------------------------------------ the core's side
 
@@ -184,18 +147,16 @@ class Outbox:
                     subscription.offer(effect)
         self.wake()
 
-    def subscribe(self, user_id: int | None = None) -> Subscription:
+    def subscribe(self, user_id: int | None = None) -> Subscription[Shown]:
         """Watch the table from now on, as ``user_id`` (None: a spectator); the first view is
         the table as it is."""
-        subscription = Subscription(self, user_id)
+        subscription = Subscription[Shown](
+            user_id, self._subscriptions.remove, lambda item: isinstance(item, TableView)
+        )
         self._subscriptions.append(subscription)
         if (view := self._view()) is not None:
             subscription.offer(view)
         return subscription
-
-    def unsubscribe(self, subscription: Subscription) -> None:
-        if subscription in self._subscriptions:
-            self._subscriptions.remove(subscription)
 
     def wake(self) -> None:
         """Have the edge deliver what is here (once the table can be shown)."""

@@ -47,6 +47,7 @@ from bot.core.tournament.readings import (
 )
 from bot.core.tournament.starter import Starter
 from bot.core.views import LobbyView, Registration
+from bot.core.watching import Subscription
 from engine.tournament import Finish, prize_table, seat_entrants, structure
 from strategy import DEFAULT_STYLE, STYLES
 from words import EN, Texts
@@ -93,6 +94,8 @@ class Tournaments:
         self._dealer = dealer
         self._players = players
         self.directors: dict[int, TournamentDirector] = {}  # tournament id -> its director
+        # tournament id -> the faces watching its lobby beside the edge's message
+        self._watching: dict[int, list[Subscription[LobbyView]]] = {}
         self.make_thread: ThreadMaker | None = None  # set by the edge
         # Called with a director once its tournament has paid out (the lobby's results).
         self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
@@ -434,11 +437,27 @@ class Tournaments:
             **running_figures(self.directors.get(tournament_id)),
         )
 
+    async def subscribe(self, tournament_id: int) -> Subscription[LobbyView]:
+        """Watch a tournament's lobby from now on: its views as they change, the first one the
+        lobby as it is; ``StoreError`` if there is no such tournament."""
+        view = await self.lobby(tournament_id)
+        watching = self._watching.setdefault(tournament_id, [])
+        subscription = Subscription[LobbyView](None, watching.remove)
+        watching.append(subscription)
+        subscription.offer(view)
+        return subscription
+
     async def _lobby_changed(self, tournament_id: int) -> None:
-        """The edge shows the lobby anew; a Discord error leaves the tournament as it is."""
-        if self.show_lobby is None:
+        """The lobby is shown anew (the edge's message, and any face watching it); a Discord
+        error leaves the tournament as it is."""
+        watching = self._watching.get(tournament_id)
+        if self.show_lobby is None and not watching:
             return
         view = await self.lobby(tournament_id)
+        for subscription in watching or ():
+            subscription.offer(view)
+        if self.show_lobby is None:
+            return
         try:
             message_id = await self.show_lobby(view)
         except Exception:
