@@ -11,8 +11,8 @@ for its steady part (after the first 10 s), with the CPU a click costs in each p
 rate that would fill the machine's cores at that cost, and the Discord requests the bot made, by
 kind, beside the least the run's mix of clicks, DMs and hands needs.
 
-Then, in turn (issue 23 point 5): the floor client (``benchmarks.floor``) against the same
-players, making the bot's requests with no game, store or drawing; the code before issue 23
+Then, in turn: the floor client (``benchmarks.floor``) against the same players, making the
+bot's requests with no game, store or drawing; the code from before a hand was one live message
 (``git archive`` of 1d409fc, its own benchmark with the same arguments); and the bot again at
 half the click rate that filled the cores, then the floor client at that rate (what the same
 players get from a client doing no work); and a table of the figures beside their targets.
@@ -462,12 +462,12 @@ def report(name: str, result: Run, think: float) -> None:
     )
 
 
-BEFORE = "1d409fc"  # the code before issue 23
+BEFORE = "1d409fc"  # the code from before a hand was one live message
 PER_CLICK = re.compile(r"CPU per click: bot ([\d.]+) ms, drawing ([\d.]+) ms")
 
 
 def run_before(tables: int, clicks: int, think: float) -> tuple[float, float]:
-    """The bot and drawing CPU a click of the code before issue 23 (``git archive`` of it, run
+    """The bot and drawing CPU a click of ``BEFORE``'s code (``git archive`` of it, run
     with its own benchmark and the same arguments), in ms."""
     with tempfile.TemporaryDirectory() as directory:
         archive = subprocess.run(
@@ -496,7 +496,7 @@ def verdict(value: float, target: float) -> str:
 
 
 def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) -> None:
-    """Issue 23 point 5: the bot, its floor, the code before it and a run at half the rate
+    """The bot, its floor, ``BEFORE``'s code and a run at half the rate
     that fills the cores, in turn, each figure beside its target."""
     bot = run(tables, clicks, think, stagger, seats=seats)
     report(f"the bot: {tables} tables of {seats}", bot, think)
@@ -506,11 +506,11 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
     if seats == 2:
         before_bot, before_drawing = run_before(tables, clicks, think)
         print(
-            f"the code before issue 23 ({BEFORE}), same arguments: CPU per click bot "
+            f"the older code ({BEFORE}), same arguments: CPU per click bot "
             f"{before_bot:.1f} ms, drawing {before_drawing:.1f} ms"
         )
     else:
-        print(f"the code before issue 23 ({BEFORE}): not run (its benchmark seats two only)")
+        print(f"the older code ({BEFORE}): not run (its benchmark seats two only)")
     half = bot.full_at / 2
     half_think = 1.0
     half_tables = max(2, min(400, round(half * half_think)))
@@ -534,7 +534,7 @@ def compare(tables: int, clicks: int, think: float, stagger: float, seats: int) 
     others = percentile([s.ack for s in loaded.samples if not s.picture], 0.95)
     floor_ack = percentile([s.ack for s in loaded_floor.samples], 0.95)
     floor_update = percentile([s.update for s in loaded_floor.samples], 0.95)
-    print("\nissue 23, point 5 (measured in this run, in turn):")
+    print("\nthe targets of one live message a hand (measured in this run, in turn):")
     rows = [
         ("(a) Discord requests a click", f"{requests:.2f}", "<= 1.5", verdict(requests, 1.5)),
         (
@@ -597,7 +597,7 @@ def main() -> None:
     parser.add_argument(
         "--alone",
         action="store_true",
-        help="only the bot's own run (no floor, no code before issue 23, no run at half load)",
+        help="only the bot's own run (no floor, no older code, no run at half load)",
     )
     parser.add_argument(
         "--processes",

@@ -1,4 +1,4 @@
-"""Picture speed and size (issue 3):
+"""Picture speed and size:
 
     python -m benchmarks.render [--rounds N]
 
@@ -101,7 +101,7 @@ def _report(title: str, figures: tuple[float, float, float, int], target: float 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Picture speed and size (issue 3)")
+    parser = argparse.ArgumentParser(description="Picture speed and size")
     parser.add_argument("--rounds", type=int, default=200)
     rounds = parser.parse_args().rounds
     print(

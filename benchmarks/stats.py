@@ -1,4 +1,4 @@
-"""Stats and leaderboards at a million hands (issue 12 points 1 and 2, target p95 < 10 ms), for
+"""Stats and leaderboards at a million hands (target p95 < 10 ms), for
 ``python -m benchmarks.store``.
 
 One guild gets ``hands`` settled hands over the last year, dealt to 2-8 of 20,000 players of

@@ -4,7 +4,7 @@ history of a million hands: what it takes on disk and how fast /history reads it
     python -m benchmarks.store [--wallets N] [--rounds N] [--hands N] [--path DIR]
                                [--database sqlite|postgresql] [--postgres-url URL]
 
-1. Leaderboard (issue 4 point 5, target < 5 ms): one guild with N wallets (default 100,000)
+1. Leaderboard (target < 5 ms): one guild with N wallets (default 100,000)
    whose totals are spread like a real server's (most near the starting 1,000, a long tail of
    winners, many exact ties), a few hundred of them seated. Timed through
    ``store.reports.leaderboard`` (top 10 plus the caller's rank, the aiosqlite thread hand-off
@@ -13,7 +13,7 @@ history of a million hands: what it takes on disk and how fast /history reads it
 2. Hand commits: ``store.hands.start``, ``save_action`` and ``settle`` at an 8-seat table, each
    one transaction committed as the store commits it, on the file system of ``--path``
    (default: the system temp dir; point it at the production disk to measure that).
-3. History (issue 12 point 7, targets: a settled hand's rows <= 1 KB, every query p95 < 10 ms):
+3. History (targets: a settled hand's rows <= 1 KB, every query p95 < 10 ms):
    N settled hands (default 1,000,000) in one guild, in a database of their own, written
    straight into it by ``benchmarks.hands`` (a few thousand hands played by the engine, dealt
    again across a year of 25 channels' tables, with the seats and ledger rows the store writes).
@@ -21,7 +21,7 @@ history of a million hands: what it takes on disk and how fast /history reads it
    each table on disk with its indexes and the whole database, per hand; then ``last_hand_for``
    (/history), ``settled_hands_for`` (/history last:100 and /history session) and ``get_hand``
    through the store, for the player with the most hands and for players as they ask.
-4. Stats and leaderboards by winnings (issue 12, target < 10 ms) with ``--hands`` settled hands
+4. Stats and leaderboards by winnings (target < 10 ms) with ``--hands`` settled hands
    (default 1,000,000; 0 skips it) in the same server: every query /stats and /leaderboard make,
    and a settlement with its stats (``benchmarks/stats.py`` says how the data is made).
 

@@ -1,4 +1,4 @@
-"""What a big tournament's bookkeeping costs beside its hands (issue 21 point 9).
+"""What a big tournament's bookkeeping costs beside its hands.
 
     python -m benchmarks.tournament [--players N] [--seats N] [--level-hands N] [--seed S]
                                     [--path DIR]
@@ -39,7 +39,7 @@ from bot.edge.lobby import lobby_buttons, lobby_embed
 from tests.bot.tournament_run import COUNTDOWN, TournamentRun
 from tests.texts import TEXTS
 
-TARGET_MS = 5.0  # the issue's budget of bookkeeping CPU per hand dealt
+TARGET_MS = 5.0  # the budget of bookkeeping CPU per hand dealt
 
 P = ParamSpec("P")
 R = TypeVar("R")

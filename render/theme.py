@@ -1,7 +1,7 @@
 """Colours of every picture, and the fixed 256-colour palette the PNGs are written with.
 
-Pictures are drawn in RGB and then mapped onto one fixed palette: a palette PNG is a third the
-size of an RGB one and several times faster to encode (the 10 ms budget, issue 3). The palette is
+Pictures are drawn in RGB and then mapped onto one fixed palette: a palette PNG is smaller than
+an RGB one and faster to encode, for the pictures' time budget (docs/performance.md). The palette is
 every theme colour plus, for each pair of colours that meet on screen (text on a panel, a suit on
 a card, a card's edge on the felt), a ramp between them, so anti-aliased edges keep their shades.
 """
@@ -40,7 +40,7 @@ SUIT_RED: Final[RGB] = (208, 30, 45)
 SUIT_BLUE: Final[RGB] = (26, 84, 208)
 SUIT_GREEN: Final[RGB] = (20, 132, 58)
 
-# The usual two-colour deck, and the four-colour one poker clients offer (issue 3, picture 4).
+# The usual two-colour deck, and the four-colour one poker clients offer.
 TWO_COLOUR: Final[dict[Suit, RGB]] = {
     Suit.CLUBS: SUIT_BLACK,
     Suit.DIAMONDS: SUIT_RED,

@@ -1,4 +1,4 @@
-"""Computer players at a table (issue 22): seating them from the house, and playing their turns.
+"""Computer players at a table: seating them from the house, and playing their turns.
 
 ``/table bots add`` stakes each from the server's house wallet (``store.house.seat_bot``);
 ``/table bots remove`` sends them back after the hand they are in. A computer player's turn

@@ -1,4 +1,4 @@
-"""Computer players' seats (issue 22): who they are, what they are called, and when they go.
+"""Computer players' seats: who they are, what they are called, and when they go.
 
 A computer player is a negative user id (``bot.core.storage.house``): its style and its number
 follow from the id, so a restart knows how each one plays without storing anything more. Its

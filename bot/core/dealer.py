@@ -402,7 +402,7 @@ class Dealer:
         last_action = table.log[-1] if table.log else ""
         odds = None
         if all_in_position(hand) is not None:
-            # Up to half a second of counting: off the event loop (issue 23.3).
+            # An exact count can be long (docs/performance.md): off the event loop.
             odds = await asyncio.to_thread(all_in_odds, hand, live.hand_id)
         results = results_view(table, live, end, self._texts, last_action, odds)
         table.outbox.put(results)
@@ -413,7 +413,7 @@ class Dealer:
 
 
 def _person_dealt_in(table: Table) -> bool:
-    """Computer players never play a hand among themselves at a cash table (issue 22); in a
+    """Computer players never play a hand among themselves at a cash table; in a
     tournament they are entrants like anyone, and play on whoever sits with them."""
     if table.tournament is not None:
         return True

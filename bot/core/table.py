@@ -64,7 +64,7 @@ class Director(Protocol):
 
     def unattended(self) -> bool:
         """No person is left in the tournament: its computer players play it out without
-        pauses, nobody is waiting (issue 22)."""
+        pauses, nobody is waiting."""
         ...
 
 

@@ -1,4 +1,4 @@
-"""What an operator watches (issue 24 point 3): Prometheus metrics and a health check, served on
+"""What an operator watches: Prometheus metrics and a health check, served on
 ``METRICS_PORT`` (off by default).
 
 ``GET /metrics`` is Prometheus's text format; ``GET /healthz`` answers 200 once every shard of

@@ -1,4 +1,4 @@
-"""Issue 23.3 in the core: a hand run out with two hands all in ends with each hand's chances,
+"""All-in chances in the core: a hand run out with two hands all in ends with each hand's chances,
 worked out in a thread (never on the event loop), in the results and on their picture."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10, point 3: ``stud-bot backup PATH`` copies the database while the bot runs and writes.
+"""``stud-bot backup PATH`` copies the database while the bot runs and writes.
 
 The bot's store keeps writing (tables opened, chips granted, seats taken and left) while another
 connection, as ``stud-bot backup`` opens one, copies the file; the copy must open on its own and

@@ -1,5 +1,5 @@
-"""Discord's invalid-request budget as the bot counts it, and who takes no DMs (issue 24 point
-1), on a clock the tests move."""
+"""Discord's invalid-request budget as the bot counts it, and who takes no DMs, on a clock
+the tests move."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``stud-bot cluster`` (issue 13 point 3): one worker process per range of shards, a dead worker
+"""``stud-bot cluster``: one worker process per range of shards, a dead worker
 restarted, all stopped cleanly on SIGTERM; and the turns the workers take to IDENTIFY.
 
 The launcher runs as a real process (signals are the point); its workers are the stand-ins of

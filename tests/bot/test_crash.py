@@ -1,4 +1,4 @@
-"""Crash safety for real (issue 4, point 3).
+"""Crash safety for real.
 
 A child process plays a seeded hand through the store, committing after every action
 (``tests/bot/crash_child.py``). We SIGKILL it at many different points of that run, from setup to
@@ -11,7 +11,7 @@ then reopen the database and check that:
   to the same result as an uninterrupted run, or is voided with every chip returned;
 - a settled hand was paid exactly once, and settling it again pays nothing.
 
-On SQLite and on PostgreSQL (issue 13 point 1), where each killed run gets a database of its own.
+On SQLite and on PostgreSQL, where each killed run gets a database of its own.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ async def recover_and_check(db: Location, reported: list[str], finish_by_voiding
 async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(
     tmp_path: Path, backend: str
 ) -> None:
-    """Issue 4 point 3: SIGKILL at >= 30 different points over a hand; audit, restore, no
+    """SIGKILL at >= 30 different points over a hand; audit, restore, no
     double payout."""
     lines = expected_lines()
     rng = random.Random(20240601)
@@ -185,8 +185,8 @@ async def test_sigkill_at_many_points_loses_no_chip_and_pays_once(
 
     async def trial(lines_before_kill: int) -> Outcome:
         # Up to 1 ms after the reported commit: the child is by then somewhere in the next
-        # action, often inside a transaction (with synchronous=NORMAL an action commits in
-        # well under a millisecond: a longer delay lands most kills at the same few points).
+        # action, often inside a transaction (an action's commit is short with
+        # synchronous=NORMAL: a longer delay lands most kills at the same few points).
         delay = rng.uniform(0, 0.001)
         async with (
             limit,

@@ -1,4 +1,4 @@
-"""Admins' economy tools and the daily streak (issue 12 point 6): taking chips, a new season,
+"""Admins' economy tools and the daily streak: taking chips, a new season,
 every move in the ledger so that the audit still holds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bulk export for trackers (issue 12 point 4): a player's last hands or his hands at one table
+"""Bulk export for trackers: a player's last hands or his hands at one table
 as one PokerStars file, hands three blank lines apart, and their reveals in a file apart."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which game a table deals (issue 11): single games, the mixed rotation, across a restart."""
+"""Which game a table deals: single games, the mixed rotation, across a restart."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def mixed(every: int | None = None) -> TableConfig:
 
 
 async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -> None:
-    """Issue 11 point 6: one orbit of each game (two players: two hands), the channel told
+    """One orbit of each game (two players: two hands), the channel told
     when the game changes and what comes next."""
     clock = ManualClock()
     manager, screen = screened(store, clock)

@@ -1,4 +1,4 @@
-"""A settled hand's own rows take at most 1 KB (issue 12 point 7): its ``hands`` row (saved hand,
+"""A settled hand's own rows take at most 1 KB: its ``hands`` row (saved hand,
 commitment, salt, times) and its ``hand_seats`` rows, as each database stores them, for eight
 players who rarely fold, up to a hand capped on every street: about 500 bytes in SQLite, 950 in
 PostgreSQL, whose every integer is 8 bytes and every row has a 24-byte header.

@@ -1,4 +1,4 @@
-"""The house wallet and its computer players' chips (issue 22 point 2), on both databases:
+"""The house wallet and its computer players' chips, on both databases:
 admins fund and empty it, bots buy in from it and cash out to it through the ledger, a bot's
 results move like any seat's, nothing is created, the audit holds after every call, and
 leaderboards, stats and seasons are people's."""

@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
-"""The session ledger (issue 12 point 3): its figures against a replay of the stored hands and
+"""The session ledger: its figures against a replay of the stored hands and
 the chips the players moved, how it is worded, and that closing a table posts it."""
 
 from __future__ import annotations

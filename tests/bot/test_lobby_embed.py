@@ -1,6 +1,6 @@
-"""The running lobby's embed (issue 21 point 2, RULES 11.2, 11.4): each table's thread and
+"""The running lobby's embed (RULES 11.2, 11.4): each table's thread and
 players with their stacks in chips and big bets, the level and the time to the next, the
-places so far; within Discord's limits however many play (200 entrants: point 9)."""
+places so far; within Discord's limits however many play (200 entrants)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13: ``stud-bot migrate-db FROM TO`` moves a database between SQLite and PostgreSQL, and the
+"""``stud-bot migrate-db FROM TO`` moves a database between SQLite and PostgreSQL, and the
 command line with ``DATABASE_URL``.
 
 ``main()`` runs in-process as in ``test_startup.py``; the databases are a SQLite file and a

@@ -1,6 +1,6 @@
 """bot.core.outbox: a request to show the table is built when the edge takes it, so one still
 waiting shows every later change; it takes a later request's place when only DMs, which the
-channel never sees, stand between them (issue 23 point 5: a hand's deal is one post)."""
+channel never sees, stand between them (so a hand's deal is one post)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players as the bot last saw them (issue 10.4) and their own deck (10.9), in the core."""
+"""Players as the bot last saw them and their own deck, in the core."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23.2 in the core: a replay's frames show the viewer his own down cards if he played
+"""Replays in the core: a replay's frames show the viewer his own down cards if he played
 the hand, everyone else's only where they were shown, and a mucked hand never (RULES 5.6)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shards (issue 13 point 3): a table belongs to its server's shard, and a process restores only
+"""Shards: a table belongs to its server's shard, and a process restores only
 the tables of the servers on its own shards, leaving every other process's tables as they are."""
 
 from __future__ import annotations

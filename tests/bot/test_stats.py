@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
-"""Players' stats (issue 12 points 1 and 2, issue 11 point 10): what a hand adds, read off the
+"""Players' stats: what a hand adds, read off the
 engine's hand; the store's figures and leaderboards against a replay of the stored hands; the
 periods, the games, the ring of recent hands, bad input, and how it all is worded."""
 
@@ -523,7 +523,7 @@ def test_the_leaderboards_are_worded_in_the_readers_language() -> None:
 
 
 async def test_histories_name_each_hands_game(store: Store) -> None:
-    """Issue 11 point 10: the one-hand summary and the export's listing say the game."""
+    """The one-hand summary and the export's listing say the game."""
     hand_ids = await play_random_hands(store, 6, seed=3)
     archive = Archive(store, TEXTS)
     games = []

@@ -1,8 +1,8 @@
-"""The storage layer (issue 4): wallets, seats, hands, the ledger, the leaderboard, bad input.
+"""The storage layer: wallets, seats, hands, the ledger, the leaderboard, bad input.
 
 Every store call in these tests goes through ``Audited``, which runs ``audit()`` after it, whether
-the call succeeded or raised (issue 4 point 1: conservation checked after every step). Every test
-runs on SQLite and on PostgreSQL (the ``database`` fixture, issue 13 point 1).
+the call succeeded or raised (conservation checked after every step). Every test
+runs on SQLite and on PostgreSQL (the ``database`` fixture).
 """
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ BAD_INPUTS: list[tuple[str, BadCall, type[StoreError], str]] = [
 async def test_bad_input_is_a_readable_typed_error_and_changes_nothing(
     store: Store, database: Location, call: BadCall, error: type[StoreError], message: str
 ) -> None:
-    """Issue 4 point 6."""
+    """Each bad input raises its own error with a readable message and changes nothing."""
     await open_default_table(store)
     await open_default_table(store, OTHER_CHANNEL)
     await store.seating.sit(CHANNEL, ALICE, 500)
@@ -376,7 +376,7 @@ async def concurrent_buy_ins(first: Store, second: Store) -> list[object]:
 
 
 async def test_two_concurrent_buy_ins_over_the_balance_one_connection(store: Store) -> None:
-    """Issue 4 point 2: together they exceed the wallet; one wins, one gets NotEnoughChips."""
+    """Two buy-ins at once together exceed the wallet: one wins, one gets NotEnoughChips."""
     await open_default_table(store, CHANNEL)
     await open_default_table(store, OTHER_CHANNEL)
     results = await concurrent_buy_ins(store, store)
@@ -387,8 +387,8 @@ async def test_two_concurrent_buy_ins_over_the_balance_one_connection(store: Sto
 
 
 async def test_two_concurrent_buy_ins_over_the_balance_two_connections(database: Location) -> None:
-    """Issue 4 point 2 across two connections to one file (BEGIN IMMEDIATE, not a Python lock,
-    keeps them apart), repeated to vary the interleaving."""
+    """Two buy-ins over the balance at once, across two connections to one file (BEGIN
+    IMMEDIATE, not a Python lock, keeps them apart), repeated to vary the interleaving."""
     first, second = await Store.open(database), await Store.open(database)
     try:
         await open_default_table(first, CHANNEL)
@@ -608,7 +608,7 @@ async def test_a_real_engine_hand_saved_after_every_action(store: Store) -> None
 
 
 async def test_restart_lists_live_hands_with_their_last_state(database: Location) -> None:
-    """Issue 4 point 4: close, reopen, and the hand in progress is there as last saved."""
+    """Close, reopen, and the hand in progress is there as last saved."""
     store = await Store.open(database)
     hand_id = await seated_hand(store, {ALICE: 300, BOB: 200})
     await store.hands.save_action(hand_id, b"n1")
@@ -635,7 +635,7 @@ async def test_restart_lists_live_hands_with_their_last_state(database: Location
 
 
 async def test_leaderboard_ranks_wallet_plus_seated_chips(store: Store) -> None:
-    """Issue 4 point 5: totals include seat stacks and chips in a live hand; ties share a rank."""
+    """Totals include seat stacks and chips in a live hand; ties share a rank."""
     rng = random.Random(11)
     expected: dict[int, int] = {}
     for user_id in range(1000, 1030):

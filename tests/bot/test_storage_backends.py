@@ -1,4 +1,4 @@
-"""The SQL the store writes once, as the PostgreSQL backend sends it (issue 13 point 1). That each
+"""The SQL the store writes once, as the PostgreSQL backend sends it. That each
 query then does the same on both databases is what the rest of the storage tests show."""
 
 from __future__ import annotations

@@ -405,7 +405,7 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
 async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Found from outside (issue 20): a player who asked to sit out, then lost his last chip in
+    """Found from outside: a player who asked to sit out, then lost his last chip in
     that hand, kept a seat with 0 chips. RULES 6.2 is for players with chips to come back to:
     every bust leaves the seat."""
     # Seat 0 (user 1) makes four Aces; seat 1 (user 2, 20 chips) brings in and calls it all.

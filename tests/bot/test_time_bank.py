@@ -1,4 +1,4 @@
-"""The time bank (issue 12 point 5): drawn on once a turn runs out, refilled per hand, saved."""
+"""The time bank: drawn on once a turn runs out, refilled per hand, saved."""
 
 from __future__ import annotations
 

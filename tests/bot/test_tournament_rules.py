@@ -1,4 +1,4 @@
-"""Edge cases of RULES 11 through the core, on the injected clock and both backends (issue 21):
+"""Edge cases of RULES 11 through the core, on the injected clock and both backends:
 players tied out of one hand keep 11.4's order (dealing order, the lowest-numbered table first),
 which gives the odd chip, across restarts, and players out in different hands never tie;
 hand-for-hand (11.6) holds a round open until every table has played its hand, even one whose

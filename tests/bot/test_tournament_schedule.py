@@ -1,4 +1,4 @@
-"""Tournaments at a set time (issue 21 point 1), through the core on the injected clock, on
+"""Tournaments at a set time, through the core on the injected clock, on
 SQLite and PostgreSQL: the Discord event made and kept in step, the reminder shortly before the
 start (once, across restarts), the start on time, or the call-off with every buy-in back when
 too few registered; a start missed while the bot was down comes at once after the restart."""

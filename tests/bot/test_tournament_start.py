@@ -1,4 +1,4 @@
-"""A sit-and-go's start, whatever cuts it short (issue 21 point 7), through the core on the
+"""A sit-and-go's start, whatever cuts it short, through the core on the
 injected clock, on SQLite and PostgreSQL: the start is one transaction (all of it or nothing);
 a crash between the last registration and the start, or during it, leaves the tournament
 registering with every seat taken, and the restart starts it from its seed; a thread Discord

@@ -1,4 +1,4 @@
-"""Tournaments in the store (issue 21 points 1, 5, 7; RULES 11.1, 11.4, 11.5, 11.7, 11.9), on
+"""Tournaments in the store (RULES 11.1, 11.4, 11.5, 11.7, 11.9), on
 SQLite and PostgreSQL: buy-ins into the prize pool and back, the start at tables of tournament
 chips, players moving and going out between hands, the payout once. Every call is audited
 (``Audited``): the wallets' audit with the pools counted, and each running tournament's chips."""

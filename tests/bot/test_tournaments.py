@@ -1,4 +1,4 @@
-"""Tournaments through the core (issue 21 points 3-8; RULES 11.2-11.7): random players play a
+"""Tournaments through the core (RULES 11.2-11.7): random players play a
 sit-and-go to the end on the injected clock, on SQLite and PostgreSQL. Checked as it goes: the
 audit after every hand (the tournament's chips add up to its entrants' starting stacks), tables
 balanced within one whenever all are between hands; at the end: places 1..N each once or tied,

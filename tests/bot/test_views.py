@@ -1,4 +1,4 @@
-"""Down cards reach only private views, by construction (issue 20): every view the core builds of
+"""Down cards reach only private views, by construction: every view the core builds of
 random hands of all three games, at every decision and at the showdown, is searched for anyone's
 down card; a public one holds none unless the hand showed it, a private one none but his own."""
 

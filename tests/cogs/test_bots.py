@@ -1,4 +1,4 @@
-"""Computer players through the real client on simcord (issue 22 points 1, 2 and 4): seated by
+"""Computer players through the real client on simcord: seated by
 command from the house wallet, playing their turns after a pause and never DMed, their chips
 going back to the house, leaving when no person is seated, and resuming after a restart."""
 
@@ -196,7 +196,7 @@ async def test_a_bot_to_act_acts_after_a_restart(world: World, settings: Setting
 async def test_a_history_shows_a_bots_down_cards_only_where_they_were_shown(
     world: World,
 ) -> None:
-    """Issue 22 point 6: the bot is named as one in the history; its down cards appear only in
+    """The bot is named as one in the history; its down cards appear only in
     a showdown's "showed" line, as any player's. Hands until one went to a showdown and one
     did not (or a few of them)."""
     await fund_house(world)

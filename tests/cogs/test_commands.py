@@ -315,8 +315,8 @@ async def test_running_out_of_time_warns_then_acts_and_sits_out(world: World) ->
 async def test_a_turn_that_runs_out_draws_on_the_time_bank_first(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 12 point 5: the bank runs, on the table message and in the channel; then RULES
-    6.1. Issue 23 point 1: the message's text says so with its deadline, and no picture is drawn
+    """The time bank runs, on the table message and in the channel; then RULES 6.1. The
+    message's text says so with its deadline, and no picture is drawn
     for it (a live picture shows no clock)."""
     drawn = spy_drawing(monkeypatch, render.table_png)
     await open_and_seat(world, time_bank=20)
@@ -402,8 +402,8 @@ async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:
     assert (attachment.filename, reveal_file.filename) == ("hand-1.txt", "hand-1-reveal.txt")
     text = (await attachment.read()).decode()
     assert "Hand #1" in result.response.content
-    # The reveal is a file of its own: the history holds the hand and nothing after it
-    # (issue 12 point 4), and the reveal checks against the commitment posted before the deal.
+    # The reveal is a file of its own: the history holds the hand and nothing after it,
+    # and the reveal checks against the commitment posted before the deal.
     parse_history(text)
     reveal = (await reveal_file.read()).decode()
     assert "Reveal:" not in text and "Commitment:" not in text
@@ -412,7 +412,7 @@ async def test_history_is_your_own_copy_as_a_text_file(world: World) -> None:
     assert any(commitment in message_text(m) for m in world.channel.history())
     mine = " ".join(str(card) for card in hand.down_cards(seat or 0)[:2])
     assert f"Dealt to ann [{mine}" in text
-    # The other player's down cards are in ann's copy only as shown at showdown (issue 6.1).
+    # The other player's down cards are in ann's copy only as shown at showdown.
     showdown = text.split("*** SHOW DOWN ***")[0] if "SHOW DOWN" in text else text
     for card in hand.down_cards(other):
         assert str(card) not in showdown.split("*** 3rd STREET ***")[1]
@@ -453,7 +453,7 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     restored = live_table(world)
     assert restored is not table and restored.live is not None
     assert restored.live.hand.to_dict() == before
-    # The message from before the restart no longer offers buttons (point 6 of issue 9), and
+    # The message from before the restart no longer offers buttons, and
     # keeps its picture and text.
     stored = world.env.backend.get_message(world.channel.id, old.id)
     assert stored.components and not stored_buttons(stored)
@@ -468,7 +468,7 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
 async def test_a_finished_hand_is_exported_after_a_restart(
     world: World, settings: Settings
 ) -> None:
-    """Issue 6 point 5: the stored hand writes the same history after the bot restarts."""
+    """The stored hand writes the same history after the bot restarts."""
     await open_and_seat(world)
     await play_out_with_buttons(world)
     ann = world.players[0]

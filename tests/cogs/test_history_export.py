@@ -1,4 +1,4 @@
-"""/history last and /history session (issue 12 point 4) through the real client on simcord:
+"""/history last and /history session through the real client on simcord:
 one PokerStars file of hands three blank lines apart, their reveals in a second file."""
 
 from __future__ import annotations

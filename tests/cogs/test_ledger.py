@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
-"""/table ledger and the ledger posted when a table closes (issue 12 point 3), on simcord."""
+"""/table ledger and the ledger posted when a table closes, on simcord."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ async def test_privacy_no_down_card_in_any_channel_message_and_pictures_are_publ
 async def test_the_game_option_deals_razz_and_its_pictures_say_so(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 11 points 6-8: a Razz table brings in with the highest card, names the game in its
+    """A Razz table brings in with the highest card, names the game in its
     message title and on its picture, and shows lows at the end."""
     drawn = spy_drawing(monkeypatch, render.table_png, render.showdown_png)
     await open_and_seat(world, 3, game="razz")
@@ -164,7 +164,7 @@ async def test_a_killed_drawing_process_is_replaced_and_the_hand_plays_on(world:
 async def test_a_click_enters_the_core_once_and_drawing_its_picture_never(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 20: from a button click to the posted picture, the edge calls into the core once
+    """From a button click to the posted picture, the edge calls into the core once
     (the action); the picture is drawn from the view the outbox hands over."""
     await open_and_seat(world)
     house = world.bot.house
@@ -199,7 +199,7 @@ async def test_a_click_enters_the_core_once_and_drawing_its_picture_never(
     result = await member(world, actor).click(message, label=passive_label(labels(message)))
     await world.env.settle()
     assert result.acknowledged and not result.ephemeral, result
-    # Shown in the message's text; the picture shows nothing a click changes (issue 23).
+    # Shown in the message's text; the picture shows nothing a click changes.
     assert table.actor_id() != actor and message_text(table_message(world)) != message_text(
         message
     ), "the click was applied and shown"

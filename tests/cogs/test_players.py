@@ -1,4 +1,4 @@
-"""Issue 10: stored names, a language and a deck per table, /settings deck, /help, defaults."""
+"""Stored names, a language and a deck per table, /settings deck, /help, defaults."""
 
 from __future__ import annotations
 
@@ -135,10 +135,10 @@ async def test_help_is_private_and_in_the_players_language_with_the_rankings(
         "Tournaments",
     ]
     assert "/table open" in (embed.fields[3].value or "")
-    # Tournaments in the bots' section and in their own (issue 22 point 1, issue 21 point 1).
+    # Tournaments in the bots' section and in their own.
     assert "/tournament create" in (embed.fields[5].value or "")
     assert "/tournament reenter" in (embed.fields[6].value or "")
-    # What bots are and how they play (issue 22 point 6).
+    # What bots are and how they play.
     assert "/table bots add" in (embed.fields[5].value or "")
     assert "pot odds" in (embed.fields[5].value or "")
     assert "/stats" in (embed.fields[4].value or "") and all(

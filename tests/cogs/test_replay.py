@@ -1,4 +1,4 @@
-"""/history replay (issue 23.2) through the real client on simcord: the hand as a GIF, for the
+"""/history replay through the real client on simcord: the hand as a GIF, for the
 asker only, drawn from the stored hand."""
 
 from __future__ import annotations

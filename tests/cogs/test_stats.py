@@ -1,5 +1,5 @@
-"""/stats, /leaderboard by winnings, /chips take and reset, /daily's streak (issue 12 points 1,
-2 and 6, issue 11 point 10) through the real client on simcord."""
+"""/stats, /leaderboard by winnings, /chips take and reset, /daily's streak through the real
+client on simcord."""
 
 from __future__ import annotations
 

@@ -181,7 +181,7 @@ def test_tournament_permissions_name_the_thread_ones_the_bot_lacks() -> None:
 async def test_entrants_lists_everyone_privately_a_page_at_a_time(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 21 point 9: the lobby is a summary; its Entrants button gives the clicking player
+    """The lobby is a summary; its Entrants button gives the clicking player
     the whole list, paged, and a page the list no longer has is answered privately."""
     ann, bob, cat = world.players[:3]
     await ann.slash(world.channel, "tournament create", players=2, buy_in=100, seats=2)
@@ -222,7 +222,7 @@ def buttons(message: Any) -> list[dict[str, Any]]:
 async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_lobby(
     world: World,
 ) -> None:
-    """Issue 22.1 (docs/rules.md 11.1): /tournament create's bots are entrants staked by the
+    """As docs/rules.md 11.1 says, /tournament create's bots are entrants staked by the
     house; it is refused, changing nothing, when the house can't pay them all or they would
     start it alone."""
     ann, bob = world.players[:2]
@@ -257,7 +257,7 @@ async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_l
 async def test_a_tournament_at_a_set_time_gets_a_scheduled_event_that_follows_it(
     world: World,
 ) -> None:
-    """Issue 21.1: starts_in makes it start at a set time, said as a Discord timestamp; the
+    """The starts_in option makes it start at a set time, said as a Discord timestamp; the
     bot makes the server's event for it (outside a voice channel, its place the lobby's link)
     and cancels it with the tournament."""
     ann, bob = world.players[:2]
@@ -381,7 +381,7 @@ async def test_the_organiser_adds_chips_to_the_pool_and_an_admin_grants_them(wor
 async def test_a_thread_discord_refuses_delays_the_start_which_comes_on_the_clock(
     world: World,
 ) -> None:
-    """Issue 21 point 7: the entry that fills a sit-and-go stands when its start fails; the
+    """The entry that fills a sit-and-go stands when its start fails; the
     player is told it is delayed, and it is tried again shortly (simcord's time runs on)."""
     ann, bob, cat = world.players[:3]
     await ann.slash(world.channel, "tournament create", players=3, buy_in=100, seats=2)

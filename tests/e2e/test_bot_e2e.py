@@ -190,7 +190,8 @@ async def test_debug_logging_never_shows_a_down_card(
 
 
 async def test_synced_commands_say_their_defaults_in_each_language(english: Harness) -> None:
-    """Issue 10 points 7 and 9, as Discord receives them when the commands are synced."""
+    """Options say their defaults in each language and the table's language and deck are
+    choices, as Discord receives them when the commands are synced."""
     synced = {command["name"]: command for command in english.discord.synced}
     table_open = next(o for o in synced["table"]["options"] if o["name"] == "open")
     options = {option["name"]: option for option in table_open["options"]}
@@ -217,7 +218,7 @@ async def test_help_answers_privately_with_the_rankings_picture(english: Harness
 
 
 async def test_the_synced_commands_obey_every_documented_limit(english: Harness) -> None:
-    """Issue 23 point 4: what the bot syncs, translations included, has nothing Discord would
+    """What the bot syncs, translations included, has nothing Discord would
     refuse (names, lengths, counts, ranges, locales, a command's characters): the fake refused
     none, and the payload itself passes the same rules."""
     fake = english.discord
@@ -262,7 +263,7 @@ async def test_a_command_the_bot_does_not_have_is_answered_and_only_warned_of(
 
 
 async def test_a_deal_is_posted_once_and_not_edited_before_anyone_acts(english: Harness) -> None:
-    """Issue 23 point 5: a hand's deal shows the table, then its players' cards, then the table
+    """A hand's deal shows the table, then its players' cards, then the table
     again; the second showing is the same table, so it rides on the first (a post and at once
     an edit was a request a hand for nothing)."""
     fake = english.discord
@@ -279,7 +280,7 @@ async def test_a_deal_is_posted_once_and_not_edited_before_anyone_acts(english: 
 
 
 async def test_a_hand_is_one_live_message_and_a_click_uploads_nothing(english: Harness) -> None:
-    """Issue 23 point 1: one Components V2 message a hand (picture, text, buttons in a
+    """One Components V2 message a hand (picture, text, buttons in a
     container), edited in place; a click changes its text and buttons and keeps its picture, in
     the one request that answers it; a
     picture goes up for each street dealt and once for the showdown; the message stays as the

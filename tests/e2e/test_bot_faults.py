@@ -1,5 +1,5 @@
-"""The unmodified bot against a fake Discord that misbehaves as the real one does (issue 9
-point 3): rate limits, server errors, slow answers, refused posts, a dropped gateway.
+"""The unmodified bot against a fake Discord that misbehaves as the real one does: rate limits,
+server errors, slow answers, refused posts, a dropped gateway.
 
 With each fault a full hand is played to the end, and then: every interaction was acknowledged
 within a second of arriving, every applied action's player was told (a slash command by its
@@ -183,7 +183,7 @@ async def test_a_hand_completes_under_discord_faults(
 async def test_missing_permissions_pause_the_table_and_the_next_player_is_told(
     h: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 9 point 4: permissions lost mid-game pause the table (no clock runs); the next
+    """Permissions lost mid-game pause the table (no clock runs); the next
     player who acts is told which ones, nothing changes; play resumes once they are back."""
     caplog.set_level(logging.WARNING)
     fake = h.discord

@@ -1,4 +1,4 @@
-"""Discord's invalid-request budget is kept (issue 24 point 1): against a fake Discord that
+"""Discord's invalid-request budget is kept: against a fake Discord that
 refuses every DM, many tables play several hands each, and the refused requests stay under the
 figure docs/operating.md derives: one refused DM per player (not one per hand), no other refusal,
 each player named once in his channel, and every hand played to its end."""

@@ -1,4 +1,4 @@
-"""The bot across processes (issue 13 point 4): ``stud-bot cluster`` with 2 workers x 2 shards
+"""The bot across processes: ``stud-bot cluster`` with 2 workers x 2 shards
 on PostgreSQL, a table in each of 4 servers (one per shard), one worker SIGKILLed mid-hand.
 
 Its tables resume when the launcher restarts it; the other worker's tables never pause; the

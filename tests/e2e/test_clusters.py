@@ -1,4 +1,4 @@
-"""A cluster across machines (issue 24 point 2): two ``stud-bot cluster`` launchers, each in a
+"""A cluster across machines: two ``stud-bot cluster`` launchers, each in a
 folder of its own (no file shared, as on two machines), run shards 0-1 and 2-3 of four against
 one PostgreSQL and the sharded fake Discord. Their workers take turns to IDENTIFY through the
 database: no two IDENTIFYs come within Discord's 5 seconds, at the start nor when a killed

@@ -1,4 +1,4 @@
-"""The operator's metrics (issue 24 point 3): Prometheus's endpoint scraped while the bot plays
+"""The operator's metrics: Prometheus's endpoint scraped while the bot plays
 a hand against the fake Discord, and the health check."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21 against the fake Discord: a sit-and-go's lobby, its Register button, and its table
+"""Tournaments against the fake Discord: a sit-and-go's lobby, its Register button, and its table
 in a thread the bot makes under the lobby's channel (RULES 11.1, 11.5)."""
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ async def test_create_names_the_thread_permissions_the_bot_lacks(english: Harnes
 async def test_a_sit_and_go_played_to_its_winner_pays_and_closes_its_thread(
     english: Harness,
 ) -> None:
-    """Issue 21 point 8: players click in the table's thread until one has every chip; the
+    """Players click in the table's thread until one has every chip; the
     lobby shows the places and prizes, the prize is in the winner's wallet, the thread is
     archived once its last lines are out."""
     h, fake = english, english.discord
@@ -150,7 +150,7 @@ async def test_a_sit_and_go_played_to_its_winner_pays_and_closes_its_thread(
 async def test_an_away_player_with_closed_dms_is_dealt_every_hand_and_never_sat_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """RULES 11.3 (issue 21 point 6): a player whose DMs are closed and who never acts is dealt
+    """RULES 11.3: a player whose DMs are closed and who never acts is dealt
     in, posts his antes and bring-ins, checks or folds when his time runs out, and stays in."""
     clock = DiscordTime()
     game = GameDefaults(countdown_seconds=1, turn_seconds=TURN, time_bank=0)

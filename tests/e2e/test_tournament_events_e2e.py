@@ -1,4 +1,4 @@
-"""Issue 21.1 against the fake Discord: a tournament at a set time gets the server's scheduled
+"""Against the fake Discord: a tournament at a set time gets the server's scheduled
 event, kept in step with it (active at the start, cancelled with it), and a reminder in the
 lobby's channel before the start that notifies the registered; without the right to make
 events it is made without one and says so. The fake holds the bot to Discord's documented

@@ -1,4 +1,4 @@
-"""The compact saved hand (issue 12 point 7): ``decode(encode(hand))`` replays to the same hand,
+"""The compact saved hand: ``decode(encode(hand))`` replays to the same hand,
 event for event, in every game, at every point of a hand; hands saved as JSON still load; and a
 damaged record is refused rather than read as some other hand."""
 

@@ -1,6 +1,6 @@
-"""PokerStars hand histories (issue 6): a golden hand line by line, what each viewer sees, and
+"""PokerStars hand histories: a golden hand line by line, what each viewer sees, and
 the corners of the format (community card, bring-in completions, names, time zone); and real
-PokerStars Razz and Stud Hi/Lo hands matched line by line (issue 11)."""
+PokerStars Razz and Stud Hi/Lo hands matched line by line."""
 
 from __future__ import annotations
 
@@ -193,7 +193,7 @@ def test_golden_hand_reads_back_to_the_same_actions_and_pots() -> None:
 
 
 def test_hands_in_one_file_are_three_blank_lines_apart_with_nothing_else() -> None:
-    """Issue 12 point 4: as PokerStars files separate hands; the reveal is not in the file."""
+    """Hands are set apart as in PokerStars's files; the reveal is not in the file."""
     hand = golden_hand()
     copies = [history(hand.events, viewer=0), history(hand.events, viewer=1)]
     text = join_histories(copies)

@@ -1,4 +1,4 @@
-"""Issue 6 round trip: random engine hands of every game (1,000 of Stud High, 600 each of Razz and
+"""Round trip: random engine hands of every game (1,000 of Stud High, 600 each of Razz and
 Stud Hi-Lo in the slow tier and CI, 300 others of each in the quick one) are written as PokerStars
 histories and read back by an independent parser, which
 must rebuild the same game, actions, pots, halves and chips; and no copy shows a card its viewer

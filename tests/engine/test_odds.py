@@ -1,4 +1,4 @@
-"""Issue 23.3: all-in chances, exact where the deals left are few, checked against a brute-force
+"""All-in chances, exact where the deals left are few, checked against a brute-force
 enumeration written apart (tests/engine/odds_brute.py) for all three games."""
 
 from __future__ import annotations

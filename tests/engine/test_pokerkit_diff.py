@@ -1,5 +1,5 @@
 """Differential tests: StudHand against PokerKit's FixedLimitSevenCardStud, FixedLimitRazz and
-FixedLimitSevenCardStudHighLowSplitEightOrBetter (issue 2 point 2, issue 11 point 4).
+FixedLimitSevenCardStudHighLowSplitEightOrBetter.
 
 For each game, 2,000 random hands in the slow tier (and so in CI), 150 others in the quick one
 (2-8 players, about 30% with 8, short stacks, varied stakes,

@@ -1,5 +1,4 @@
-"""Properties that hold for every hand of every game (issue 2, points 4 and 5; issue 11 points 1
-and 2), checked with hypothesis."""
+"""Properties that hold for every hand of every game, checked with hypothesis."""
 
 from __future__ import annotations
 
@@ -118,7 +117,7 @@ def test_illegal_actions_raise_and_change_nothing(case: tuple[StudHand, random.R
 def test_every_offered_decision_is_accepted_and_nearby_amounts_are_not(
     case: tuple[StudHand, random.Random],
 ) -> None:
-    """Issue 11 point 1: actions are checked against legal() itself, so everything it offers is
+    """Actions are checked against legal() itself, so everything it offers is
     taken and a total next to an offered one is refused."""
     hand, rng = case
     while hand.actor is not None:
@@ -140,7 +139,7 @@ def test_every_offered_decision_is_accepted_and_nearby_amounts_are_not(
 
 @given(hands())
 def test_state_round_trips_at_every_decision(case: tuple[StudHand, random.Random]) -> None:
-    """Issue 2 point 5: from_dict(to_dict()) through JSON continues identically, timeouts
+    """A hand through from_dict(to_dict()) and JSON continues identically, timeouts
     included (each saved as the timeout it was, RULES 6.1)."""
     hand, rng = case
     while True:

@@ -1,4 +1,4 @@
-"""The public table and the private hand for every game (issue 11 point 2): the views never ask
+"""The public table and the private hand for every game: the views never ask
 which game it is, and carry high and low results as data."""
 
 from __future__ import annotations

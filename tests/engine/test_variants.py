@@ -1,4 +1,4 @@
-"""Issue 11 point 2: a variant is data plus small strategies; the state machine never asks which
+"""A variant is data plus small strategies; the state machine never asks which
 game it deals."""
 
 from __future__ import annotations

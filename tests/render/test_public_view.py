@@ -48,7 +48,7 @@ def decision_points(seed: int) -> list[StudHand]:
 
 
 def test_live_public_view_never_holds_a_down_card() -> None:
-    """Issue 3, privacy by construction: random hands, every decision point, every field."""
+    """Privacy by construction: random hands, every decision point, every field."""
     checked = 0
     for seed in range(HANDS):
         rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""Issue 23.2: a replay is a looping GIF Discord plays inline, at most 2 MB, whose frames are
+"""A replay is a looping GIF Discord plays inline, at most 2 MB, whose frames are
 the pictures the golden replay frames approve (tests/render/golden/replay_frame_*.png)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The computer player's decisions (issue 22, point 3): always legal, in every game and street,
+"""The computer player's decisions: always legal, in every game and street,
 short stacks and all-ins included; the same seed gives the same decision; they read only what
 the player can see; and they weigh the chance to win against the pot odds."""
 

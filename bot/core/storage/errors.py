@@ -53,7 +53,7 @@ class NotEnoughChips(StoreError):
 
 
 class HouseEmpty(StoreError):
-    """The house wallet can't stake a computer player's buy-in (issue 22)."""
+    """The house wallet can't stake a computer player's buy-in."""
 
     code = "house_empty"
     template = (
@@ -66,7 +66,7 @@ class HouseEmpty(StoreError):
 
 
 class HouseCannotCover(StoreError):
-    """The house wallet can't pay every computer player's tournament buy-in (issue 22)."""
+    """The house wallet can't pay every computer player's tournament buy-in."""
 
     code = "house_cannot_cover"
     template = (

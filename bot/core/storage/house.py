@@ -1,4 +1,4 @@
-"""The house: a server's wallet that stakes its computer players (issue 22).
+"""The house: a server's wallet that stakes its computer players.
 
 The house wallet is user ``HOUSE`` (0) of the guild; admins fund it with an ``admin_grant`` and
 empty it with an ``admin_take``, like any wallet. A computer player is a negative user id with a

@@ -1,4 +1,4 @@
-"""Migration 13 (issue 22), kept beside ``migrations.py``, which lists it: the house's kinds of
+"""Migration 13, kept beside ``migrations.py``, which lists it: the house's kinds of
 ledger rows."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Final
 
 from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 
-# Migration 13: the house (issue 22). A server's house wallet (user 0) stakes the computer
+# Migration 13: the house. A server's house wallet (user 0) stakes the computer
 # players (negative user ids) and takes back what they cash out: ``house_stake`` and
 # ``house_return`` rows move chips between two wallets, a row each, so each row's ``minted`` is
 # what enters or leaves its wallet and the pair's add up to zero (the audit checks every

@@ -264,7 +264,7 @@ class AuditTotals:
 
 @dataclass(frozen=True, slots=True)
 class HouseReport:
-    """A server's house (issue 22): ``balance`` in its wallet, ``at_tables`` with its computer
+    """A server's house: ``balance`` in its wallet, ``at_tables`` with its computer
     players (their seats and live hands), ``funded`` what admins put in less what they took out.
     ``result`` is what the bots won (positive) or lost for it."""
 

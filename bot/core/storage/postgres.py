@@ -147,7 +147,7 @@ class PostgresConnection(Connection):
 
 # A writer waiting this long for a lock gives up and tries again; one idle this long inside its
 # transaction (frozen: SIGSTOP, a pause, a cut network) is cut off by the server, its
-# transaction rolled back, so nobody waits on it for long (issue 24).
+# transaction rolled back, so nobody waits on it for long.
 LOCK_TIMEOUT_MS = 1000
 IDLE_TIMEOUT_MS = 1000
 LOCK_TRIES = 30  # then the write fails as the database being away does

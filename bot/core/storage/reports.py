@@ -55,7 +55,7 @@ async def count_hand(
     dealt = [
         (user_id, seat, net)
         for (user_id, net), seat in zip(nets, facts.seats, strict=True)
-        # Stats are people's: a computer player's results are the house's (issue 22).
+        # Stats are people's: a computer player's results are the house's.
         if seat.dealt and user_id > HOUSE
     ]
     if not dealt:

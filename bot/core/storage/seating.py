@@ -227,7 +227,7 @@ async def cash_out(db: Connection, table: Row, user_id: int, now: datetime, reas
             ),
         )
         if house.is_bot(user_id):
-            # A computer player's chips are the house's: they go straight back (issue 22).
+            # A computer player's chips are the house's: they go straight back.
             await house.give_back(
                 db, table["guild_id"], user_id, now, f"{reason} in channel {table['channel_id']}"
             )

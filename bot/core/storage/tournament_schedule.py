@@ -1,4 +1,4 @@
-"""Migration 15 (issue 21 point 1, RULES 11.1): tournaments that start at a set time.
+"""Migration 15 (RULES 11.1): tournaments that start at a set time.
 
 ``start_at`` is migration 14's; what a timed start adds is remembered here so that a restart
 neither loses nor repeats it: the Discord scheduled event made for the tournament (``event_id``,

@@ -1,4 +1,4 @@
-"""Migration 14 (issue 21, RULES 11): tournaments, their entries, and the ledger's prize pools.
+"""Migration 14 (RULES 11): tournaments, their entries, and the ledger's prize pools.
 
 A tournament's buy-ins are wallet chips held in its prize pool (``tournaments.prize_pool``) until
 they are paid out or given back, so the ledger gets a fourth place a chip can be, ``pool_delta``

@@ -142,7 +142,7 @@ class Tournaments:
     ) -> Tournament:
         """A new tournament, open for registration; its seed (drawn now unless given) is kept
         and seeds every draw of its director (11.5). The organiser's ``bots`` computer players
-        of ``bot_style`` are entered at once, their buy-ins from the house (issue 22).
+        of ``bot_style`` are entered at once, their buy-ins from the house.
         One starting at ``start_at`` gets a Discord scheduled event if ``event`` (the bot may
         make one), a reminder in the lobby's channel and its start on time.
         ``TableError`` for a structure that doesn't exist, bots that can't be or a start that
