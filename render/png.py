@@ -1,12 +1,12 @@
 """RGB picture to PNG bytes, through the fixed palette of ``render.theme``.
 
-Deflate is most of a picture's cost (1.4 of a two-seat table's 2.5 ms), and most of a picture is
-the same as one drawn before: the felt and rail every table shares, and the seats and corners
-that did not change since that table's last picture. So the image data is compressed in bands
+Deflate is most of a picture's cost, and most of a picture is the same as one drawn before: the
+felt and rail every table shares, and the seats and corners that did not change since that
+table's last picture. So the image data is compressed in bands
 of rows, each band on its own (a fresh compressor, ended byte-aligned with a sync flush), and a
 band seen recently reuses its compressed bytes. The bands join into one valid zlib stream: no
 band refers back into another, an empty final block ends it, and the checksum covers it all.
-Measured over whole hands: about 70% of the bands are reused, at about 6% more bytes.
+Over whole hands most bands are reused, for a few per cent more bytes (docs/performance.md).
 
 Mapping RGB to the palette is most of what is left: a picture drawn over a known background (the
 table's felt) maps only the boxes drawn in and takes the rest from the background mapped once.
@@ -30,8 +30,8 @@ from render import theme
 
 BAND_ROWS: Final = 16
 # Bands kept, under a digest of their rows: about 1 KB each, so at most ~16 MB, enough for the
-# felt every table shares plus the recent bands of a hundred busy tables (2,048 reused 67% of
-# the bands in benchmarks/bot.py, 16,384 reuse more).
+# felt every table shares plus the recent bands of a hundred busy tables (fewer reuse less:
+# docs/performance.md).
 KEPT_BANDS: Final = 16_384
 SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER: Final = b"\x78\x01"  # deflate, 32 KB window, fastest level

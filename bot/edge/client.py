@@ -305,8 +305,8 @@ class StudBot(commands.AutoShardedBot):
         )
         if not self._start_up_frozen:
             # What start-up made (modules, commands, the servers' cache) lives as long as the
-            # process: the collector's full passes need not scan it again. benchmarks/bot.py:
-            # a full collection stopped the loop for 99 ms, 26-30 ms after this.
+            # process: the collector's full passes need not scan it again, and stop the loop
+            # for a fraction as long (docs/performance.md).
             gc.freeze()
             self._start_up_frozen = True
 

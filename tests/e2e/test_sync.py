@@ -1,4 +1,4 @@
-"""Issue 10, points 1 and 6, against the fake Discord: commands are synced at startup when they
+"""Against the fake Discord: commands are synced at startup when they
 changed and never otherwise; ``stud-bot sync`` does it by hand; messages name commands with
 Discord's mentions, carrying the ids of the commands synced.
 

@@ -272,7 +272,7 @@ def _run_out(hand: StudHand, all_in_on: int) -> StudHand:
 
 
 def all_in_odds_stud() -> bytes:
-    """Issue 23.3: all in on 5th street, too many deals left to count: sampled chances."""
+    """All in on 5th street, too many deals left to count: sampled chances."""
     hand = _run_out(
         stud({0: "KsKd9h4c7sQd2c", 1: "AhAc2d8c3s5d9s"}, stacks=[1 + 3 + 10 + 20, 500]), 5
     )
@@ -283,7 +283,7 @@ def all_in_odds_stud() -> bytes:
 
 
 def all_in_odds_hi_lo_russian() -> bytes:
-    """Issue 23.3: a low draw all in on 6th street against kings in Stud Hi-Lo: exact chances
+    """A low draw all in on 6th street against kings in Stud Hi-Lo: exact chances
     of each half and of the scoop, in Russian."""
     hand = _run_out(
         stud(
@@ -333,7 +333,7 @@ def replay_frames_of(hand: StudHand, viewer: int | None, lang: str = "en") -> tu
 
 
 def replay_frame_fourth_street() -> bytes:
-    """Issue 23.2: a replay for Kofi, who played the hand: his down cards face up (marked
+    """A replay for Kofi, who played the hand: his down cards face up (marked
     underneath), everyone else's as the table saw them."""
     frames = replay_frames_of(replay_hand(), viewer=1)
     fourth = next(frame for frame in frames if frame.view.street == 4)
@@ -341,7 +341,7 @@ def replay_frame_fourth_street() -> bytes:
 
 
 def replay_frame_showdown_russian() -> bytes:
-    """Issue 23.2: the replay's last frame for Kofi, in Russian: he mucked, so the table saw
+    """The replay's last frame for Kofi, in Russian: he mucked, so the table saw
     nothing of his hand, but his own replay shows him his cards."""
     return frame_png(replay_frames_of(replay_hand(), viewer=1, lang="ru")[-1])
 
@@ -365,7 +365,7 @@ def replay_run_out_hand() -> StudHand:
 
 
 def replay_frame_run_out() -> bytes:
-    """Issue 23.2 with 23.3: a run-out street in Dana's replay, each hand's chances when the
+    """A run-out street in Dana's replay, each hand's chances when the
     betting stopped on its tag, sampled and keyed as an estimate."""
     frames = replay_frames_of(replay_run_out_hand(), viewer=0)
     return frame_png(frames[-3])
@@ -444,7 +444,7 @@ def ledger_russian_closed() -> bytes:
 
 
 def live_picture_russian_four_colour() -> bytes:
-    """Issue 23 point 1: a live message's picture, which shows no figure a click changes (no
+    """A live message's picture, which shows no figure a click changes (no
     stacks, bets or pot, nobody to act, no clock, nobody folded): 3rd street of the first case
     after a fold, in Russian with the four-colour deck."""
     hand = stud(

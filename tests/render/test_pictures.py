@@ -38,7 +38,7 @@ def _image(data: bytes) -> Image.Image:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_pictures(name: str, tmp_path: Path) -> None:
-    """Issue 3: fixed hands look as approved (python -m tests.render.regenerate to re-approve)."""
+    """Fixed hands look as approved (python -m tests.render.regenerate to re-approve)."""
     golden = GOLDEN_DIR / f"{name}.png"
     assert golden.exists(), f"no {golden}: run python -m tests.render.regenerate"
     actual = _image(CASES[name]()).convert("RGB")
@@ -55,7 +55,7 @@ def test_golden_pictures(name: str, tmp_path: Path) -> None:
 
 
 def test_pictures_are_small_palette_pngs() -> None:
-    """Issue 3: at most 150 KB; the table keeps one size for every state."""
+    """At most 150 KB a picture; the table keeps one size for every state."""
     for name, case in CASES.items():
         data = case()
         image = _image(data)
@@ -84,7 +84,7 @@ ODD_NAMES = [
 
 
 def test_any_discord_name_draws_without_crashing() -> None:
-    """Issue 3: Latin, Cyrillic, accents, emoji, CJK, controls; missing glyphs never crash."""
+    """Names in Latin, Cyrillic, accents, emoji, CJK, controls; missing glyphs never crash."""
     hand = stud({seat: "" for seat in range(8)}, stacks=[100] * 8)
     view = PublicTable.from_hand(hand)
     for start in range(0, len(ODD_NAMES), 8):
@@ -199,7 +199,7 @@ def _some_views(count: int) -> list[PublicTable]:
 
 
 def test_rendering_in_threads_gives_the_same_bytes() -> None:
-    """Issue 3: safe in worker threads while other tables render."""
+    """Drawing is safe in worker threads while other tables render."""
     views = _some_views(6)
     labels = TableLabels(last_action="threads")
     serial = [table_png(view, labels) for view in views]
@@ -266,7 +266,7 @@ def _colours(data: bytes) -> set[tuple[int, int, int]]:
 
 
 def test_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
-    """Issue 3, picture 4: spades black, hearts red, diamonds blue, clubs green."""
+    """The four-colour deck: spades black, hearts red, diamonds blue, clubs green."""
     hand = stud({0: "2d3c4h", 1: "5s6s7s"}, stacks=[100, 100])
     mine = PrivateHand.for_seat(hand, 0)
     four = _colours(private_hand_png(mine, four_colour=True))
@@ -278,7 +278,7 @@ def test_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
 
 
 def test_private_picture_marks_exactly_the_down_cards() -> None:
-    """Issue 3, picture 3: the down cards carry the "hidden" tab, the up cards don't."""
+    """The down cards carry the "hidden" tab, the up cards don't."""
     hand = stud({0: "AsKd9c8c7c6cQh", 1: "2h3h4h5h6h7h8h"}, stacks=[1000, 1000])
     while hand.street < 7 and hand.actor is not None:
         legal = hand.legal()
