@@ -50,7 +50,7 @@ def test_no_token_is_exit_code_2(
     [
         ("TURN_SECONDS", "ten", "TURN_SECONDS must be a whole number, not 'ten'"),
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a server id"),
-        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL"),
     ],
 )
 def test_a_bad_setting_is_exit_code_2(
