@@ -186,8 +186,13 @@ def read_environment(
     arguments: dict[str, Any] = {name: value for name, value in given.items() if name in names}
     path = None if dotenv_path is None or not Path(dotenv_path).is_file() else dotenv_path
     with _unreadable_lines() as unreadable:
-        # _env_file: pydantic-settings' own argument, which mypy sees no field for.
-        values = Environment(_env_file=path, **arguments).model_dump()  # type: ignore[call-arg]
+        try:
+            # _env_file: pydantic-settings' own argument, which mypy sees no field for.
+            environment = Environment(_env_file=path, **arguments)  # type: ignore[call-arg]
+        except (OSError, UnicodeDecodeError) as error:
+            # Not the bot's to read (a container's user), or not saved as UTF-8.
+            raise SettingsError(f"cannot read {path}: {error}") from None
+    values = environment.model_dump()
     if unreadable:
         raise SettingsError(f".env line {unreadable[0]}: expected KEY=value")
     return {name: value.strip() for name, value in values.items()}

@@ -60,6 +60,13 @@ def test_a_dotenv_line_that_is_no_setting_is_one_readable_line(
     assert capsys.readouterr().err == ""  # python-dotenv's own warning is not printed too
 
 
+def test_a_dotenv_file_that_cannot_be_read_is_one_readable_line(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes("DISCORD_TOKEN=t\nDATABASE_PATH=café.db\n".encode("latin-1"))
+    with pytest.raises(SettingsError, match=rf"^cannot read {dotenv}: 'utf-8' codec"):
+        load_settings({}, dotenv)
+
+
 def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
     dotenv = tmp_path / ".env"
     dotenv.write_text("DISCORD_TOKEN=file-token\nDEV_GUILD_ID=42\nTURN_SECONDS=30\n")
