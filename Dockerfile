@@ -16,7 +16,8 @@ RUN python -m venv /opt/stud/.venv \
     && /opt/stud/.venv/bin/pip install --no-cache-dir --disable-pip-version-check .
 
 FROM python:3.11-slim-bookworm
-RUN useradd --system --uid 10001 --user-group --home-dir /opt/stud --shell /usr/sbin/nologin stud \
+RUN groupadd --system --gid 10001 stud \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /opt/stud --shell /usr/sbin/nologin stud \
     && install -d -o stud -g stud -m 700 /opt/stud/data
 COPY --from=build /opt/stud/.venv /opt/stud/.venv
 COPY deploy/healthcheck.py /opt/stud/healthcheck.py
