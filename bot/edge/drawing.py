@@ -214,18 +214,20 @@ class DrawingProcess:
                 except OSError as error:
                     failure: str | None = f"{type(error).__name__}: {error}"
                 else:
+                    self._process = process  # close() ends it, even while it starts
                     failure = await self._start_report(process)
+                    if self._process is not process:
+                        return None  # closed meanwhile: the bot is stopping
                 if failure is not None:
                     # Starting again would fail again (the same sandbox, the same files), and
                     # a table waiting on its picture would wait for ever.
-                    self._failed = True
+                    self._failed, self._process = True, None
                     log.error(
                         "the drawing process could not start (%s): tables show no pictures, "
                         "only their text, until the bot restarts",
                         failure,
                     )
                     return None
-                self._process = process
             return self._process
 
     async def _start_report(self, process: asyncio.subprocess.Process) -> str | None:
@@ -279,8 +281,7 @@ class DrawingProcess:
 
     async def close(self, timeout: float = 5.0) -> None:
         """End the child: it finishes the pictures it has, then exits on end of input."""
-        async with self._spawning:  # a child still starting is ended too
-            process, self._process = self._process, None
+        process, self._process = self._process, None
         if process is not None and process.returncode is None:
             assert process.stdin is not None
             process.stdin.close()

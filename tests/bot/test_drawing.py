@@ -329,3 +329,19 @@ async def test_a_child_the_sandbox_kills_is_one_error_naming_the_signal(
     assert pictures == [BLANK] * 3
     (error,) = _errors(caplog)
     assert "killed by SIGSYS: a system call its sandbox denies" in error
+
+
+@pytest.mark.slow  # a real drawing process
+async def test_closing_while_the_child_starts_ends_it_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = DrawingProcess()
+    starting = asyncio.ensure_future(drawing.draw(table_png, _view(50), TableLabels()))
+    while drawing.pid is None:  # spawned, not yet ready
+        await asyncio.sleep(0.01)
+    pid = drawing.pid
+    await drawing.close()
+    assert await starting == BLANK  # the bot is stopping: no picture is waited for
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended and reaped
+    assert _errors(caplog) == []
