@@ -7,6 +7,7 @@ where a container engine exists."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -66,6 +67,40 @@ def test_compose_runs_the_bot_with_postgresql_and_monitoring_on_request() -> Non
     assert set(compose["volumes"]) >= {"bot-data", "db-data"}
     assert services["prometheus"]["profiles"] == services["grafana"]["profiles"] == ["monitoring"]
     assert "profiles" not in bot and "profiles" not in db
+
+
+def _compose_tool() -> list[str] | None:
+    """Compose itself, to check the file as it reads it: the Docker plugin, or docker-compose."""
+    if shutil.which("docker"):
+        plugin = subprocess.run(["docker", "compose", "version"], capture_output=True)
+        if plugin.returncode == 0:
+            return ["docker", "compose"]
+    path = shutil.which("docker-compose")
+    return None if path is None else [path]
+
+
+COMPOSE = _compose_tool()
+
+
+@pytest.mark.slow  # runs compose
+@pytest.mark.skipif(COMPOSE is None, reason="neither docker compose nor docker-compose is here")
+def test_compose_takes_the_file_and_wants_a_database_password(tmp_path: Path) -> None:
+    assert COMPOSE is not None
+    empty = tmp_path / "no.env"
+    empty.write_text("")
+    command = [*COMPOSE, "--env-file", str(empty), "-f", str(ROOT / "compose.yaml")]
+    checked = subprocess.run(
+        [*command, "--profile", "monitoring", "config", "--services"],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], "POSTGRES_PASSWORD": "x"},
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert set(checked.stdout.split()) == {"bot", "db", "prometheus", "grafana"}
+    unset = subprocess.run(
+        [*command, "config", "-q"], capture_output=True, text=True, env={"PATH": os.environ["PATH"]}
+    )
+    assert unset.returncode != 0 and "set POSTGRES_PASSWORD in .env" in unset.stderr
 
 
 def test_every_file_the_monitoring_profile_mounts_is_there_and_agrees() -> None:
