@@ -162,6 +162,9 @@ class _Unreadable(logging.Filter):
         self.lines: list[object] = []
 
     def filter(self, record: logging.LogRecord) -> bool:
+        # "python-dotenv could not parse statement starting at line %s"
+        if "could not parse" not in str(record.msg):
+            return True
         self.lines.append(record.args[0] if isinstance(record.args, tuple) else "?")
         return False
 
