@@ -60,12 +60,9 @@ def _engine() -> tuple[list[str], str | None]:
     return engine, None
 
 
-ENGINE, NO_ENGINE = _engine()
-
-
-def _build(workdir: Path) -> None:
-    command = [*ENGINE, "build", "--pull=never", "--network", "host", "-t", IMAGE]
-    if ENGINE[0] == "podman":
+def _build(engine: list[str], workdir: Path) -> None:
+    command = [*engine, "build", "--pull=never", "--network", "host", "-t", IMAGE]
+    if engine[0] == "podman":
         command += ["--format", "docker"]  # OCI images drop HEALTHCHECK
         # pip in the build trusts what this machine trusts (a proxy's certificate, say).
         bundle = "/etc/ssl/certs/ca-certificates.crt"
@@ -77,14 +74,16 @@ def _build(workdir: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
-def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*ENGINE, *args], capture_output=True, text=True, timeout=timeout)
-
-
-@pytest.mark.skipif(NO_ENGINE is not None, reason=str(NO_ENGINE))
 async def test_the_image_plays_a_hand_is_healthy_and_stops_cleanly(tmp_path: Path) -> None:
+    engine, why_not = await asyncio.to_thread(_engine)
+    if why_not is not None:
+        pytest.skip(why_not)
+
+    def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*engine, *args], capture_output=True, text=True, timeout=timeout)
+
     with tempfile.TemporaryDirectory() as workdir:
-        await asyncio.to_thread(_build, Path(workdir))
+        await asyncio.to_thread(_build, engine, Path(workdir))
     fake = FakeDiscord()
     await fake.start()
     dotenv = tmp_path / ".env"
@@ -105,7 +104,7 @@ async def test_the_image_plays_a_hand_is_healthy_and_stops_cleanly(tmp_path: Pat
         "-v", f"{ROOT / 'tests'}:/opt/stud/tests:ro",  # tests.e2e.run_bot points it at the fake
         "--entrypoint", "python", IMAGE, "-m", "tests.e2e.run_bot",
     ]  # fmt: skip
-    if ENGINE[0] == "podman":
+    if engine[0] == "podman":
         run[1:1] = ["--no-healthcheck"]  # podman schedules checks with systemd: run by hand below
     started = await asyncio.to_thread(_run, *run)
     try:
