@@ -241,10 +241,10 @@ class DrawingProcess:
             code = await process.wait()
             if code >= 0:
                 return f"exit code {code}"
-            name = signal.Signals(-code).name
             if -code == signal.SIGSYS:
-                return f"killed by {name}: a system call its sandbox denies"
-            return f"killed by {name}"
+                return "killed by SIGSYS: a system call its sandbox denies"
+            names = {number.value: number.name for number in signal.Signals}
+            return f"killed by {names.get(-code, f'signal {-code}')}"
         if not started:
             await process.wait()
             return str(said)
