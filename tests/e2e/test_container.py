@@ -91,7 +91,9 @@ async def test_the_image_plays_a_hand_is_healthy_and_stops_cleanly(tmp_path: Pat
         "DISCORD_TOKEN=fake-token # from the Developer Portal\n"
         f"DEV_GUILD_ID={fake.guild_id}\nCOUNTDOWN_SECONDS=0\n"
     )
-    dotenv.chmod(0o644)  # as docs/operating.md says: the bot reads it as user 10001
+    # As docs/operating.md says: readable by the bot's group in the container, no one else.
+    os.chown(dotenv, -1, 10001)
+    dotenv.chmod(0o640)
     name = f"stud-test-{os.getpid()}"
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     run = [
