@@ -33,6 +33,7 @@ from pathlib import Path
 import discord
 
 from bot.cli import EXIT_DATABASE, EXIT_SETTINGS, EXIT_TOKEN, StartupFailure, stop_signal
+from bot.core.clock import pauses
 from bot.core.settings import Settings
 from bot.core.shards import shard_ranges
 
@@ -149,7 +150,7 @@ class Cluster:
     async def _keep(self, worker: Worker) -> None:
         """Run ``worker``, restarting it whenever it dies, until the cluster stops."""
         loop = asyncio.get_running_loop()
-        deaths = 0
+        backoff = pauses(RESTART_PAUSES)
         while not self.stopping.is_set():
             started = loop.time()
             # A process group of its own: what it leaves behind (its drawing process) can be
@@ -168,8 +169,11 @@ class Cluster:
                 raise StartupFailure(
                     code, f"{worker.name} {exit_text(code)}: {FATAL[code]} (its message is above)"
                 )
-            deaths = 0 if loop.time() - started >= STABLE_SECONDS else deaths + 1
-            pause = RESTART_PAUSES[min(deaths, len(RESTART_PAUSES)) - 1] if deaths else 0.0
+            pause = 0.0
+            if loop.time() - started >= STABLE_SECONDS:
+                backoff = pauses(RESTART_PAUSES)  # it died of something new: restart at once
+            else:
+                pause = next(backoff)
             log.warning("%s %s; restarting it in %g s", worker.name, exit_text(code), pause)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), pause)

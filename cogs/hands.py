@@ -66,7 +66,7 @@ class HandGroup(app_commands.Group, name="hand", description="Hand tools"):
         )
 
 
-class Hands(commands.Cog):
+class HandCommands(commands.Cog):
     def __init__(self, bot: StudBot, archive: Archive) -> None:
         self.bot = bot
         self.archive = archive
@@ -202,4 +202,4 @@ async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
     archive = Archive(stud.store, stud.texts)
     stud.tree.add_command(HandGroup(archive, stud.texts))
-    await bot.add_cog(Hands(stud, archive))
+    await bot.add_cog(HandCommands(stud, archive))

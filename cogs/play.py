@@ -24,17 +24,17 @@ class Play(commands.Cog):
     ) -> None:
         channel_id = channel_id_of(interaction)
         lang = language_of(interaction)
-        taken, shown = await self.bot.house.dealer.act(
+        outcome = await self.bot.house.dealer.act(
             channel_id,
             interaction.user.id,
             action,
             amount,
-            name=interaction.user.display_name,
             lang=lang,
             missing=missing_permissions(interaction),
         )
         t = self.bot.texts.t
-        await reply(interaction, t(lang, "acted", action=t(lang, f"act_{taken}", amount=shown)))
+        action = t(lang, f"act_{outcome.action}", amount=outcome.amount)
+        await reply(interaction, t(lang, "acted", action=action))
 
     @app_commands.command(name="fold", description="Fold your hand")
     @app_commands.guild_only()

@@ -1,9 +1,7 @@
-"""/settings deck and /settings showdown, and the names players go by: saved whenever they use
-the bot on a server."""
+"""/settings deck and /settings showdown: each player's own choices."""
 
 from __future__ import annotations
 
-import logging
 from typing import cast
 
 import discord
@@ -12,10 +10,7 @@ from discord.ext import commands
 
 from bot.edge.client import StudBot
 from bot.edge.funnel import language_of, reply
-from bot.edge.router import is_action_click
 from cogs.tables import DECK_CHOICES, FOUR_COLOUR
-
-log = logging.getLogger(__name__)
 
 ALWAYS_SHOW = "show"
 # RULES 5.6: a hand that can no longer win is mucked unseen unless its player always shows.
@@ -59,28 +54,6 @@ class SettingsGroup(app_commands.Group, name="settings", description="Your own s
         await reply(interaction, self.bot.texts.t(language_of(interaction), key))
 
 
-class Players(commands.Cog):
-    def __init__(self, bot: StudBot) -> None:
-        self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every command and click on a server: remember the player's name there (histories,
-        restarts and the leaderboard use it; the bot has no member cache to ask later). A click
-        on a table's action button is the exception: the dealer takes the name with it, so the
-        click enters the core once."""
-        if interaction.guild_id is None or is_action_click(interaction):
-            return
-        try:
-            await self.bot.house.players.seen(
-                interaction.guild_id, interaction.user.id, interaction.user.display_name
-            )
-        except Exception:
-            # A name is worth keeping, not worth failing the player's command for.
-            log.warning("could not save a player's name", exc_info=True)
-
-
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
     stud.tree.add_command(SettingsGroup(stud))
-    await bot.add_cog(Players(stud))

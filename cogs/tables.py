@@ -171,11 +171,7 @@ class TableGroup(
         description="Close this channel's table (between hands)",
     )
     async def close(self, interaction: discord.Interaction) -> None:
-        channel_id = channel_id_of(interaction)
-        await self.bot.house.tables.close(
-            channel_id, interaction.user.id, can_manage=can_manage(interaction)
-        )
-        await reply(interaction, self.bot.texts.t(language_of(interaction), "table_closed"))
+        await close_table(self.bot, interaction, can_manage=can_manage(interaction))
 
     @app_commands.command(name="info", description="Show the table's stakes and players")
     async def info(self, interaction: discord.Interaction) -> None:
@@ -205,16 +201,7 @@ class TableGroup(
         count: Range[int, 1, 7] = 1,
         style: str | None = None,
     ) -> None:
-        seated = await self.bot.house.bots.add(
-            channel_id_of(interaction),
-            interaction.user.id,
-            can_manage=can_manage(interaction),
-            count=count,
-            style=style,
-        )
-        await reply(
-            interaction, self.bot.texts.t(language_of(interaction), "bots_added", count=seated)
-        )
+        await add_bots(self.bot, interaction, can_manage(interaction), count, style)
 
     @bots.command(
         name="remove",
@@ -224,15 +211,7 @@ class TableGroup(
     async def bots_remove(
         self, interaction: discord.Interaction, count: Range[int, 1, 8] = 1
     ) -> None:
-        going = await self.bot.house.bots.remove(
-            channel_id_of(interaction),
-            interaction.user.id,
-            can_manage=can_manage(interaction),
-            count=count,
-        )
-        await reply(
-            interaction, self.bot.texts.t(language_of(interaction), "bots_removed", count=going)
-        )
+        await remove_bots(self.bot, interaction, can_manage(interaction), count)
 
     @app_commands.command(
         name="ledger",
@@ -245,7 +224,41 @@ class TableGroup(
         await reply(interaction, embed=embed, file=picture)
 
 
-class Seating(commands.Cog):
+async def close_table(bot: StudBot, interaction: discord.Interaction, *, can_manage: bool) -> None:
+    """Close the channel's table: the opener's own, or anyone's for one who may manage."""
+    await bot.house.tables.close(
+        channel_id_of(interaction), interaction.user.id, can_manage=can_manage
+    )
+    await reply(interaction, bot.texts.t(language_of(interaction), "table_closed"))
+
+
+async def add_bots(
+    bot: StudBot,
+    interaction: discord.Interaction,
+    can_manage: bool,
+    count: int,
+    style: str | None,
+) -> None:
+    seated = await bot.house.computer_players.add(
+        channel_id_of(interaction),
+        interaction.user.id,
+        can_manage=can_manage,
+        count=count,
+        style=style,
+    )
+    await reply(interaction, bot.texts.t(language_of(interaction), "bots_added", count=seated))
+
+
+async def remove_bots(
+    bot: StudBot, interaction: discord.Interaction, can_manage: bool, count: int
+) -> None:
+    going = await bot.house.computer_players.remove(
+        channel_id_of(interaction), interaction.user.id, can_manage=can_manage, count=count
+    )
+    await reply(interaction, bot.texts.t(language_of(interaction), "bots_removed", count=going))
+
+
+class SeatingCommands(commands.Cog):
     def __init__(self, bot: StudBot) -> None:
         self.bot = bot
 
@@ -299,4 +312,4 @@ class Seating(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
     stud.tree.add_command(TableGroup(stud))
-    await bot.add_cog(Seating(stud))
+    await bot.add_cog(SeatingCommands(stud))

@@ -152,7 +152,9 @@ class TournamentGroup(
                 lang, "tournament_event_made" if made else "tournament_no_event"
             )
         if bots:
-            style_name = texts.t(lang, f"bot_style_{style or self.bot.house.bots.default_style}")
+            style_name = texts.t(
+                lang, f"bot_style_{style or self.bot.house.computer_players.default_style}"
+            )
             created += " " + texts.t(lang, "tournament_bots_entered", count=bots, style=style_name)
         await reply(interaction, created)
 
@@ -234,21 +236,27 @@ class TournamentGroup(
     )
     @app_commands.describe(tournament="The tournament's number")
     async def cancel(self, interaction: discord.Interaction, tournament: TOURNAMENT_ID) -> None:
-        refunds = await self.bot.house.tournaments.cancel(
-            _guild_id(interaction),
-            tournament,
-            interaction.user.id,
-            can_manage=can_manage(interaction),
+        await cancel_tournament(
+            self.bot, interaction, tournament, can_manage=can_manage(interaction)
         )
-        await reply(
-            interaction,
-            self.bot.texts.t(
-                language_of(interaction),
-                "tournament_cancelled",
-                tournament_id=tournament,
-                count=len(refunds),
-            ),
-        )
+
+
+async def cancel_tournament(
+    bot: StudBot, interaction: discord.Interaction, tournament: int, *, can_manage: bool
+) -> None:
+    """Call a tournament off: the organiser's own, or anyone's for one who may manage."""
+    refunds = await bot.house.tournaments.cancel(
+        _guild_id(interaction), tournament, interaction.user.id, can_manage=can_manage
+    )
+    await reply(
+        interaction,
+        bot.texts.t(
+            language_of(interaction),
+            "tournament_cancelled",
+            tournament_id=tournament,
+            count=len(refunds),
+        ),
+    )
 
 
 # "2026-12-31 20:00", then optionally "UTC", "Z" or an offset: "+03:00", "+3", "UTC-05:30".
@@ -287,3 +295,5 @@ def _guild_id(interaction: discord.Interaction) -> int:
 async def setup(bot: commands.Bot) -> None:
     stud = cast(StudBot, bot)
     stud.tree.add_command(TournamentGroup(stud))
+    # The staff's command acts on tables and tournaments: loaded once both are.
+    await bot.load_extension("cogs.moderate")

@@ -1,9 +1,14 @@
-"""The shipped DejaVu Sans fonts and safe text: any Unicode name draws, nothing crashes.
+"""The shipped fonts and safe text: any Unicode name draws, nothing crashes.
 
-Fonts load from ``render/fonts`` only, never from the system. FreeType faces are not safe to share
-between threads, so each thread that renders gets its own font objects (the font files' bytes
-are read once and shared). Characters DejaVu lacks are drawn as its ``.notdef`` box, a visible
-placeholder; characters that draw nothing or break a line are removed or replaced first.
+Fonts load from ``render/fonts`` only, never from the system. DejaVu Sans draws Latin, Greek
+and Cyrillic; a run of characters it lacks is drawn with the first fallback that has them (Noto
+Sans CJK for Chinese, Japanese and Korean, then Symbola for emoji, in monochrome), since Pillow
+draws one font a call. Characters no shipped font has are drawn as DejaVu's ``.notdef`` box, a
+visible placeholder; characters that draw nothing or break a line are removed or replaced first.
+
+FreeType faces are not safe to share between threads, so each thread that renders gets its own
+font objects (DejaVu's bytes are read once and shared; the fallbacks, far larger and rarely
+needed, are opened by path, which FreeType maps rather than copies).
 """
 
 from __future__ import annotations
@@ -14,11 +19,15 @@ from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).parent / "fonts"
 REGULAR = "DejaVuSans.ttf"
 BOLD = "DejaVuSans-Bold.ttf"
+# In the order tried, each in one weight (bold text falls back to them too); subsets made by
+# tests/render/subset_fonts.py.
+FALLBACKS = ("NotoSansCJK-Subset.otf", "Symbola-Subset.ttf")
 ELLIPSIS = "…"
 # Shown for characters that can't be drawn as themselves (lone surrogates).
 PLACEHOLDER = "\ufffd"
@@ -51,13 +60,62 @@ def font(size: int, bold: bool = False) -> Font:
     return loaded
 
 
+def _face(file_name: str, size: int) -> Font:
+    """A fallback font at ``size`` pixels, private to the calling thread."""
+    faces: dict[tuple[str, int], Font] | None = getattr(_local, "faces", None)
+    if faces is None:
+        faces = _local.faces = {}
+    loaded = faces.get((file_name, size))
+    if loaded is None:
+        loaded = ImageFont.truetype(
+            str(FONT_DIR / file_name), size, layout_engine=ImageFont.Layout.BASIC
+        )
+        faces[(file_name, size)] = loaded
+    return loaded
+
+
+@cache
+def _characters(file_name: str) -> frozenset[int]:
+    """The code points a shipped font has a glyph for."""
+    with TTFont(FONT_DIR / file_name, lazy=True) as loaded:
+        return frozenset(loaded.getBestCmap())
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str, bold: bool = False) -> tuple[tuple[str | None, str], ...]:
+    """``text`` cut where its font changes: each run with the fallback font that draws it, or
+    None for DejaVu (which also draws, as boxes, what no font has)."""
+    main = _characters(BOLD if bold else REGULAR)
+    if all(ord(char) in main for char in text):
+        return ((None, text),)
+    cut: list[tuple[str | None, str]] = []
+    for char in text:
+        code = ord(char)
+        chosen = None
+        if code not in main:
+            chosen = next((f for f in FALLBACKS if code in _characters(f)), None)
+        if cut and cut[-1][0] == chosen:
+            cut[-1] = (chosen, cut[-1][1] + char)
+        else:
+            cut.append((chosen, char))
+    return tuple(cut)
+
+
+def _length(text: str, size: int, bold: bool) -> float:
+    """The width of ``text`` in pixels, each run in its own font."""
+    return sum(
+        (font(size, bold) if file_name is None else _face(file_name, size)).getlength(run)
+        for file_name, run in _runs(text, bold)
+    )
+
+
 @lru_cache(maxsize=4096)
 def clean(text: str) -> str:
     """``text`` made safe to draw on one line.
 
     Composed form (NFC), so "e" + combining acute draws as one "é"; line breaks and other
     controls become spaces; invisible format characters (joiners, direction marks, variation
-    selectors) are dropped, since DejaVu would draw them as boxes; lone surrogates become U+FFFD.
+    selectors) are dropped, since they would draw as boxes; lone surrogates become U+FFFD.
     """
     text = unicodedata.normalize("NFC", text)
     out: list[str] = []
@@ -83,14 +141,13 @@ def _is_variation_selector(char: str) -> bool:
 def fit(text: str, size: int, bold: bool, max_width: int) -> str:
     """``text`` cleaned and, if wider than ``max_width`` pixels, cut with an ellipsis."""
     text = clean(text)
-    face = font(size, bold)
-    if face.getlength(text) <= max_width:
+    if _length(text, size, bold) <= max_width:
         return text
     low, high = 0, len(text)
     # Longest prefix that still fits with the ellipsis after it.
     while low < high:
         middle = (low + high + 1) // 2
-        if face.getlength(text[:middle].rstrip() + ELLIPSIS) <= max_width:
+        if _length(text[:middle].rstrip() + ELLIPSIS, size, bold) <= max_width:
             low = middle
         else:
             high = middle - 1
@@ -136,10 +193,22 @@ def _text_mask(
         line = clean(text)
     else:
         line = fit(text, size, bold, round(max_width / MIN_SQUEEZE) if squeeze else max_width)
-    width = round(face.getlength(line))
+    width = round(_length(line, size, bold))
     height = size * 2
     mask = Image.new("L", (width + 2 * _MASK_PAD, height), 0)
-    ImageDraw.Draw(mask).text((_MASK_PAD, height // 2), line, font=face, fill=255, anchor="lm")
+    draw = ImageDraw.Draw(mask)
+    cut = _runs(line, bold)
+    if len(cut) == 1 and cut[0][0] is None:
+        draw.text((_MASK_PAD, height // 2), line, font=face, fill=255, anchor="lm")
+    else:
+        # Every run on DejaVu's baseline, where the line would sit drawn in DejaVu alone.
+        ascent, descent = face.getmetrics()
+        baseline = height // 2 + (ascent - descent) / 2
+        x: float = _MASK_PAD
+        for file_name, run in cut:
+            run_face = face if file_name is None else _face(file_name, size)
+            draw.text((x, baseline), run, font=run_face, fill=255, anchor="ls")
+            x += run_face.getlength(run)
     if max_width is not None and width > max_width:
         mask = mask.resize((max_width + 2 * _MASK_PAD, height), Image.Resampling.LANCZOS)
         width = max_width

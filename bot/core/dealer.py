@@ -10,14 +10,13 @@ a table's lock or its players' chips.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.core.announce import announce
-from bot.core.bot_seats import humans, send_bots_home
-from bot.core.clock import Clock
+from bot.core.clock import Clock, pauses
+from bot.core.computer_seats import humans, send_bots_home
 from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import game_name
 from bot.core.players import Players
@@ -29,7 +28,7 @@ from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table, buttons_for
 from bot.core.tasks import Tasks, cancel
 from bot.core.turns import TurnClock
-from bot.core.views import PrivateView
+from bot.core.views import Outcome, PrivateView, ResultsView
 from engine import events as ev
 from engine.cards import shuffled_deck
 from engine.codec import decode, encode
@@ -181,15 +180,18 @@ class Dealer:
         name: str | None = None,
         lang: str | None = None,
         missing: Sequence[str] | None = None,
-    ) -> tuple[str, int | None]:
-        """Apply a player's decision; returns the action taken and its amount.
+        update: bool = False,
+    ) -> Outcome:
+        """Apply a player's decision; returns the action taken and its amount, and with
+        ``update`` the table's update that answers it (a click is answered by it).
 
         ``hand_id``/``seq`` come from a button: a button from an ended hand or an earlier
         betting state is refused rather than applied to a state its player never saw.
-        ``name`` and ``lang`` are how the player goes now: the table names him so and writes
-        to him in that language. ``missing`` is what the bot lacks in the channel, as the
-        click showed it (Discord permission names; None: not known): a table that can't be
-        shown pauses, one that can again resumes.
+        ``name`` and ``lang`` are how the player goes now: the table names him so (his name is
+        remembered with the action: a click enters the core once) and writes to him in that
+        language. ``missing`` is what the bot lacks in the channel, as the click showed it
+        (Discord permission names; None: not known): a table that can't be shown pauses, one
+        that can again resumes.
         """
         table = self._registry.get(channel_id)
         if missing:
@@ -197,8 +199,7 @@ class Dealer:
         elif missing is not None:
             self.turns.resume(table)
         if name is not None:
-            table.names[user_id] = name
-            await self._seen(table, user_id, name)
+            await self._players.remember(table.guild_id, user_id, name)
         if lang is not None:
             table.langs[user_id] = lang
         async with table.lock:
@@ -221,18 +222,15 @@ class Dealer:
             before = encode(live.hand)
             banking_since = live.banking_since
             live.hand.apply(decision, shown_amount if decision == "raise_to" else None)
-            await self._commit(table, before)
+            results = await self._commit(table, before)
             if banking_since is not None:
                 await self.turns.spend(table, user_id, banking_since)
             taken = (legal.raise_kind or "raise") if decision == "raise_to" else decision
-            return taken, shown_amount
-
-    async def _seen(self, table: Table, user_id: int, name: str) -> None:
-        try:
-            await self._players.seen(table.guild_id, user_id, name)
-        except Exception:
-            # A name is worth keeping, not worth failing the player's action for.
-            log.warning("could not save a player's name", exc_info=True)
+            if not update:
+                return Outcome(taken, shown_amount)
+            # Built under the lock: what the decision left, whatever comes after it.
+            shown = results if results is not None else table.outbox.view()
+            return Outcome(taken, shown_amount, shown, table.outbox.version)
 
     async def cards(self, channel_id: int, user_id: int, *, name: str, lang: str) -> PrivateView:
         """The player's own cards in the current hand (My cards); ``TableError`` if he has
@@ -276,8 +274,9 @@ class Dealer:
             if bank:
                 await self.turns.save(table, {user_id: 0.0})
 
-    async def _commit(self, table: Table, before: bytes) -> None:
-        """Save the decision just applied (settling the hand if it ended), then record it.
+    async def _commit(self, table: Table, before: bytes) -> ResultsView | None:
+        """Save the decision just applied (settling the hand if it ended), then record it;
+        the hand's results if it ended.
 
         If the database refuses, the hand goes back to ``before``, which is what the database
         still holds, and its clock runs on: nothing is shown that wasn't saved, and the table
@@ -294,7 +293,7 @@ class Dealer:
             live.hand = decode(before)
             self.turns.restart(table)
             raise
-        await self.after_change(table)
+        return await self.after_change(table)
 
     async def _settle(self, live: LiveHand) -> HandEnd:
         """Pay out the finished hand and count it in its players' stats (one transaction)."""
@@ -303,8 +302,9 @@ class Dealer:
             live.hand_id, encode(hand), list(hand.stacks), facts=hand_facts(hand)
         )
 
-    async def after_change(self, table: Table, *, restoring: bool = False) -> None:
-        """Announce new events, settle a finished hand, and ask for the table to be shown."""
+    async def after_change(self, table: Table, *, restoring: bool = False) -> ResultsView | None:
+        """Announce new events, settle a finished hand, and ask for the table to be shown; the
+        hand's results if it is over (and settled)."""
         live = table.live
         assert live is not None
         hand = live.hand
@@ -328,9 +328,9 @@ class Dealer:
         self.turns.stop(table)
         live.deadline = live.banking_since = None
         if hand.is_over:
-            await self._finish(table)
-            return
+            return await self._finish(table)
         table.outbox.redraw()
+        return None
 
     def _deal_private(self, table: Table, live: LiveHand, user_id: int) -> None:
         if is_bot(user_id):
@@ -339,7 +339,7 @@ class Dealer:
         name, lang = table.name(user_id), table.lang_of(user_id)
         table.outbox.put(private_view(table, live, user_id, four_colour, name=name, lang=lang))
 
-    async def _finish(self, table: Table) -> None:
+    async def _finish(self, table: Table) -> ResultsView | None:
         """The hand is over: settle it if no decision did (over when dealt), then wrap it up."""
         live = table.live
         assert live is not None
@@ -350,14 +350,12 @@ class Dealer:
                 # Nothing to roll back (no one decided anything): keep the hand and try again.
                 log.warning("hand %s: settlement failed; trying again", live.hand_id, exc_info=True)
                 self._tasks.spawn(self._settle_later(table, live))
-                return
-        await self._wrap_up(table, live, live.end)
+                return None
+        return await self._wrap_up(table, live, live.end)
 
     async def _settle_later(self, table: Table, live: LiveHand) -> None:
-        for attempt in itertools.count():
-            await self._clock.sleep(
-                SETTLE_RETRY_SECONDS[min(attempt, len(SETTLE_RETRY_SECONDS) - 1)]
-            )
+        for pause in pauses(SETTLE_RETRY_SECONDS):
+            await self._clock.sleep(pause)
             async with table.lock:
                 if table.closed or table.live is not live:
                     return
@@ -369,7 +367,7 @@ class Dealer:
                 await self._wrap_up(table, live, live.end)
                 return
 
-    async def _wrap_up(self, table: Table, live: LiveHand, end: HandEnd) -> None:
+    async def _wrap_up(self, table: Table, live: LiveHand, end: HandEnd) -> ResultsView:
         hand = live.hand
         table.live = None
         self.turns.stop(table)
@@ -377,10 +375,11 @@ class Dealer:
             # RULES 11.3: at a tournament's table nobody sits out or leaves; its director takes
             # the players out, moves them and deals the next hand.
             last = table.log[-1] if table.log else ""
-            table.outbox.put(results_view(table, live, end, self._texts, last))
+            results = results_view(table, live, end, self._texts, last)
+            table.outbox.put(results)
             table.outbox.redraw()
             table.tournament.hand_ended(table, live, end)
-            return
+            return results
         timed_out = {live.users[seat] for seat in hand.timed_out}
         fresh = {seat.user_id: seat for seat in await self._store.seating.seats(table.channel_id)}
         for user_id in list(fresh):
@@ -405,10 +404,12 @@ class Dealer:
         if all_in_position(hand) is not None:
             # Up to half a second of counting: off the event loop (issue 23.3).
             odds = await asyncio.to_thread(all_in_odds, hand, live.hand_id)
-        table.outbox.put(results_view(table, live, end, self._texts, last_action, odds))
+        results = results_view(table, live, end, self._texts, last_action, odds)
+        table.outbox.put(results)
         for user_id in sorted(timed_out & set(fresh)):
             table.outbox.say("timed_out_sat_out", name=table.name(user_id))
         table.outbox.redraw()
+        return results
 
 
 def _person_dealt_in(table: Table) -> bool:

@@ -7,9 +7,11 @@
 - ``recovery``: restoring what the store holds after a restart, and stopping
   (``bot.core.recovery``).
 
-A command is one call into one of them. What a table must show reaches the edge through its
-:class:`~bot.core.outbox.Outbox` (the edge sets :attr:`House.on_outbox` to be woken), as frozen
-views; the edge's reports on each effect come back here (:class:`~bot.core.outbox.Reports`).
+A command is one call into one of them. What a table must show reaches the face that delivers
+it through the table's :class:`~bot.core.outbox.Outbox` (``show``, given when the house is made,
+wakes it), as frozen views; its reports on each effect come back here
+(:class:`~bot.core.outbox.DeliveryReports`). Any other face watches a table through
+:meth:`subscribe`.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from bot.core.bots import DEFAULT_DELAY, Bots
 from bot.core.clock import Clock, SystemClock
+from bot.core.computer_players import DEFAULT_DELAY, ComputerPlayers
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
-from bot.core.outbox import Effect, Outbox, Why
+from bot.core.outbox import Effect, Outbox, Subscription, Why
 from bot.core.players import Players
 from bot.core.recovery import Recovery
 from bot.core.registry import Registry
@@ -45,23 +47,23 @@ class House:
         clock: Clock | None = None,
         owns: Callable[[int], bool] | None = None,
         bot_delay: tuple[float, float] = DEFAULT_DELAY,
+        show: Callable[[Outbox], None] | None = None,
     ) -> None:
-        """``owns`` says whether a server's tables are this process's
+        """``show`` is called (never awaited) whenever a table has something new to show: the
+        face that delivers outboxes (the Discord one) takes it from there. ``owns`` says
+        whether a server's tables are this process's
         (:meth:`bot.core.shards.Shards.owns` when the bot runs in several processes sharing one
         database; None: every server's): only those are restored. ``bot_delay``: the shortest
         and longest pause before a computer player acts, in seconds."""
         self.texts = texts
         self.clock: Clock = clock or SystemClock()
-        # Called (never awaited) whenever a table has something new to show: the edge wakes
-        # its delivery of that table.
-        self.on_outbox: Callable[[Outbox], None] = lambda outbox: None
         self.tasks = Tasks()
         self._messages = _MessageIds(store)
-        self.registry = Registry(texts, self.clock, self, lambda outbox: self.on_outbox(outbox))
+        self.registry = Registry(texts, self.clock, self, show or (lambda outbox: None))
         self.players = Players(store, self.registry)
         self.dealer = Dealer(store, texts, self.clock, self.tasks, self.registry, self.players)
         self.tables = Tables(store, texts, self.registry, self.dealer, self.players)
-        self.bots = Bots(
+        self.computer_players = ComputerPlayers(
             store,
             texts,
             self.clock,
@@ -86,6 +88,11 @@ class House:
             tournaments=self.tournaments.restore,
         )
 
+    def subscribe(self, channel_id: int, user_id: int | None = None) -> Subscription:
+        """A face watching the channel's table: its views as they change, and ``user_id``'s own
+        cards (None: a spectator's); ``TableError`` if the channel has no table."""
+        return self.registry.get(channel_id).outbox.subscribe(user_id)
+
     # ------------------------------------------------------------------ the edge's reports
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None:
@@ -98,7 +105,7 @@ class House:
                 self.dealer.turns.shown(table, effect.hand.hand_id, effect.hand.seq)
             else:
                 # A computer player's turn (or no one's) is shown: it acts after its pause.
-                self.bots.shown(table, effect.hand.hand_id, effect.hand.seq)
+                self.computer_players.shown(table, effect.hand.hand_id, effect.hand.seq)
 
     def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None:
         self.delivered(outbox, effect)

@@ -7,10 +7,15 @@ between them: :meth:`Outbox.delivered`, :meth:`Outbox.posted` (with the message'
 table picture is not a snapshot but a request to show the table as it is when the edge takes
 it: consecutive requests fold into one, and the view is built at :meth:`Outbox.take`, so the
 latest state wins.
+
+Any other face watches a table through a :class:`Subscription` (:meth:`Outbox.subscribe`): it
+is handed the table's frozen views as they change, in order, a view per change; a player's own
+cards only on his own subscription.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -48,6 +53,46 @@ class Ledger:
 Effect = Line | TableView | ResultsView | ClearButtons | PrivateView | Ledger
 
 
+Shown = Line | TableView | ResultsView | PrivateView | Ledger
+# A subscription this far behind keeps the latest table, not every one it missed.
+SUBSCRIPTION_KEPT: Final = 256
+
+
+class Subscription:
+    """One face's view of one table: its public views as they change, and the private views of
+    ``user_id`` (None: a spectator's, no private view at all)."""
+
+    def __init__(self, outbox: Outbox, user_id: int | None) -> None:
+        self.user_id = user_id
+        self._outbox = outbox
+        self._items: deque[Shown] = deque()
+        self._arrived = asyncio.Event()
+
+    def offer(self, item: Shown) -> None:
+        if len(self._items) >= SUBSCRIPTION_KEPT:
+            for old in self._items:
+                if isinstance(old, TableView):
+                    self._items.remove(old)
+                    break
+        self._items.append(item)
+        self._arrived.set()
+
+    def pending(self) -> list[Shown]:
+        """What has come and not been taken, now taken."""
+        items, self._items = list(self._items), deque()
+        return items
+
+    async def next(self) -> Shown:
+        """The next view, waiting for it."""
+        while not self._items:
+            self._arrived.clear()
+            await self._arrived.wait()
+        return self._items.popleft()
+
+    def close(self) -> None:
+        self._outbox.unsubscribe(self)
+
+
 class Why(enum.Enum):
     """Why the edge could not deliver an effect."""
 
@@ -58,7 +103,7 @@ class Why(enum.Enum):
     BROKEN = "broken"  # a request Discord will never take (our bug): logged, skipped
 
 
-class Reports(Protocol):
+class DeliveryReports(Protocol):
     """What the core does with the edge's reports (``bot.core.house.House``)."""
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None: ...
@@ -88,7 +133,7 @@ class Outbox:
         texts: Texts,
         lang: str,
         view: Callable[[], TableView | None],
-        reports: Reports,
+        reports: DeliveryReports,
         wake: Callable[[Outbox], None],
     ) -> None:
         self.channel_id = channel_id
@@ -101,6 +146,10 @@ class Outbox:
         self._reports = reports
         self._wake = wake
         self._items: deque[Effect | _Redraw] = deque()
+        # Counts the changes recorded: a view built now shows every one of them. The edge
+        # skips a picture request whose changes it has shown already (a click's answer).
+        self.version = 0
+        self._subscriptions: list[Subscription] = []
 
     # ------------------------------------------------------------------ the core's side
 
@@ -109,11 +158,15 @@ class Outbox:
         self.put(Line(self._texts.t(self.lang, key, **params), ping))
 
     def redraw(self) -> None:
+        if self._subscriptions and (view := self._view()) is not None:
+            for subscription in self._subscriptions:
+                subscription.offer(view)
         # A picture being delivered was taken out: a change made meanwhile still gets drawn.
         # A request still waiting shows this change too, since the view is built when it is
         # taken; only DMs behind it, which the channel never sees, would leave it out of
         # order: a hand's deal (the table, then its players' cards, then the table again)
         # is one message, not a post and at once an edit.
+        self.version += 1
         for item in reversed(self._items):
             if item is _REDRAW:
                 return
@@ -123,8 +176,26 @@ class Outbox:
         self.wake()
 
     def put(self, effect: Effect) -> None:
+        self.version += 1
         self._items.append(effect)
+        if not isinstance(effect, ClearButtons):  # the Discord message's own business
+            for subscription in self._subscriptions:
+                if not isinstance(effect, PrivateView) or effect.user_id == subscription.user_id:
+                    subscription.offer(effect)
         self.wake()
+
+    def subscribe(self, user_id: int | None = None) -> Subscription:
+        """Watch the table from now on, as ``user_id`` (None: a spectator); the first view is
+        the table as it is."""
+        subscription = Subscription(self, user_id)
+        self._subscriptions.append(subscription)
+        if (view := self._view()) is not None:
+            subscription.offer(view)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        if subscription in self._subscriptions:
+            self._subscriptions.remove(subscription)
 
     def wake(self) -> None:
         """Have the edge deliver what is here (once the table can be shown)."""
@@ -136,13 +207,20 @@ class Outbox:
 
     # ------------------------------------------------------------------ the edge's side
 
-    def take(self) -> Effect | None:
+    def view(self) -> TableView | None:
+        """The table as it is now (None: it closed)."""
+        return self._view()
+
+    def take(self, shown: int = -1) -> Effect | None:
         """The oldest effect, for delivery, or None: nothing left, or the table can't be shown
-        (paused). A picture request comes out as the table's view as it is now."""
+        (paused). A picture request comes out as the table's view as it is now, unless the edge
+        has shown the table at version ``shown`` and nothing changed since."""
         while self.paused is None and self._items:
             item = self._items.popleft()
             if not isinstance(item, _Redraw):
                 return item
+            if self.version <= shown:
+                continue
             view = self._view()
             if view is not None:  # None: the table closed, there is nothing to draw
                 return view

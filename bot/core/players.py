@@ -7,11 +7,14 @@ store holds is remembered, so a name or a deck is read once and written only on 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
 from bot.core.registry import Registry
 from bot.core.storage import Store
 from bot.core.table import Table
+
+log = logging.getLogger(__name__)
 
 
 class Players:
@@ -32,6 +35,14 @@ class Players:
         if self._saved_names.get(key) != name:
             await self._store.players.save_name(guild_id, user_id, name)
             self._saved_names[key] = name
+
+    async def remember(self, guild_id: int, user_id: int, name: str) -> None:
+        """:meth:`seen`, where a name that can't be saved is only logged: worth keeping, not
+        worth failing the player's command or action for."""
+        try:
+            await self.seen(guild_id, user_id, name)
+        except Exception:
+            log.warning("could not save a player's name", exc_info=True)
 
     async def load_names(self, table: Table, user_ids: Iterable[int]) -> None:
         """The names the store has for players of ``table`` (a restart's)."""

@@ -8,7 +8,7 @@ from bot.core.clock import Clock
 from bot.core.config import TableConfig
 from bot.core.errors import TableError
 from bot.core.games import Rotation
-from bot.core.outbox import Outbox, Reports
+from bot.core.outbox import DeliveryReports, Outbox
 from bot.core.showing import table_view
 from bot.core.table import Table
 from words import Texts
@@ -16,7 +16,11 @@ from words import Texts
 
 class Registry:
     def __init__(
-        self, texts: Texts, clock: Clock, reports: Reports, wake: Callable[[Outbox], None]
+        self,
+        texts: Texts,
+        clock: Clock,
+        reports: DeliveryReports,
+        wake: Callable[[Outbox], None],
     ) -> None:
         self._texts = texts
         self._clock = clock

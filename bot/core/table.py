@@ -119,7 +119,7 @@ class Table:
         if self.live is None or self.live.hand.actor is None:
             return []
         if is_bot(self.live.users[self.live.hand.actor]):
-            return []  # a computer player acts by itself (bot.core.bots)
+            return []  # a computer player acts by itself (bot.core.computer_players)
         return buttons_for(self.live.hand.legal())
 
     def actor_id(self) -> int | None:

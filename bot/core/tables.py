@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.core.bot_seats import send_bots_home
+from bot.core.computer_seats import send_bots_home
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError

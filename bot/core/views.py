@@ -214,3 +214,15 @@ class LobbyView:
     stakes: Stakes | None = None
     level_unit: str = "seconds"
     to_next_level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A decision applied: the action taken and its amount, and, when asked for, the update
+    that answers it: the table as the decision left it (the hand's results if it ended it; None
+    if the table closed), with the version of the table's outbox it shows."""
+
+    action: str
+    amount: int | None
+    update: TableView | ResultsView | None = None
+    version: int = 0

@@ -30,7 +30,7 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
-from bot.core.clock import Clock
+from bot.core.clock import Clock, SystemClock
 from bot.core.house import House
 from bot.core.settings import Settings
 from bot.core.shards import shard_ranges
@@ -43,7 +43,7 @@ from bot.edge.gateway import DatabaseTurns, SessionStarts, Turns
 from bot.edge.lobby import Lobbies
 from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
-from bot.edge.router import route_click
+from bot.edge.router import on_interaction
 from bot.edge.translator import CommandTranslator
 from words import Texts
 
@@ -142,14 +142,7 @@ class StudBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.texts = texts
-        shards = settings.shards
-        self.house = House(
-            store,
-            texts,
-            clock=clock,
-            owns=None if shards is None else shards.owns,
-            bot_delay=settings.bot_delay,
-        )
+        clock = clock or SystemClock()
         self.identify_turns = identify_turns
         self.session_starts = SessionStarts(store.coordination, self.fetch_session_start_limits)
         drawing = DrawingProcess() if drawing is None else drawing
@@ -161,11 +154,21 @@ class StudBot(commands.AutoShardedBot):
             store.observe(metrics.transaction)
         self.presenter = DiscordPresenter(
             self,
-            self.house,
+            clock,
             texts,
             drawing,
             budget=budget,
-            dms=ClosedDms(store.coordination, clock=self.house.clock.now),
+            dms=ClosedDms(store.coordination, clock=clock.now),
+            table_shown=None if metrics is None else metrics.update_seconds.observe,
+        )
+        shards = settings.shards
+        self.house = House(
+            store,
+            texts,
+            clock=clock,
+            owns=None if shards is None else shards.owns,
+            bot_delay=settings.bot_delay,
+            show=self.presenter.wake,
         )
         lobbies = Lobbies(self, texts, self.presenter.shown)
         self.house.tournaments.show_lobby = lobbies.show
@@ -174,8 +177,6 @@ class StudBot(commands.AutoShardedBot):
         self.house.tournaments.make_event = lobbies.make_event
         self.house.tournaments.set_event = lobbies.set_event
         self.house.tournaments.say_in_lobby = lobbies.say
-        if metrics is not None:
-            self.presenter.table_shown = metrics.update_seconds.observe
         self._sharing: asyncio.Task[None] | None = None
         self._metrics_server: web.AppRunner | None = None
         # False once shutting down: new interactions are told to come back in a minute.
@@ -188,10 +189,9 @@ class StudBot(commands.AutoShardedBot):
             self.presenter.budget.keep_sharing(self.store.coordination), name="share-budget"
         )
         if self.metrics is not None:
-            self.add_listener(self.metrics.arrived, "on_interaction")
             self._metrics_server = await self.metrics.serve(self.settings.metrics_port, self)
         await self.load_commands()
-        self.add_listener(route_click, "on_interaction")
+        self.add_listener(on_interaction)
         # With DEV_GUILD_ID the commands go to that server only (instantly); without it,
         # globally. Never both from a start, so no server sees each command twice.
         ids = await self.sync_commands(self.settings.dev_guild_id)

@@ -14,6 +14,7 @@ components, at most 4,000 characters of text in all.
 from __future__ import annotations
 
 from typing import Any, Final
+from urllib.parse import unquote, urlsplit
 
 import discord
 
@@ -109,8 +110,12 @@ def _cut(text: str) -> str:
 def without_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     """A Components V2 message's components as Discord sent them (``GET`` a message), less its
     action rows, to be sent back in an edit: pictures named by their attachment
-    (``attachment://table.png``), so the message keeps the files it has and uploads none."""
-    files = {a["url"]: a["filename"] for a in message.get("attachments", [])}
+    (``attachment://table.png``), so the message keeps the files it has and uploads none.
+
+    Discord returns a file that a component shows resolved: its signed CDN URL (which expires)
+    and its ``attachment_id``, and leaves it out of the message's ``attachments``. The media
+    item's ``attachment_id`` says it is one of the message's files, and the URL's last segment
+    is its file name."""
 
     def strip(component: dict[str, Any]) -> dict[str, Any]:
         component = dict(component)
@@ -119,14 +124,15 @@ def without_buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
                 strip(c) for c in component["components"] if c.get("type") != ACTION_ROW
             ]
         if "items" in component:
-            component["items"] = [_named(item, files) for item in component["items"]]
+            component["items"] = [_named(item) for item in component["items"]]
         return component
 
     return [strip(c) for c in message.get("components", []) if c.get("type") != ACTION_ROW]
 
 
-def _named(item: dict[str, Any], files: dict[str, str]) -> dict[str, Any]:
-    url = item.get("media", {}).get("url", "")
-    if url in files:
-        return {**item, "media": {"url": f"attachment://{files[url]}"}}
-    return item
+def _named(item: dict[str, Any]) -> dict[str, Any]:
+    media = item.get("media", {})
+    if "attachment_id" not in media:
+        return item  # a picture from elsewhere than the message's own files
+    name = unquote(urlsplit(media["url"]).path.rsplit("/", 1)[-1])
+    return {**item, "media": {"url": f"attachment://{name}"}}

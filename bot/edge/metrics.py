@@ -114,8 +114,8 @@ class Metrics:
 
     # ------------------------------------------------------------------ interactions
 
-    async def arrived(self, interaction: discord.Interaction) -> None:
-        """``on_interaction`` listener: count it by kind and start its acknowledgement's clock."""
+    def arrived(self, interaction: discord.Interaction) -> None:
+        """An interaction came: count it by kind and start its acknowledgement's clock."""
         self.interactions.labels(kind_of(interaction)).inc()
         self._arrived[interaction.id] = time.monotonic()
         if len(self._arrived) > PENDING_KEPT:  # never answered (Discord gave up on it)

@@ -24,22 +24,21 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import discord
 from discord.http import MultipartParameters
 
+from bot.core.clock import Clock, pauses
 from bot.core.errors import error_id
 from bot.core.games import game_name
-from bot.core.house import House
 from bot.core.ledger import SessionLedger, ledger_sheet
 from bot.core.outbox import ClearButtons, Effect, Ledger, Line, Outbox, Why
 from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
-from bot.core.views import Picture, PrivateView, ResultsView, TableView
+from bot.core.views import HandView, Outcome, Picture, PrivateView, ResultsView, TableView
 from bot.edge.budget import InvalidRequests
-from bot.edge.clicks import Clicks, PendingClick
 from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingCrashed
 from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
@@ -76,6 +75,17 @@ UNKNOWN_MESSAGE: Final = 10008
 # not say): a table message is replaced by a new one before it is that old.
 OLD_MESSAGE_EDITS: Final = 30046
 REPLACE_AFTER: Final = 55 * 60.0
+# A click's update not ready this long after the click arrived (the message busy with an earlier
+# change, a slow drawing) goes as an edit, the click acknowledged on its own: the player is not
+# kept waiting for it.
+PREPARE_WITHIN: Final = 0.5
+# A click must be answered within Discord's 3 seconds of its creation: its answer is tried until
+# this long after it arrived, each try cut after CALLBACK_TRY seconds (discord.py waits 1 s, then
+# 3 s, between its own tries after a 5xx: the third would land past the window).
+ANSWER_WITHIN: Final = 2.5
+CALLBACK_TRY: Final = 0.8
+# Discord's code for an interaction answered already (an earlier try landed after all).
+ALREADY_ANSWERED: Final = 40060
 
 
 @dataclass(slots=True)
@@ -86,35 +96,50 @@ class _MessageState:
     picture: Picture | None = None  # the picture the message carries, while the hand is live
     has_buttons: bool = False
     after_hand: bool = False  # the last message is a finished hand's: idle updates don't redraw
+    # The outbox's version the message shows, and the results a click's answer showed:
+    # showing them again would be a second request for what the message already shows.
+    shown: int = -1
+    answered: ResultsView | None = None
+    # One change of the message at a time, delivery and clicks alike: each shows the table as
+    # it is, so the later one is the newer.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class _Skipped:
+    """An update a click's answer has shown already."""
+
+
+_SKIPPED: Final = _Skipped()
 
 
 class DiscordPresenter:
     def __init__(
         self,
         bot: discord.Client,
-        house: House,
+        clock: Clock,
         texts: Texts,
         drawing: Drawing,
         *,
         budget: InvalidRequests,
         dms: ClosedDms,
+        table_shown: Callable[[float], None] | None = None,
     ) -> None:
+        """``clock`` is the core's; ``table_shown`` is told how long each table update took to
+        show (the metrics, when they are on)."""
         self.bot = bot
         self.budget = budget  # what Discord's invalid-request budget has spent
         self.dms = dms  # who takes no DMs
-        # Told how long each table update took to show (the metrics, when they are on).
-        self.table_shown: Callable[[float], None] = lambda seconds: None
-        self.house = house
+        self.table_shown = table_shown or (lambda seconds: None)
+        self.clock = clock
         self.texts = texts
         self.drawing = drawing
-        house.on_outbox = self.wake
         self._states: dict[int, _MessageState] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dms: set[asyncio.Task[None]] = set()
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id, oldest use first
         self._closing = False  # set once the connection is about to close: deliver no more
         self._rankings: dict[tuple[str, bool], bytes] = {}  # (language, four colours) -> PNG
-        self.clicks = Clicks()  # clicks the table's next update answers
+        self._outboxes: dict[int, Outbox] = {}  # channel id -> its table's, while it is shown
 
     # ------------------------------------------------------------------ delivery
 
@@ -123,6 +148,7 @@ class DiscordPresenter:
         worker = self._workers.get(outbox.channel_id)
         if self._closing:
             return
+        self._outboxes[outbox.channel_id] = outbox
         if worker is None or worker.done():
             self._workers[outbox.channel_id] = asyncio.get_running_loop().create_task(
                 self._deliver_all(outbox), name=f"deliver-{outbox.channel_id}"
@@ -142,11 +168,12 @@ class DiscordPresenter:
 
     async def _deliver_all(self, outbox: Outbox) -> None:
         state = self._states.setdefault(outbox.channel_id, _MessageState())
-        attempt = 0
-        while not self._closing and (effect := outbox.take()) is not None:
+        backoff = pauses(RETRY_SECONDS)
+        while not self._closing and (effect := outbox.take(state.shown)) is not None:
+            version = outbox.version  # what a picture taken now shows
             started = time.perf_counter()
             try:
-                posted = await self._deliver(outbox, state, effect)
+                posted = await self._deliver(outbox, state, effect, version)
             except discord.NotFound as error:
                 if error.code != UNKNOWN_CHANNEL:
                     self._dropped(outbox, effect)
@@ -167,10 +194,9 @@ class DiscordPresenter:
                 if not is_retryable(error):
                     self._dropped(outbox, effect)
                     continue
-                pause = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
+                pause = next(backoff)
                 if self.budget.strained:
                     pause = max(pause, STRAINED_PAUSE)
-                attempt += 1
                 log.warning(
                     "channel %s: Discord failed (%s); trying again in %.1f s",
                     outbox.channel_id,
@@ -178,9 +204,11 @@ class DiscordPresenter:
                     pause,
                 )
                 outbox.failed(effect, Why.DISCORD_DOWN)
-                await self.house.clock.sleep(pause)
+                await self.clock.sleep(pause)
                 continue
-            attempt = 0
+            backoff = pauses(RETRY_SECONDS)
+            if isinstance(posted, _Skipped):
+                continue
             if isinstance(effect, TableView):
                 self.table_shown(time.perf_counter() - started)
             if posted is None:
@@ -189,6 +217,7 @@ class DiscordPresenter:
                 outbox.posted(effect, posted)
         if outbox.closed and not len(outbox):
             self._states.pop(outbox.channel_id, None)
+            self._outboxes.pop(outbox.channel_id, None)
 
     def _dropped(self, outbox: Outbox, effect: Effect) -> None:
         """An effect that fails for a reason retrying can't mend (our bug): log it, move on."""
@@ -200,8 +229,11 @@ class DiscordPresenter:
         )
         outbox.failed(effect, Why.BROKEN)
 
-    async def _deliver(self, outbox: Outbox, state: _MessageState, effect: Effect) -> int | None:
-        """Send one effect; the id of the message it posted, if the table should remember it."""
+    async def _deliver(
+        self, outbox: Outbox, state: _MessageState, effect: Effect, version: int
+    ) -> int | _Skipped | None:
+        """Send one effect; the id of the message it posted, if the table should remember it.
+        ``version`` is the outbox's when the effect was taken (what a picture shows)."""
         match effect:
             case Line(text=text, mention=mention):
                 allowed = discord.AllowedMentions(
@@ -211,9 +243,18 @@ class DiscordPresenter:
                 )
                 await self._channel(outbox).send(text, allowed_mentions=allowed)
             case TableView():
-                return await self._table(outbox, state, effect)
+                async with state.lock:
+                    if version <= state.shown:
+                        return _SKIPPED
+                    posted = await self._table(outbox, state, effect)
+                    state.shown = version
+                    return posted
             case ResultsView():
-                return await self._results(outbox, state, effect)
+                async with state.lock:
+                    if effect is state.answered:
+                        state.answered = None
+                        return _SKIPPED
+                    return await self._results(outbox, state, effect)
             case ClearButtons(message_id=message_id):
                 await self._clear_buttons(outbox, message_id)
             case Ledger(ledger=ledger):
@@ -272,44 +313,89 @@ class DiscordPresenter:
             if state.after_hand:
                 return None  # the finished hand's message says when the next one starts
             return await self._show(outbox, state, None, idle_embed(view, self.texts))
+        layout, picture = await self._hand_message(state, view, hand)
+        posted = await self._show(outbox, state, hand.hand_id, layout, picture)
+        state.picture = hand.picture
+        state.has_buttons = True
+        return posted
+
+    async def _hand_message(
+        self, state: _MessageState, view: TableView, hand: HandView
+    ) -> tuple[discord.ui.LayoutView, discord.File | None]:
+        """A live hand's message, with its picture when the message's is not this one."""
         layout = hand_layout(view, hand, self.texts, TABLE_PICTURE)
         picture = None
         if hand.picture != state.picture or not self._editable(state, hand.hand_id):
             # Cards dealt or shown, a seat changed, or a new message: the picture goes up.
             png = await self._draw(table_png, hand.picture.public, hand.picture.labels)
             picture = discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
-        posted = await self._show_claiming(outbox, state, hand.hand_id, layout, picture)
-        state.picture = hand.picture
-        state.has_buttons = True
-        return posted
+        return layout, picture
 
     async def _results(self, outbox: Outbox, state: _MessageState, view: ResultsView) -> int | None:
         """A finished hand: its message becomes the hand's record, with the showdown picture,
         what was shown and won and each player's result, and no buttons."""
-        png = await self._draw(showdown_png, view.public, view.labels)
-        layout = results_layout(view, self.texts, SHOWDOWN_PICTURE)
-        picture = discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE)
-        posted = await self._show_claiming(outbox, state, view.hand_id, layout, picture)
+        layout, picture = await self._results_message(view)
+        posted = await self._show(outbox, state, view.hand_id, layout, picture)
         state.after_hand, state.has_buttons, state.picture = True, False, None
         return posted
 
-    async def _show_claiming(
-        self,
-        outbox: Outbox,
-        state: _MessageState,
-        hand_id: int,
-        layout: discord.ui.LayoutView,
-        picture: discord.File | None,
-    ) -> int | None:
-        """Show the hand's message; a click waiting on it gets this update as its answer."""
-        click = None
-        if self._editable(state, hand_id):
-            click = self.clicks.claim(outbox.channel_id, state.message_id)
+    async def _results_message(
+        self, view: ResultsView
+    ) -> tuple[discord.ui.LayoutView, discord.File]:
+        png = await self._draw(showdown_png, view.public, view.labels)
+        layout = results_layout(view, self.texts, SHOWDOWN_PICTURE)
+        return layout, discord.File(io.BytesIO(png), filename=SHOWDOWN_PICTURE)
+
+    # ------------------------------------------------------------------ a click's answer
+
+    async def answer(
+        self, interaction: discord.Interaction, channel_id: int, outcome: Outcome, arrived: float
+    ) -> bool:
+        """Answer a click with the update its action caused, as the edit of the message it was
+        on (one request). False, with nothing sent, when that update is shown already, is not
+        an edit of the hand's message (a new message is due), or cannot go within Discord's
+        window of the click's arrival (``arrived``, on the loop's clock): the click is then
+        acknowledged on its own, and the update goes as an edit of the message."""
+        update = outcome.update
+        outbox = self._outboxes.get(channel_id)
+        state = self._states.get(channel_id)
+        if update is None or outbox is None or state is None:
+            return False
+        ready_by, deadline = arrived + PREPARE_WITHIN, arrived + ANSWER_WITHIN
+        started = time.perf_counter()
         try:
-            return await self._show(outbox, state, hand_id, layout, picture, click)
+            async with asyncio.timeout_at(ready_by):
+                await state.lock.acquire()
+        except TimeoutError:
+            return False  # the message is being changed slowly (Discord, the drawing)
+        try:
+            if outcome.version <= state.shown:
+                return False
+            match update:
+                case TableView(hand=HandView() as hand) if self._editable(state, hand.hand_id):
+                    async with asyncio.timeout_at(ready_by):
+                        layout, picture = await self._hand_message(state, update, hand)
+                    if not await self._answer_click(interaction, layout, picture, deadline):
+                        return False
+                    state.picture, state.has_buttons = hand.picture, True
+                case ResultsView() if self._editable(state, update.hand_id):
+                    async with asyncio.timeout_at(ready_by):
+                        layout, shown = await self._results_message(update)
+                    if not await self._answer_click(interaction, layout, shown, deadline):
+                        return False
+                    state.after_hand, state.has_buttons, state.picture = True, False, None
+                    state.answered = update
+                case _:
+                    return False
+        except TimeoutError:
+            return False  # drawn too slowly to answer in time
         finally:
-            if click is not None:
-                Clicks.answered(click)
+            state.lock.release()
+        state.shown = outcome.version
+        if isinstance(update, TableView):
+            self.table_shown(time.perf_counter() - started)
+        outbox.delivered(update)
+        return True
 
     async def _show(
         self,
@@ -318,19 +404,11 @@ class DiscordPresenter:
         key: int | None,
         shown: discord.Embed | discord.ui.LayoutView,
         picture: discord.File | None = None,
-        click: PendingClick | None = None,
     ) -> int | None:
         """Edit the message showing ``key`` (a hand, or None: the idle table) with ``shown``, or
         post a new one: for another hand, or when Discord would no longer edit it freely. An
-        edit without ``picture`` keeps the one the message has; with ``click``, it is that
-        click's answer. The id of a message posted."""
+        edit without ``picture`` keeps the one the message has. The id of a message posted."""
         channel = self._channel(outbox)
-        if (
-            click is not None
-            and isinstance(shown, discord.ui.LayoutView)
-            and await self._answer_click(click, shown, picture)
-        ):
-            return None
         if self._editable(state, key):
             assert state.message_id is not None
             message = channel.get_partial_message(state.message_id)
@@ -359,34 +437,47 @@ class DiscordPresenter:
             assert picture is not None, "a new hand message carries its picture"
             message = await channel.send(view=shown, file=picture)
         state.message_id, state.key, state.after_hand = message.id, key, False
-        state.posted_at, state.has_buttons = self.house.clock.now(), False
+        state.posted_at, state.has_buttons = self.clock.now(), False
         return message.id
 
+    @staticmethod
     async def _answer_click(
-        self, click: PendingClick, shown: discord.ui.LayoutView, picture: discord.File | None
+        interaction: discord.Interaction,
+        shown: discord.ui.LayoutView,
+        picture: discord.File | None,
+        deadline: float,
     ) -> bool:
-        """Answer the click with the update (the message it was on is edited): False if Discord
-        would not take it, and the update goes as an edit instead."""
-        response = click.interaction.response
-        try:
-            if picture is None:
-                await response.edit_message(view=shown)
-            else:
-                await response.edit_message(view=shown, attachments=[picture])
-        except discord.HTTPException as error:
-            # Too late (10062), or Discord failing: the edit shows the table all the same.
-            log.info("a click's update could not answer it (%s)", brief(error))
-            if picture is not None:
-                picture.reset()
-            return False
-        return True
+        """Answer the click with the update (the message it was on is edited) before
+        ``deadline``: False if Discord did not take it by then."""
+        loop = asyncio.get_running_loop()
+        while (left := deadline - loop.time()) > 0:
+            try:
+                async with asyncio.timeout(min(left, CALLBACK_TRY)):
+                    if picture is None:
+                        await interaction.response.edit_message(view=shown)
+                    else:
+                        await interaction.response.edit_message(view=shown, attachments=[picture])
+                return True
+            except TimeoutError:
+                # Discord failing or slow: a try of our own now, not discord.py's after 3 s.
+                log.info("a click's answer is slow; trying again")
+            except discord.HTTPException as error:
+                if error.code == ALREADY_ANSWERED:
+                    return True  # a try cut short landed after all
+                # Too late (10062), or a refusal: the edit shows the table all the same.
+                log.info("a click's update could not answer it (%s)", brief(error))
+                return False
+            finally:
+                if picture is not None:
+                    picture.reset()
+        return False
 
     def _editable(self, state: _MessageState, key: int | None) -> bool:
         """The message showing ``key`` is there, and young enough for Discord to edit freely."""
         return (
             state.message_id is not None
             and state.key == key
-            and self.house.clock.now() - state.posted_at < REPLACE_AFTER
+            and self.clock.now() - state.posted_at < REPLACE_AFTER
         )
 
     # ------------------------------------------------------------------ private cards
@@ -423,7 +514,7 @@ class DiscordPresenter:
             await dm.send(text, file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE))
 
         try:
-            await with_retries(send, self.house.clock.sleep)
+            await with_retries(send, self.clock.sleep)
         except discord.HTTPException as error:
             self._dm_channels.pop(user_id, None)
             # Closed DMs (or Discord down for minutes) must not stall the game: the channel
@@ -480,7 +571,7 @@ class DiscordPresenter:
                 self._cards_text(view, "your_cards"),
                 file=discord.File(io.BytesIO(png), filename=PRIVATE_PICTURE),
             ),
-            self.house.clock.sleep,
+            self.clock.sleep,
         )
 
     # ------------------------------------------------------------------ reports' pictures

@@ -96,9 +96,15 @@ class ManualClock:
             await asyncio.sleep(0)
 
 
-def new_house(store: Store, clock: ManualClock) -> House:
-    """The core as ``main()`` makes it, on ``clock``."""
-    return House(store, TEXTS, clock=clock)
+def new_house(store: Store, clock: ManualClock, screen: Screen | None = None) -> House:
+    """The core as ``main()`` makes it, on ``clock``, shown on ``screen`` (None: nowhere)."""
+    return House(store, TEXTS, clock=clock, show=None if screen is None else screen.wake)
+
+
+def screened(store: Store, clock: ManualClock, *, working: bool = True) -> tuple[House, Screen]:
+    """The core and the screen it shows its tables on."""
+    screen = Screen(working=working)
+    return new_house(store, clock, screen), screen
 
 
 @dataclass
@@ -106,7 +112,6 @@ class Screen:
     """Delivers every table's outbox at once (or, with ``working=False``, never), reporting
     each effect delivered back to the house, as the Discord edge does."""
 
-    house: House
     working: bool = True
     lines: list[str] = field(default_factory=list)
     pings: list[int] = field(default_factory=list)
@@ -116,10 +121,7 @@ class Screen:
     cleared: list[int] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        self.house.on_outbox = self._wake
-
-    def _wake(self, outbox: Outbox) -> None:
+    def wake(self, outbox: Outbox) -> None:
         asyncio.get_running_loop().call_soon(self.deliver, outbox)
 
     def deliver(self, outbox: Outbox) -> None:

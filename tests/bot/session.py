@@ -11,7 +11,7 @@ from bot.core.storage import Store
 from engine.codec import decode
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, screened
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee", 5: "Eve"}
 COUNTDOWN = 30.0
@@ -24,8 +24,7 @@ class Session:
     def __init__(self, store: Store, seed: int) -> None:
         self.store = store
         self.clock = ManualClock()
-        self.manager = new_house(store, self.clock)
-        self.screen = Screen(self.manager)
+        self.manager, self.screen = screened(store, self.clock)
         self.rng = random.Random(seed)
         self.bought: Counter[int] = Counter()
         self.taken: Counter[int] = Counter()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.core.storage import Store
-from tests.bot.fakes import CHANNEL, ManualClock, Screen, new_house, seat_directly
+from tests.bot.fakes import CHANNEL, ManualClock, Screen, screened, seat_directly
 from tests.engine.decks import stacked_deck
 
 
@@ -32,8 +32,7 @@ async def play_all_in(
     deck = stacked_deck(cards, dealer=1, seats=2)
     monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
     await seat_directly(store, list(stacks))
-    house = new_house(store, clock)
-    screen = Screen(house)
+    house, screen = screened(store, clock)
     await house.recovery.restore()
     await clock.advance(0, house)
     table = house.tables.get(CHANNEL)

@@ -17,6 +17,7 @@ from bot.edge.budget import WINDOW, InvalidRequests, trace
 from bot.edge.dms import BACK_OFF, REOPEN_GAP, ClosedDms
 from bot.edge.drawing import InProcessDrawing
 from bot.edge.presenter import DiscordPresenter
+from tests.bot.fakes import ManualClock
 from tests.texts import TEXTS
 
 
@@ -199,11 +200,10 @@ async def test_a_strained_budget_leaves_old_buttons_rather_than_retry(store: Sto
         get_partial_messageable=lambda *args, **kwargs: channel,
         http=SimpleNamespace(get_message=get_message),
     )
-    house = SimpleNamespace(clock=None, on_outbox=None)
     budget = InvalidRequests(limit=2, clock=Wall())
     presenter = DiscordPresenter(
         bot,  # type: ignore[arg-type]
-        house,  # type: ignore[arg-type]
+        ManualClock(),
         TEXTS,
         InProcessDrawing(),
         budget=budget,

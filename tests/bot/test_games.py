@@ -13,7 +13,7 @@ from bot.core.showing import next_game
 from bot.core.storage import Store
 from engine import RAZZ, STUD_HI_LO, STUD_HIGH
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, screened
 from tests.texts import TEXTS
 
 
@@ -98,8 +98,7 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
     """Issue 11 point 6: one orbit of each game (two players: two hands), the channel told
     when the game changes and what comes next."""
     clock = ManualClock()
-    manager = new_house(store, clock)
-    screen = Screen(manager)
+    manager, screen = screened(store, clock)
     await manager.tables.open(GUILD, CHANNEL, 1, mixed())
     for user_id in (1, 2):
         await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
@@ -125,8 +124,7 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
 
 async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> None:
     clock = ManualClock()
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     await manager.tables.open(GUILD, CHANNEL, 1, mixed(every=3))
     for user_id in (1, 2):
         await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
@@ -139,8 +137,7 @@ async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> N
     assert next_game(before, TEXTS, "en") == "Stud Hi-Lo after 1 more hand"
     await manager.recovery.shutdown()
 
-    restarted = new_house(store, clock)
-    screen = Screen(restarted)
+    restarted, screen = screened(store, clock)
     await restarted.recovery.restore()
     table = restarted.tables.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is RAZZ
@@ -163,8 +160,7 @@ async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> N
 
 async def test_a_single_game_table_deals_its_game_and_is_saved_with_it(store: Store) -> None:
     clock = ManualClock()
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, game=HI_LO)
     await manager.tables.open(GUILD, CHANNEL, 1, config)
     for user_id in (1, 2):

@@ -8,7 +8,7 @@ from bot.core.archive import Archive
 from bot.core.config import TableConfig
 from bot.core.storage import Store
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, new_house, screened
 from tests.texts import TEXTS
 
 
@@ -17,8 +17,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
 ) -> None:
     """Restart mid-hand: seats, the rebuilt log and results use the saved names."""
     clock = ManualClock()
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru", four_colour=True)
     await manager.tables.open(GUILD, CHANNEL, 1, config)
     await manager.tables.sit(CHANNEL, 1, "Оля", 500)
@@ -33,8 +32,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
     await manager.dealer.act(CHANNEL, actor, "bring_in")
     await manager.recovery.shutdown()
 
-    fresh = new_house(store, clock)
-    screen = Screen(fresh)
+    fresh, screen = screened(store, clock)
     assert await fresh.recovery.restore() == [table.live.hand_id]
     restored = fresh.tables.get(CHANNEL)
     assert restored.config.lang == "ru" and restored.config.four_colour
@@ -82,8 +80,7 @@ async def test_the_players_deck_choice_is_remembered(store: Store) -> None:
 async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) -> None:
     """The same Discord user in two servers: what he is called in one leaves the other alone,
     and a table closed and opened again in his server still hears of it."""
-    manager = new_house(store, ManualClock())
-    Screen(manager)
+    manager, _ = screened(store, ManualClock())
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
     other_guild, other_channel = GUILD + 1, CHANNEL + 1
     await store.wallets.grant(other_guild, 7, 1000, reason="test", by=1)

@@ -104,8 +104,9 @@ def config() -> TableConfig:
 
 def process(store: Store, clock: ManualClock, shard: int) -> tuple[House, Screen]:
     """The tables of one of two processes, each running one shard of two."""
-    manager = House(store, TEXTS, clock=clock, owns=Shards(frozenset({shard}), 2).owns)
-    return manager, Screen(manager)
+    screen = Screen()
+    owns = Shards(frozenset({shard}), 2).owns
+    return House(store, TEXTS, clock=clock, owns=owns, show=screen.wake), screen
 
 
 async def mid_hand(manager: House, clock: ManualClock, guild: int, channel: int) -> int:
@@ -143,7 +144,8 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     assert not any("restarted" in line for line in screen.lines[lines:])
     table = second.tables.get(CHANNEL_1)
     assert table.live is not None and table.live.hand_id == hand_1
-    assert await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in") == ("bring_in", 3)
+    outcome = await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in")
+    assert (outcome.action, outcome.amount) == ("bring_in", 3)
     await store.audit()
     await restarted.recovery.shutdown()
     await second.recovery.shutdown()

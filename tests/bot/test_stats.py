@@ -32,7 +32,7 @@ from engine import STUD_HI_LO
 from engine import events as ev
 from engine.codec import decode
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, screened
 from tests.databases import Location, query, snapshot
 from tests.engine.decks import call_down, stud
 from tests.texts import TEXTS
@@ -196,8 +196,7 @@ async def replay(store: Store, hand_ids: list[int]) -> dict[tuple[int, str], Exp
 async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
     """A mixed table (two hands a game) of four players deciding at random."""
     clock = ManualClock()
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     config = TableConfig(
         DEFAULT_STAKES,
         6,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
-from tests.bot.fakes import CHANNEL, GUILD, ManualClock, Screen, new_house, seat_directly
+from tests.bot.fakes import CHANNEL, GUILD, ManualClock, screened, seat_directly
 from tests.databases import migrated_sqlite
 
 # Hands dealt at most in each example: twelve in the slow tier (and CI), six in the quick one
@@ -33,8 +33,7 @@ async def play(
     clock = ManualClock()
     try:
         await seat_directly(store, stacks, ante, game)
-        manager = new_house(store, clock)
-        screen = Screen(manager)
+        manager, screen = screened(store, clock)
         await manager.recovery.restore()
         await clock.advance(0, manager)
         table = manager.tables.get(CHANNEL)

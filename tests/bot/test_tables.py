@@ -15,13 +15,13 @@ from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.table import LiveHand, Table
 from bot.core.turns import WARNING_SECONDS
-from bot.core.views import PrivateView, TableView
+from bot.core.views import Outcome, PrivateView, TableView
 from engine.cards import shuffled_deck
 from engine.codec import encode
 from engine.fairness import DeckCommitment, new_secret, public_reveal, verify
 from engine.hand import StudHand
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house, seat_directly
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, screened, seat_directly
 from tests.databases import Location, raw
 from tests.engine.decks import stacked_deck
 from tests.texts import TEXTS
@@ -42,8 +42,7 @@ async def seated(
 ) -> tuple[House, Screen]:
     """A table with ``players`` seated and its first hand dealt; ``shown=False``: Discord is
     down, nothing reaches the channel."""
-    manager = new_house(store, clock)
-    screen = Screen(manager, working=shown)
+    manager, screen = screened(store, clock, working=shown)
     await manager.tables.open(GUILD, CHANNEL, 1, config(**kw))
     for user_id in range(1, players + 1):
         await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
@@ -69,7 +68,7 @@ async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: Man
         manager.dealer.act(CHANNEL, actor, "bring_in"),
         return_exceptions=True,
     )
-    assert results.count(("bring_in", 3)) == 1
+    assert [(r.action, r.amount) for r in results if isinstance(r, Outcome)] == [("bring_in", 3)]
     (refusal,) = [r for r in results if isinstance(r, TableError)]
     assert refusal.key == "not_your_turn"
     record = await store.hands.get(table.live.hand_id)
@@ -192,7 +191,8 @@ async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_cloc
     assert table.live.seq == seq
     manager.dealer.turns.resume(table)
     await delivered()
-    assert await manager.dealer.act(CHANNEL, actor, "bring_in") == ("bring_in", 3)
+    outcome = await manager.dealer.act(CHANNEL, actor, "bring_in")
+    assert (outcome.action, outcome.amount) == ("bring_in", 3)
     await manager.recovery.shutdown()
 
 
@@ -230,8 +230,7 @@ async def test_restore_continues_a_hand_from_the_database(store: Store, clock: M
     table.outbox.posted(view, 4242)
     await manager.recovery.shutdown()
 
-    fresh = new_house(store, clock)
-    screen = Screen(fresh)
+    fresh, screen = screened(store, clock)
     assert await fresh.recovery.restore() == [table.live.hand_id]
     restored = fresh.tables.get(CHANNEL)
     assert restored.live is not None and restored.live.hand.to_dict() == state
@@ -271,8 +270,7 @@ async def restored_with_stacks(
 ) -> tuple[House, Screen]:
     """A table with ``stacks`` on its seats, loaded by ``restore`` as after a restart."""
     await seat_directly(store, stacks, ante)
-    manager = new_house(store, clock)
-    screen = Screen(manager)
+    manager, screen = screened(store, clock)
     await manager.recovery.restore()
     return manager, screen
 
@@ -292,8 +290,7 @@ async def test_restore_settles_a_saved_hand_that_was_over_when_dealt(
         commitment=DeckCommitment(tuple(hand.deck), salt).digest,
         salt=salt,
     )
-    manager = new_house(store, clock)
-    screen = Screen(manager)
+    manager, screen = screened(store, clock)
     assert await manager.recovery.restore() == [hand_id]
     await clock.advance(0, manager)
     assert (await store.hands.get(hand_id)).outcome == "settled"
@@ -316,8 +313,7 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
         return await real_settle(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store.hands, "settle", flaky)
-    manager = new_house(store, clock)
-    screen = Screen(manager)
+    manager, screen = screened(store, clock)
     await manager.recovery.restore()
     await clock.advance(0, manager)
     assert screen.results == [] and len(await store.hands.live()) == 1
@@ -330,8 +326,7 @@ async def test_an_over_when_dealt_hand_whose_settlement_fails_is_settled_later(
 async def two_tables_mid_hand(database: Location, clock: ManualClock) -> tuple[LiveHand, LiveHand]:
     """A database left with two tables, each in its first hand (channels CHANNEL, CHANNEL+1)."""
     store = await Store.open(database)
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     for channel in (CHANNEL, CHANNEL + 1):
         await manager.tables.open(GUILD, channel, 1, config())
         for user_id in (1, 2):
@@ -355,8 +350,7 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
         )
 
     store = await Store.open(database)
-    fresh = new_house(store, clock)
-    screen = Screen(fresh)
+    fresh, screen = screened(store, clock)
     assert await fresh.recovery.restore() == [healthy.hand_id]
     await delivered()
     assert any(f"#{broken.hand_id}" in line and "cancelled" in line for line in screen.lines)
@@ -377,8 +371,7 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
         await other.execute(f"UPDATE tables SET settings = '{{}}' WHERE channel_id = {CHANNEL}")
 
     store = await Store.open(database)
-    fresh = new_house(store, clock)
-    Screen(fresh)
+    fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
     assert CHANNEL not in fresh.registry and fresh.tables.get(CHANNEL + 1).live is not None
     assert await store.seating.table(CHANNEL) is None
@@ -419,8 +412,7 @@ async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
     deck = stacked_deck({0: "AsAhAdAcKsKhQs", 1: "2c3d4h7s8c9dJh"}, dealer=1, seats=2)
     monkeypatch.setattr("bot.core.dealer.shuffled_deck", lambda: list(deck))
     await seat_directly(store, [500, 20])
-    manager = new_house(store, clock)
-    Screen(manager)
+    manager, _ = screened(store, clock)
     await manager.recovery.restore()
     await clock.advance(0, manager)
     table = manager.tables.get(CHANNEL)
@@ -475,8 +467,7 @@ async def test_a_restart_mid_hand_moves_the_dealer_on_after_that_hand(
     first = dealer_position(table)
     await manager.recovery.shutdown()
 
-    fresh = new_house(store, clock)
-    Screen(fresh)
+    fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
     restored = fresh.tables.get(CHANNEL)
     await play_out(fresh, restored)
@@ -503,8 +494,7 @@ async def test_a_restart_between_hands_moves_the_dealer_on_though_he_left(
     await manager.recovery.shutdown()
     assert leaver not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}
 
-    fresh = new_house(store, clock)
-    Screen(fresh)
+    fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
     restored = fresh.tables.get(CHANNEL)
     await clock.advance(30, fresh)

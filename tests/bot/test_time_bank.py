@@ -9,14 +9,13 @@ from bot.core.storage import Store
 from bot.core.table import Table
 from bot.core.turns import TIME_BANK_REFILL
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, screened
 
 BANK = 30
 
 
 async def dealt(store: Store, clock: ManualClock, bank: int = BANK) -> tuple[House, Screen]:
-    manager = new_house(store, clock)
-    screen = Screen(manager)
+    manager, screen = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, time_bank=bank)
     await manager.tables.open(GUILD, CHANNEL, 1, config)
     for user_id in (1, 2):
@@ -87,8 +86,7 @@ async def test_a_restart_keeps_what_is_left_of_each_bank(store: Store) -> None:
     await clock.advance(TURN + 20, manager)
     await manager.dealer.act(CHANNEL, first, "bring_in")
     await manager.recovery.shutdown()
-    restarted = new_house(store, clock)
-    Screen(restarted)
+    restarted, _ = screened(store, clock)
     await restarted.recovery.restore()
     assert restarted.tables.get(CHANNEL).bank(first) == BANK - 20
     await restarted.recovery.shutdown()

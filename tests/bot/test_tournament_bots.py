@@ -39,9 +39,9 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[TournamentRun], Tournam
         monkeypatch.setattr(dealer, "new_secret", lambda: f"{run.rng.getrandbits(128):032x}")
 
         def configure(house: House) -> None:
-            house.bots.delay = (2.0, 2.0)
+            house.computer_players.delay = (2.0, 2.0)
             # They think on a small budget here: the decisions stay legal and seeded.
-            house.bots.samples = 20
+            house.computer_players.samples = 20
 
         run.configure = configure
         configure(run.house)
@@ -135,7 +135,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     await run.play(until=lambda d: d.unattended())
     # Nobody is waiting: no countdown between hands and no pause before a bot acts (but one
     # begun before the last person went out).
-    await run.clock.advance(max(run.house.bots.delay), run.house)
+    await run.clock.advance(max(run.house.computer_players.delay), run.house)
     for _ in range(100_000):
         if director.finished:
             break
@@ -143,7 +143,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     assert director.finished
     (out_at, dealt_then), (end_at, dealt_at_end) = moments["people out"], moments["finished"]
     assert dealt_at_end - dealt_then >= 2, "the bots played hands among themselves"
-    assert end_at - out_at <= max(run.house.bots.delay)
+    assert end_at - out_at <= max(run.house.computer_players.delay)
     entries = await store.tournaments.entries(director.tournament.tournament_id)
     winner = next(e for e in entries if e.place == 1)
     assert is_bot(winner.user_id) and winner.prize
@@ -167,7 +167,7 @@ async def test_bots_play_on_after_crashes_and_the_books_still_balance(
     for _ in range(100_000):
         if run.director.finished:
             break
-        await run.clock.advance(max(run.house.bots.delay), run.house)
+        await run.clock.advance(max(run.house.computer_players.delay), run.house)
     assert run.director.finished
     entries = await store.tournaments.entries(run.director.tournament.tournament_id)
     assert sorted(e.place for e in entries if e.place) == sorted(range(1, 7)) or any(

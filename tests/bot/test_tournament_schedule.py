@@ -33,14 +33,17 @@ class Edge:
     events: list[tuple[int, str]] = field(default_factory=list)  # (event, status or "made")
     threads: itertools.count[int] = field(default_factory=lambda: itertools.count(5001))
     events_allowed: bool = True
+    screen: Screen = field(default_factory=Screen)
 
-    def attach(self, house: House) -> House:
+    def house(self, store: Store, clock: ManualClock) -> House:
+        """A new process's core, shown on a screen of its own, with this edge's hooks."""
+        self.screen = Screen()
+        house = new_house(store, clock, self.screen)
         desk = house.tournaments
         desk.say_in_lobby = self.say
         desk.make_event = self.make_event
         desk.set_event = self.set_event
         desk.make_thread = self.make_thread
-        Screen(house)
         return house
 
     async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
@@ -75,9 +78,9 @@ async def timed(house: House, clock: ManualClock, *, event: bool = True) -> Tour
 
 async def restart(house: House, store: Store, clock: ManualClock, edge: Edge) -> House:
     """The process dies where it is; a new one restores what the store holds."""
-    house.on_outbox = lambda outbox: None
+    edge.screen.working = False
     await house.tasks.stop()
-    fresh = edge.attach(new_house(store, clock))
+    fresh = edge.house(store, clock)
     await fresh.recovery.restore()
     return fresh
 
@@ -86,7 +89,7 @@ async def test_reminded_before_and_started_at_the_time_with_its_event_in_step(
     store: Store,
 ) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     shown: list[LobbyView] = []
 
     async def show(view: LobbyView) -> int:
@@ -125,7 +128,7 @@ async def test_reminded_before_and_started_at_the_time_with_its_event_in_step(
 
 async def test_too_few_at_the_time_calls_it_off_with_the_buy_ins_back(store: Store) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock)).tournament_id
     await house.tournaments.register(GUILD, tid, BOB)
     assert (await store.wallets.get(GUILD, BOB)).balance == 1000 - BUY_IN
@@ -143,7 +146,7 @@ async def test_the_organisers_cancel_cancels_the_event_and_the_start_never_comes
     store: Store,
 ) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock)).tournament_id
     for user in (ANN, BOB):
         await house.tournaments.register(GUILD, tid, user)
@@ -155,7 +158,7 @@ async def test_the_organisers_cancel_cancels_the_event_and_the_start_never_comes
 
 async def test_without_the_right_to_make_events_it_is_made_without_one(store: Store) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock, event=False)).tournament_id
     assert (await store.tournaments.get(tid)).event_id is None and edge.events == []
     for user in (ANN, BOB):
@@ -168,7 +171,7 @@ async def test_without_the_right_to_make_events_it_is_made_without_one(store: St
 @pytest.mark.parametrize("ahead", [0.0, 29.0, 30 * 24 * 3600.0])
 async def test_a_start_not_ahead_or_too_far_is_refused(store: Store, ahead: float) -> None:
     clock = ManualClock()
-    house = Edge().attach(new_house(store, clock))
+    house = Edge().house(store, clock)
     with pytest.raises(TableError, match="tournament_bad_time"):
         await house.tournaments.create(
             GUILD,
@@ -186,7 +189,7 @@ async def test_a_start_not_ahead_or_too_far_is_refused(store: Store, ahead: floa
 
 async def test_a_restart_before_the_reminder_still_reminds_once_and_starts(store: Store) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock)).tournament_id
     for user in (ANN, BOB):
         await house.tournaments.register(GUILD, tid, user)
@@ -205,11 +208,11 @@ async def test_a_restart_before_the_reminder_still_reminds_once_and_starts(store
 
 async def test_a_start_missed_while_down_comes_at_once_after_the_restart(store: Store) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock)).tournament_id
     for user in (ANN, BOB):
         await house.tournaments.register(GUILD, tid, user)
-    house.on_outbox = lambda outbox: None
+    edge.screen.working = False
     await house.tasks.stop()  # down before the reminder, and until after the start
     await clock.advance(START_IN + 600, house)
     house = await restart(house, store, clock, edge)
@@ -223,7 +226,7 @@ async def test_a_store_away_at_the_start_delays_it_and_never_drops_it(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock, edge = ManualClock(), Edge()
-    house = edge.attach(new_house(store, clock))
+    house = edge.house(store, clock)
     tid = (await timed(house, clock)).tournament_id
     for user in (ANN, BOB):
         await house.tournaments.register(GUILD, tid, user)

@@ -114,8 +114,10 @@ async def test_levels_rise_from_the_next_hand_and_nobody_sits_out(store: Store) 
         run.house.tables.set_sitting_out(table.channel_id, actor, True),
         run.house.tables.sit(table.channel_id, 9999, "Zed", 100),
         # Nor /table bots: its organiser enters computer players when he creates it.
-        run.house.bots.add(table.channel_id, actor, can_manage=True, count=1, style=None),
-        run.house.bots.remove(table.channel_id, actor, can_manage=True, count=1),
+        run.house.computer_players.add(
+            table.channel_id, actor, can_manage=True, count=1, style=None
+        ),
+        run.house.computer_players.remove(table.channel_id, actor, can_manage=True, count=1),
     ):
         with pytest.raises(TableError, match="tournament_table"):
             await refused

@@ -22,7 +22,7 @@ from bot.core.views import PrivateView, ResultsView, TableView
 from engine import events as ev
 from engine.cards import Card
 from engine.stakes import DEFAULT_STAKES
-from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, new_house
+from tests.bot.fakes import CHANNEL, GUILD, TURN, ManualClock, Screen, screened
 from words import Words
 
 HANDS_PER_GAME = 25
@@ -130,8 +130,7 @@ def check_delivered(effects: list[Effect], secret: dict[int, set[Card]], open_: 
 @pytest.mark.parametrize("game", [STUD, RAZZ_GAME, HI_LO])
 async def test_no_public_view_holds_a_down_card_nobody_showed(game: str, tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "stud.db")
-    house = new_house(store, ManualClock())
-    screen = Screen(house)
+    house, screen = screened(store, ManualClock())
     try:
         await play(house, screen, game, random.Random(f"views-{game}"))
         assert screen.results, "no hand was played to its end"

@@ -30,7 +30,7 @@ from bot.core import dealer
 from bot.core.storage import Store, Tournament
 from bot.core.storage import tournaments as stored
 from engine.cards import FULL_DECK, Card
-from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
+from tests.bot.fakes import GUILD, ManualClock, screened
 
 PLAYERS = tuple(range(1001, 1031))  # 30 players
 SEATS = 8  # over 4 tables: 8, 8, 7, 7
@@ -68,8 +68,7 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
     dealer.shuffled_deck = deck  # type: ignore[attr-defined]
     store = await Store.open(database)
     clock = ManualClock()
-    house = new_house(store, clock)
-    Screen(house)
+    house, _ = screened(store, clock)
     # Thread ids from a range of this run's own: a table is never opened again after a
     # restart, but the ids must not collide with the tables of the runs before.
     threads = itertools.count(10_000 * (number + 1))

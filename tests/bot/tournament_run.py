@@ -16,7 +16,7 @@ from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
 from engine.cards import FULL_DECK, Card
 from engine.tournament import award, paid_places, prize_table
-from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
+from tests.bot.fakes import GUILD, ManualClock, screened
 
 LOBBY = 77
 BUY_IN = 100
@@ -30,8 +30,7 @@ class TournamentRun:
     def __init__(self, store: Store, seed: int, *, players: int, seats: int) -> None:
         self.store = store
         self.clock = ManualClock()
-        self.house = new_house(store, self.clock)
-        self.screen = Screen(self.house)
+        self.house, self.screen = screened(store, self.clock)
         self.rng = random.Random(seed)
         self.users = list(range(1001, 1001 + players))
         self.seats = seats
@@ -117,12 +116,10 @@ class TournamentRun:
         assert self.tournament is not None
         # The dead process shows nothing more and starts no clock: its screen goes dark first.
         self.screen.working = False
-        self.house.on_outbox = lambda outbox: None
         await self.house.tasks.stop()
         await self.clock.advance(down, self.house)
-        self.house = new_house(self.store, self.clock)
+        self.house, self.screen = screened(self.store, self.clock)
         self.configure(self.house)
-        self.screen = Screen(self.house)
         self.house.tournaments.make_thread = self._thread
         await self.house.recovery.restore()
         if self.tournament.tournament_id not in self.house.tournaments.directors:

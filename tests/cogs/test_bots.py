@@ -40,8 +40,8 @@ def cheap_thinking(world: World) -> None:
     pause is longer than simcord's 5 s settling window, so that simcord leaves it to
     ``advance_time`` as it does a turn clock, instead of waiting it out in real time after
     every click; the default pause (1-3 s) is the settings' test's."""
-    world.bot.house.bots.samples = 48
-    world.bot.house.bots.delay = PAUSE
+    world.bot.house.computer_players.samples = 48
+    world.bot.house.computer_players.delay = PAUSE
 
 
 async def open_with_bots(world: World, count: int = 1, style: str = "tight") -> None:
@@ -232,7 +232,7 @@ async def test_a_bot_never_times_out(world: World) -> None:
     turn and a time bank), the table waits for it, and it is never sat out."""
     await fund_house(world)
     await open_with_bots(world, 1)
-    world.bot.house.bots.delay = (500.0, 500.0)
+    world.bot.house.computer_players.delay = (500.0, 500.0)
     await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
     table = live_table(world)
     while table.live is not None and not is_bot(table.actor_id() or 0):

@@ -7,12 +7,15 @@ import re
 import signal
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import render
+from bot.core.views import PrivateView, ResultsView, TableView
 from bot.edge.drawing import DrawingProcess
+from bot.edge.presenter import DiscordPresenter
 from engine import RAZZ
 from engine import events as ev
 from engine.fairness import verify
@@ -202,3 +205,51 @@ async def test_a_click_enters_the_core_once_and_drawing_its_picture_never(
     ), "the click was applied and shown"
     assert not drawn
     assert entered == ["dealer.act"]
+
+
+async def test_a_second_face_sees_the_views_the_discord_face_shows_and_only_its_own_cards(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A face beside Discord's subscribes to a table played with buttons: it is handed the same
+    views in the same order (each one the Discord face showed among them, the table changing
+    once per view it has), the same results, and the down cards of its own player only. A turn
+    not started yet counts its time from when its view is built: that is left out."""
+
+    def untimed(view: TableView) -> TableView:
+        hand = view.hand
+        return view if hand is None else replace(view, hand=replace(hand, deadline=0.0))
+
+    await open_and_seat(world)
+    house = world.bot.house
+    table = live_table(world)
+    first, second = world.players[0].id, world.players[1].id
+    spectator = house.subscribe(world.channel.id)
+    player = house.subscribe(world.channel.id, first)
+    shown_by_discord: list[TableView] = []
+    prepare = DiscordPresenter._hand_message
+
+    async def recorded(self: DiscordPresenter, state: Any, view: TableView, hand: Any) -> Any:
+        shown_by_discord.append(view)
+        return await prepare(self, state, view, hand)
+
+    monkeypatch.setattr(DiscordPresenter, "_hand_message", recorded)
+    hand_id = table.live.hand_id if table.live else 0
+    await play_out_with_buttons(world)
+    await world.env.settle()
+    watched = spectator.pending()
+    tables = [untimed(v) for v in watched if isinstance(v, TableView)]
+    remaining = iter(tables)
+    assert shown_by_discord
+    assert all(untimed(view) in remaining for view in shown_by_discord)
+    results = [v for v in watched if isinstance(v, ResultsView)]
+    assert [r.hand_id for r in results] == [hand_id]
+    assert not any(isinstance(v, PrivateView) for v in watched)
+    mine = player.pending()
+    assert [v for v in mine if isinstance(v, ResultsView)] == results
+    private = [v for v in mine if isinstance(v, PrivateView)]
+    assert private and {v.user_id for v in private} == {first}
+    assert second != first
+    spectator.close()
+    player.close()
+    table.outbox.redraw()
+    assert spectator.pending() == [] and player.pending() == []

@@ -1,7 +1,8 @@
 """Discord's documented rules for what a bot sends, as the fake Discord enforces them and tests
 check them: the application commands a bot syncs (docs/interactions/application-commands: naming,
-lengths, counts, integer ranges, localisations), the edit window of old messages, and a server's
-scheduled events (their fields and the moves of their status).
+lengths, counts, integer ranges, localisations), the edit window of old messages, a message as
+Discord returns it (files that components and embeds show resolved and left out of its
+``attachments``), and a server's scheduled events (their fields and the moves of their status).
 
 Each check returns the problems it finds as readable strings (empty: Discord takes it), so a test
 failing on one names the field.
@@ -345,6 +346,41 @@ def message_problems(message: JSON, old_flags: int | None = None) -> list[str]:
     if text > TEXT_MAX:
         problems.append(f"{text} characters of text, over {TEXT_MAX}")
     return problems
+
+
+def as_returned(message: JSON) -> JSON:
+    """A message as Discord returns it (a REST answer, the message of a click) from the message
+    as stored, which keeps every file it was sent with.
+
+    Discord resolves each ``attachment://`` reference: a component's media item comes back with
+    the file's CDN URL and the file's ``attachment_id`` (components/reference: unfurled media
+    item), an embed's image with the CDN URL; and ``attachments`` lists only the files that no
+    embed or component references (resources/message: the message object)."""
+    files = {a["filename"]: a for a in message.get("attachments") or []}
+    used: set[str] = set()
+
+    def resolve(node: Any, media: bool) -> Any:
+        if isinstance(node, list):
+            return [resolve(child, media) for child in node]
+        if not isinstance(node, dict):
+            return node
+        url = node.get("url")
+        if isinstance(url, str) and url.startswith("attachment://"):
+            found = files.get(url.removeprefix("attachment://"))
+            if found is not None:
+                used.add(found["filename"])
+                shown = {key: found[key] for key in RESOLVED if key in found}
+                return {**shown, "attachment_id": found["id"]} if media else shown
+        return {key: resolve(value, media) for key, value in node.items()}
+
+    components = resolve(message.get("components") or [], True)
+    embeds = resolve(message.get("embeds") or [], False)
+    unreferenced = [a for a in message.get("attachments") or [] if a["filename"] not in used]
+    return {**message, "components": components, "embeds": embeds, "attachments": unreferenced}
+
+
+# What a resolved media item or embed image carries of its file.
+RESOLVED: Final = ("url", "proxy_url", "width", "height", "content_type")
 
 
 # Embeds (docs/resources/message#embed-object-embed-limits): each part's characters, and all of

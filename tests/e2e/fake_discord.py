@@ -29,6 +29,7 @@ import asyncio
 import itertools
 import json
 import re
+import struct
 import time
 from collections import deque
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from tests.e2e.discord_rules import (
     REQUEST_BYTES_MAX,
     SCHEDULED,
     TOO_LARGE_CODE,
+    as_returned,
     event_move_problem,
     event_problems,
     message_problems,
@@ -73,10 +75,12 @@ SEND_MESSAGES_IN_THREADS = 1 << 38
 EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | (1 << 14) | ATTACH_FILES | (1 << 16)
 ALL_PERMISSIONS = (1 << 53) - 1
 MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7  # a deferred response's "thinking" message
 # Discord keeps a session's recent events for a RESUME; an older sequence gets INVALID_SESSION.
 BACKLOG = 1000
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Server ids: the n-th is (GUILD_EPOCH + n) << 22, so it lands on shard n % count for every
 # count dividing 2520 (1 to 10 among them); below the other snowflakes, so none is reused.
 GUILD_EPOCH = (1_200_000_000_000_000_000 >> 22) // 2520 * 2520
@@ -116,6 +120,12 @@ def invalid(problems: list[str]) -> web.Response:
 
 class CallbackTooLate(Exception):
     """The bot answered an interaction after ``callback_window``: "Unknown interaction"."""
+
+
+class CommandNotShown(Exception):
+    """Discord offers the member no such command: its default permissions are more than the
+    member's and the server gave it to him in no override (Server Settings -> Integrations), so
+    no interaction is ever sent."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +261,9 @@ class FakeDiscord:
     command_requests: list[CommandSync] = field(default_factory=list)
     gateway_steps: list[GatewayStep] = field(default_factory=list)
     app_permissions: dict[int, int] = field(default_factory=dict)  # channel -> bits; default all
+    # (command, user id): a command the server gave a member whatever its default permissions,
+    # as an override in Server Settings -> Integrations does.
+    command_overrides: set[tuple[str, int]] = field(default_factory=set)
     # Called with the channel id whenever the bot posts or edits a message with an embed there
     # (a table picture or the results): the benchmark times interactions with it.
     on_update: Callable[[int], None] | None = None
@@ -590,7 +603,7 @@ class FakeDiscord:
 
     def _message(self, channel_id: int, data: JSON, files: list[Upload], **extra: Any) -> JSON:
         message_id = extra.pop("id", None) or self.snowflake()
-        attachments = self._attachments(files)
+        attachments = self._attachments(channel_id, files)
         message = {
             "id": str(message_id),
             "channel_id": str(channel_id),
@@ -622,18 +635,26 @@ class FakeDiscord:
             mentioned = [user for user in mentioned if user in users]
         return [self.users[user] for user in dict.fromkeys(mentioned) if user in self.users]
 
-    def _attachments(self, files: list[Upload]) -> list[JSON]:
-        return [
-            {
-                "id": str(self.snowflake()),
+    def _attachments(self, channel_id: int, files: list[Upload]) -> list[JSON]:
+        """The files' attachment objects, with signed CDN URLs as Discord's (they expire)."""
+        made = []
+        for upload in files:
+            attachment_id = self.snowflake()
+            path = f"attachments/{channel_id}/{attachment_id}/{upload.filename}"
+            signed = f"{path}?ex={int(time.time()) + 86400:x}&is={attachment_id:x}&hm=0"
+            attachment: JSON = {
+                "id": str(attachment_id),
                 "filename": upload.filename,
                 "size": len(upload.data),
-                "url": f"https://cdn.invalid/{upload.filename}",
-                "proxy_url": f"https://cdn.invalid/{upload.filename}",
-                "content_type": "image/png" if upload.filename.endswith(".png") else "text/plain",
+                "url": f"https://cdn.invalid/{signed}",
+                "proxy_url": f"https://media.invalid/{signed}",
+                "content_type": "text/plain",
             }
-            for upload in files
-        ]
+            if upload.data.startswith(PNG_SIGNATURE):
+                width, height = struct.unpack(">II", upload.data[16:24])
+                attachment.update(content_type="image/png", width=width, height=height)
+            made.append(attachment)
+        return made
 
     def _keep(self, files: list[Upload], message: JSON) -> None:
         """Record uploads a message took (an ephemeral one's: only its recipient sees them)."""
@@ -765,7 +786,9 @@ class FakeDiscord:
                 return refused
             if method == "GET" and len(parts) == 4:
                 found = self.messages.get(int(parts[3]))
-                return json_response(found) if found else error(404, 10008, "Unknown Message")
+                if found is None:
+                    return error(404, 10008, "Unknown Message")
+                return json_response(as_returned(found))
             if method == "POST" and len(parts) == 3:
                 message = self._message(channel_id, body, files)
                 if problems := message_problems(message):
@@ -778,7 +801,7 @@ class FakeDiscord:
                 self._store(message, arrived)
                 self._by_channel.setdefault(channel_id, []).append(int(message["id"]))
                 self._updated(message)
-                return json_response(message)
+                return json_response(as_returned(message))
             if method == "PATCH" and len(parts) == 4:
                 message_id = int(parts[3])
                 if message_id not in self.messages:
@@ -835,7 +858,7 @@ class FakeDiscord:
         followup = Callback(0, body, files, message, interaction_id)
         self.followups.setdefault(interaction_id, []).append(followup)
         self._followed.setdefault(interaction_id, asyncio.Event()).set()
-        return json_response(message)
+        return json_response(as_returned(message))
 
     def _thread(self, method: str, channel_id: int, body: JSON, arrived: float) -> web.Response:
         """POST /channels/{id}/threads: a public thread under a text channel, whose messages
@@ -966,7 +989,7 @@ class FakeDiscord:
             ]
         elif not files:
             message["attachments"] = old["attachments"]
-        message["attachments"] += self._attachments(files)
+        message["attachments"] += self._attachments(channel_id, files)
         if problems := message_problems(message, old["flags"]):
             return problems
         self._keep(files, message)
@@ -977,7 +1000,7 @@ class FakeDiscord:
         return message
 
     def _edited(self, edited: JSON | list[str]) -> web.Response:
-        return invalid(edited) if isinstance(edited, list) else json_response(edited)
+        return invalid(edited) if isinstance(edited, list) else json_response(as_returned(edited))
 
     def _unknown(self, method: str, path: str) -> web.Response:
         self.unknown_routes.append(f"{method} {path}")
@@ -1066,7 +1089,7 @@ class FakeDiscord:
         }
         resource: JSON = {"type": kind}
         if message is not None and kind == 4:
-            resource["message"] = message
+            resource["message"] = as_returned(message)
         return json_response({"interaction": interaction, "resource": resource})
 
     # ------------------------------------------------------------------ players
@@ -1113,7 +1136,7 @@ class FakeDiscord:
             "attachment_size_limit": 25 * 1024 * 1024,
         }
         if message is not None:
-            payload["message"] = message
+            payload["message"] = as_returned(message)
             if kind == 3:
                 self._clicked[interaction_id] = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -1138,20 +1161,51 @@ class FakeDiscord:
         command: str,
         locale: str = "en-US",
         channel_id: int | None = None,
+        permissions: int = EVERYONE_PERMISSIONS,
         **options: int | str,
     ) -> Callback:
-        """``command`` is "sit" or "table open"; integer and string options."""
+        """``command`` is "sit", "table open" or "table bots add"; integer and string options;
+        ``permissions`` the member's. Raises :class:`CommandNotShown` for a command Discord
+        would not offer him."""
         names = command.split()
+        guild_id = self._channel_guild[channel_id or self.channel_id]
+        if not self.offered(names[0], guild_id, int(user["id"]), permissions):
+            raise CommandNotShown(command)
         leaf = [
             {"type": 3 if isinstance(value, str) else 4, "name": name, "value": value}
             for name, value in options.items()
         ]
         data: JSON = {"id": str(self.snowflake()), "name": names[0], "type": 1}
-        if len(names) == 2:
-            data["options"] = [{"type": 1, "name": names[1], "options": leaf}]
-        else:
-            data["options"] = leaf
-        return await self.interact(user, 2, data, locale=locale, channel_id=channel_id)
+        options_: list[JSON] = leaf
+        if len(names) == 3:
+            options_ = [
+                {
+                    "type": 2,
+                    "name": names[1],
+                    "options": [{"type": 1, "name": names[2], "options": leaf}],
+                }
+            ]
+        elif len(names) == 2:
+            options_ = [{"type": 1, "name": names[1], "options": leaf}]
+        data["options"] = options_
+        return await self.interact(
+            user, 2, data, locale=locale, permissions=permissions, channel_id=channel_id
+        )
+
+    def offered(self, name: str, guild_id: int, user_id: int, permissions: int) -> bool:
+        """Whether Discord offers a member the synced command ``name`` on a server: one with
+        default member permissions needs them all (or Administrator) or the server's override.
+        A command never synced is offered, so tests can send what the bot does not have."""
+        synced = [*self.commands.get(guild_id, []), *self.commands.get(None, [])]
+        command = next((c for c in synced if c["name"] == name), None)
+        if command is None or command.get("default_member_permissions") is None:
+            return True
+        needed = int(command["default_member_permissions"])
+        return (
+            (needed != 0 and permissions & needed == needed)
+            or bool(permissions & ADMINISTRATOR)
+            or (name, user_id) in self.command_overrides
+        )
 
     async def click(
         self, user: JSON, message: JSON, custom_id: str, locale: str = "en-US"

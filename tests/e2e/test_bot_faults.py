@@ -292,3 +292,29 @@ async def test_a_table_message_older_than_the_edit_window_is_replaced(h: Harness
     both = [m for m in fake.channel_messages() if "Bob" in message_text(m)]
     assert both and first["id"] not in {m["id"] for m in both}
     assert len(fake.requests_to(edits)) == before
+
+
+@pytest.mark.slow  # discord.py's own pause after a 5xx (1 s) is on asyncio's clock
+async def test_a_click_whose_answer_meets_two_5xx_is_still_answered_in_time(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py would try a callback a third time 1 s and 3 s after two 5xx answers, past
+    Discord's 3 s: the bot cuts its pauses and tries again itself, so the click is answered by
+    the table's update within the window, and the player sees no failure."""
+    caplog.set_level(logging.WARNING)
+    players = await seat_two(h)
+    hand = h.table().live
+    assert hand is not None
+    fault = Fault("POST /interactions/{id}/{token}/callback", 500, times=2)
+    h.discord.faults.add(fault)
+    table = h.table()
+    message = await h.current_message()
+    actor = table.actor_id()
+    assert actor is not None
+    click = await h.discord.click(players[actor], message, passive(buttons(message)))
+    assert fault.hits == 2
+    assert click.kind == 7  # the update itself, not an acknowledgement on its own
+    record = h.discord.interactions[click.interaction_id]
+    assert record.acknowledged is not None
+    assert record.acknowledged - record.created < h.discord.callback_window
+    await finish_unharmed(h, players, hand, caplog)

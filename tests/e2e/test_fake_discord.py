@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -12,13 +13,16 @@ import aiohttp
 import discord
 import pytest
 import yarl
+from PIL import Image
 
+from tests.e2e.discord_rules import IS_COMPONENTS_V2
 from tests.e2e.fake_discord import (
     ALL_PERMISSIONS,
     ATTACH_FILES,
     SEND_MESSAGES,
     CallbackTooLate,
     FakeDiscord,
+    components,
 )
 from tests.e2e.faults import CLOUDFLARE_502, Fault, FaultPlan, RateLimit
 from tests.e2e.harness import DiscordTime, until
@@ -445,6 +449,55 @@ async def test_a_message_older_than_an_hour_takes_no_edit(
     async with session.patch(f"{url}/{message['id']}", json={"content": "b"}) as response:
         assert response.status == 429 and (await response.json())["code"] == 30046
     assert fake.messages[int(message["id"])]["content"] == "a"
+
+
+async def test_a_message_comes_back_as_discord_returns_it(
+    fake: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    """Discord resolves ``attachment://``: a media item comes back with the file's CDN URL, its
+    size and its ``attachment_id``; an embed's image with the CDN URL; and ``attachments`` lists
+    only the files nothing references. The fake keeps every file, as Discord does."""
+    url = f"{fake.api_base}/channels/{fake.channel_id}/messages"
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://table.png"}}]}
+    payload = {"flags": IS_COMPONENTS_V2, "components": [{"type": 17, "components": [gallery]}]}
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", png(40, 30), filename="table.png")
+    form.add_field("files[1]", b"log", filename="notes.txt")
+    async with session.post(url, data=form) as response:
+        posted = await response.json()
+    stored = fake.messages[int(posted["id"])]
+    table, notes = stored["attachments"]
+    async with session.get(f"{url}/{posted['id']}") as response:
+        fetched = await response.json()
+    for returned in (posted, fetched):
+        assert returned["attachments"] == [notes]
+        [[item]] = [c["items"] for c in components(returned) if c["type"] == 12]
+        assert item["media"] == {
+            "url": table["url"],
+            "proxy_url": table["proxy_url"],
+            "width": 40,
+            "height": 30,
+            "content_type": "image/png",
+            "attachment_id": table["id"],
+        }
+        assert table["url"].startswith("https://") and "?ex=" in table["url"]
+    embed = {"title": "ledger", "image": {"url": "attachment://ledger.png"}}
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"embeds": [embed]}))
+    form.add_field("files[0]", png(8, 8), filename="ledger.png")
+    async with session.post(url, data=form) as response:
+        posted = await response.json()
+    (ledger,) = fake.messages[int(posted["id"])]["attachments"]
+    assert posted["attachments"] == []
+    assert posted["embeds"][0]["image"]["url"] == ledger["url"]
+    assert "attachment_id" not in posted["embeds"][0]["image"]
+
+
+def png(width: int, height: int) -> bytes:
+    picture = io.BytesIO()
+    Image.new("RGB", (width, height)).save(picture, "PNG")
+    return picture.getvalue()
 
 
 def picture_layout(filename: str) -> discord.ui.LayoutView:

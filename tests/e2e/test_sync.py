@@ -23,13 +23,13 @@ from bot.edge import client
 from bot.edge.client import StudBot
 from bot.edge.drawing import InProcessDrawing
 from tests.command_line import ThreadedDiscord, point_at, stud_bot
-from tests.e2e.fake_discord import JSON, CommandSync, FakeDiscord
+from tests.e2e.fake_discord import JSON, MANAGE_GUILD, CommandSync, FakeDiscord
 from words import Texts
 
 EVERY_COMMAND = {
     "table", "sit", "leave", "sitout", "sitin", "fold", "check", "call", "bet", "raise",
     "complete", "bringin", "cards", "chips", "balance", "daily", "leaderboard", "stats", "hand",
-    "history", "help", "settings", "tournament",
+    "history", "help", "settings", "tournament", "moderate",
 }  # fmt: skip
 
 
@@ -169,6 +169,40 @@ async def test_a_dev_guild_gets_its_copy_once_and_no_global_commands(
         ("PUT", fake.guild_id),
         ("PUT", None),
     ]
+
+
+def subcommands(command: JSON) -> dict[str, list[str]]:
+    """A synced command's subcommands, each with those of its own (a subcommand group's)."""
+    return {
+        option["name"]: [child["name"] for child in option.get("options", []) if child["type"] == 1]
+        for option in command.get("options", [])
+        if option["type"] in (1, 2)
+    }
+
+
+async def test_staff_commands_are_synced_with_manage_server_as_their_default(
+    tmp_path: Path, fake: FakeDiscord
+) -> None:
+    """Discord sets who may use a command per top-level command (default_member_permissions):
+    the staff's commands are /chips (grants, the house wallet) and /moderate (any member's table
+    or tournament), Manage Server by default and only in a server; every player's command is
+    for everyone, its names unchanged."""
+    await start_once(tmp_path / "stud.db")
+    synced = {command["name"]: command for command in fake.commands[None]}
+    staff = {name for name, c in synced.items() if c["default_member_permissions"] is not None}
+    assert staff == {"chips", "moderate"}
+    for name in staff:
+        assert int(synced[name]["default_member_permissions"]) == MANAGE_GUILD
+        assert synced[name]["contexts"] == [0]  # a server only: no DMs, where none applies
+    assert subcommands(synced["moderate"]) == {
+        "close": [],
+        "cancel": [],
+        "bots": ["add", "remove"],
+    }
+    assert {"grant", "take", "reset", "house"} <= subcommands(synced["chips"]).keys()
+    # Players keep /table close, /table bots and /tournament cancel for their own.
+    assert {"close", "bots", "open"} <= subcommands(synced["table"]).keys()
+    assert "cancel" in subcommands(synced["tournament"])
 
 
 async def test_messages_name_commands_with_mentions_of_the_synced_ids(

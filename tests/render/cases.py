@@ -461,6 +461,41 @@ def live_picture_russian_four_colour() -> bytes:
     return table_png(picture.public, picture.labels)
 
 
+def names_in_every_script() -> bytes:
+    """Display names as Discord has them, in every script the shipped fonts draw: Latin, Greek,
+    Cyrillic, Chinese, Japanese, Korean and emoji, alone and mixed, in the seats' bold and the
+    last action's regular weight; one character no shipped font has stays a box."""
+    hand = stud(
+        {
+            0: "AsKd9c",
+            1: "7h7d8s",
+            2: "Qc4h2c",
+            3: "JdTd5h",
+            4: "3s3h6c",
+            5: "Ah2d9d",
+            6: "KsQd8c",
+            7: "5s6d4s",
+        },
+        stacks=[500] * 8,
+        dealer=7,
+    )
+    _act(hand, "bring_in", "call", 10)
+    names: list[str | None] = [
+        "Zoë Ångström",
+        "Νίκος Παπαδόπουλος",
+        "Алёна",
+        "王小明",
+        "さくら サクラ",
+        "김민준",
+        "Sam 🎲🔥😀",
+        "美咲 ❤ Misaki",
+    ]
+    return table_png(
+        PublicTable.from_hand(hand),
+        _labels(names, last_action="王小明 completes to 10 🎉 \U00013000"),
+    )
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "third_street_bring_in": third_street_bring_in,
     "fourth_street_open_pair": fourth_street_open_pair,
@@ -485,4 +520,5 @@ CASES: dict[str, Callable[[], bytes]] = {
     "ledger_english": ledger_english,
     "ledger_russian_closed": ledger_russian_closed,
     "live_picture_russian_four_colour": live_picture_russian_four_colour,
+    "names_in_every_script": names_in_every_script,
 }

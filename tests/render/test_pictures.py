@@ -103,11 +103,60 @@ def _ink(text: str) -> int:
     return sum(canvas.convert("L").histogram()[101:])
 
 
+# An Egyptian hieroglyph: no shipped font has it.
+NO_FONT = "\U00013000"
+
+
 def test_missing_glyphs_become_a_visible_placeholder() -> None:
-    """DejaVu has no CJK: each such character still draws something, and takes room."""
-    assert _ink("字") > 20
-    assert _ink("A字B") > _ink("AB")
-    assert font(20).getlength("A字B") > font(20).getlength("AB")
+    """A character no shipped font has still draws something (DejaVu's box), and takes room."""
+    assert _ink(NO_FONT) > 20
+    assert _ink(f"A{NO_FONT}B") > _ink("AB")
+    canvas = Image.new("RGB", (400, 40))
+    assert draw_text(canvas, (4, 20), f"A{NO_FONT}B", 20, theme.TEXT) > draw_text(
+        canvas, (4, 20), "AB", 20, theme.TEXT
+    )
+
+
+NAMES_BY_SCRIPT = {
+    "Latin": "Zoë Ångström",
+    "Greek": "Νίκος",
+    "Cyrillic": "Алёна",
+    "Chinese": "王小明",
+    "Japanese": "さくら サクラ",
+    "Korean": "김민준",
+    "emoji": "🎲🔥😀🎉",
+}
+
+
+def _drawn(text: str, bold: bool) -> bytes:
+    canvas = Image.new("RGB", (400, 40))
+    draw_text(canvas, (4, 20), text, 20, (255, 255, 255), bold=bold)
+    return canvas.tobytes()
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_every_scripts_names_draw_as_letters_not_boxes(bold: bool) -> None:
+    """Each character of a name in each script draws ink of its own, never the box drawn for a
+    character no shipped font has; a name mixing scripts draws every run."""
+    box = _drawn(NO_FONT, bold)
+    for script, name in NAMES_BY_SCRIPT.items():
+        for char in name.replace(" ", ""):
+            assert _drawn(char, bold) != box, (script, char)
+            assert _ink(char) > 20, (script, char)
+    mixed = "美咲 ❤ Misaki 🎲"
+    assert _ink(mixed) > _ink("美咲 ❤ Misaki") > _ink("❤ Misaki")
+
+
+def test_a_name_in_a_fallback_font_is_cut_to_its_room() -> None:
+    """Widths come from the font that draws each run: a long name is cut with an ellipsis,
+    within its room."""
+    canvas = Image.new("RGB", (400, 40))
+    width = draw_text(
+        canvas, (4, 20), "王小明" * 20 + "🎲" * 20, 20, (255, 255, 255), max_width=150
+    )
+    assert width <= 150
+    left, _, right, _ = canvas.getbbox() or (0, 0, 0, 0)
+    assert left >= 3 and right <= 4 + 150 + 1
 
 
 def test_clean_keeps_letters_and_drops_what_cannot_draw() -> None:
@@ -119,12 +168,18 @@ def test_clean_keeps_letters_and_drops_what_cannot_draw() -> None:
 
 
 def test_fonts_are_shipped_with_their_licence() -> None:
-    """Issue 3: DejaVu Sans inside render/, with its licence; nothing from the system."""
+    """The fonts inside render/, with their licences; nothing from the system."""
     assert FONT_DIR.parent == Path(table_picture.__file__).parent
     assert {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE"} <= {
         path.name for path in FONT_DIR.iterdir()
     }
     assert "Bitstream Vera" in (FONT_DIR / "LICENSE").read_text()
+    # The fallbacks for what DejaVu lacks, each with its licence.
+    for file_name, licence, says in (
+        ("NotoSansCJK-Subset.otf", "LICENSE-NotoSansCJK", "SIL OPEN FONT LICENSE Version 1.1"),
+        ("Symbola-Subset.ttf", "LICENSE-Symbola", "free for any use"),
+    ):
+        assert (FONT_DIR / file_name).is_file() and says in (FONT_DIR / licence).read_text()
     assert font(12).getname() == ("DejaVu Sans", "Book")
     assert font(12, bold=True).getname() == ("DejaVu Sans", "Bold")
     for symbol in "♠♥♦♣":

@@ -22,7 +22,7 @@ from bot.core.storage.models import HouseReport
 
 HOUSE = 0
 # Eight per style (a table seats at most 8), three styles: the same ids sit at every table of a
-# server, each with one wallet of its own (bot.core.bot_seats names them).
+# server, each with one wallet of its own (bot.core.computer_seats names them).
 BOTS_PER_STYLE = 8
 BOT_IDS = tuple(range(-1, -3 * BOTS_PER_STYLE - 1, -1))
 

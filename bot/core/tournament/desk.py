@@ -18,8 +18,8 @@ from functools import partial
 from random import Random
 from typing import Literal, TypeVar
 
-from bot.core.bot_seats import bot_ids, bot_name
 from bot.core.clock import Clock
+from bot.core.computer_seats import bot_ids, bot_name
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError

@@ -15,8 +15,8 @@ import logging
 import random
 from functools import partial
 
-from bot.core.bot_seats import bot_ids, bot_name, humans, style_of
 from bot.core.clock import Clock
+from bot.core.computer_seats import bot_ids, bot_name, humans, style_of
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
 from bot.core.players import Players
@@ -37,7 +37,7 @@ DEFAULT_DELAY = (1.0, 3.0)
 BUY_IN_BIG_BETS = 50
 
 
-class Bots:
+class ComputerPlayers:
     def __init__(
         self,
         store: Store,
