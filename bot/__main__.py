@@ -21,7 +21,7 @@ from bot.cli import open_store as open_store  # tests and benchmarks open the st
 from bot.core.settings import Settings, SettingsError, load_settings, with_shards
 from bot.core.shards import shard_ranges
 from bot.edge.client import StudBot
-from bot.edge.gateway import start_pause
+from bot.edge.gateway import CrashLoop
 from bot.edge.identify import IdentifyTurns
 from words import Texts
 
@@ -89,16 +89,28 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
     store = await open_store(settings)
     turns = None if identify_lock is None else IdentifyTurns(identify_lock)
     stop = cli.stop_signal()
+    counting: asyncio.Task[None] | None = None
     try:
         shards = "all" if settings.shard_ids is None else shard_ranges(settings.shard_ids)
-        pause = await start_pause(store.coordination, shards)
+        crash_loop = CrashLoop(store.coordination, shards)
+        pause = await crash_loop.pause()
         if pause:  # a crash loop: SIGTERM still stops it at once
+            # A refused token or no network ends the start now, not after the pause.
+            await cli.check_token(settings.token)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), pause)
         if stop.is_set():
             log.info("stopping: signal received before connecting")
             return
         async with StudBot(settings, store, Texts(), identify_turns=turns) as bot:
+
+            async def opened(shard_id: int) -> None:
+                # Only a start that opened a session spent one of Discord's: it alone counts.
+                nonlocal counting
+                if counting is None:
+                    counting = asyncio.create_task(crash_loop.opened(), name="crash-loop")
+
+            bot.add_listener(opened, "on_shard_ready")
             runner = asyncio.create_task(bot.start(settings.token))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -114,6 +126,9 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
             if not runner.cancelled():
                 runner.result()  # raises what it ended with, if anything
     finally:
+        if counting is not None:
+            counting.cancel()
+            await asyncio.gather(counting, return_exceptions=True)
         await store.close()
     log.info("stopped")
 
@@ -124,6 +139,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], Coroutine[Any, Any,
     "sync": cli.sync,
     "backup": cli.backup,
     "migrate-db": cli.migrate_db,
+    "crash-loop": cli.crash_loop,
 }
 
 

@@ -1,5 +1,5 @@
 """``stud-bot``'s command line: run the bot (the default) or a cluster of its processes, sync
-its commands by hand, back up, move the database.
+its commands by hand, back up, move the database, show or reset the crash-loop count.
 
 Every way starting can fail that an operator can fix is a :class:`StartupFailure`: one line on
 stderr and an exit code of its own (the table in docs/operating.md), never a traceback.
@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import signal
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Sequence
 from datetime import timedelta
@@ -24,6 +25,7 @@ from bot.core.settings import Settings
 from bot.core.storage import AuditFailed, AuditTotals, DatabaseNotEmpty, SchemaTooNew, Store
 from bot.core.storage.backend import is_postgresql
 from bot.edge.client import GuildRefused, StudBot
+from bot.edge.gateway import HEALTHY_SECONDS, LOOP_WINDOW, pause_after
 from words import Texts
 
 # Exit codes (docs/operating.md, "Exit codes"); 1 is left to Python for a crash with a traceback.
@@ -61,6 +63,16 @@ def explain(error: BaseException) -> StartupFailure | None:
             EXIT_NETWORK, f"cannot reach Discord: {str(error) or 'no answer in time'}"
         )
     return None
+
+
+async def check_token(token: str) -> None:
+    """Ask Discord whether it takes ``token`` (``GET /users/@me``, as logging in does) without
+    starting the bot: a refusal or no network fails as a start would (exit 3 or 5)."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+    finally:
+        await http.close()
 
 
 def shown(location: str) -> str:
@@ -203,6 +215,14 @@ def parser() -> argparse.ArgumentParser:
     )
     migrate_db.add_argument("source", metavar="FROM", help="the database to copy")
     migrate_db.add_argument("target", metavar="TO", help="an empty database to copy into")
+    crash_loop = commands.add_parser(
+        "crash-loop",
+        help="show the crash-loop count and the pause the next start takes, or reset it",
+        description="A start that opened a Discord session and ended soon after counts toward "
+        "a crash loop; from the fourth within 6 hours the next start waits, longer each time. "
+        "Show each process's count (by its shards), or start every count over.",
+    )
+    crash_loop.add_argument("--reset", action="store_true", help="start every count over")
     return top
 
 
@@ -311,3 +331,24 @@ async def migrate_db(settings: Settings, args: argparse.Namespace) -> None:
         await origin.close()
     rows = ", ".join(f"{count} {table}" for table, count in copied.items())
     print(f"copied {shown(source)} to {shown(target)} ({rows}); {audited(totals)}")
+
+
+async def crash_loop(settings: Settings, args: argparse.Namespace) -> None:
+    store = await open_store(settings)
+    try:
+        if args.reset:
+            forgotten = await store.coordination.clear_process_starts()
+            print(f"the crash-loop count starts over ({forgotten} starts forgotten)")
+            return
+        counts = await store.coordination.process_starts(since=time.time() - LOOP_WINDOW)
+    finally:
+        await store.close()
+    hours, minutes = LOOP_WINDOW / 3600, HEALTHY_SECONDS / 60
+    if not counts:
+        print(f"no start in the last {hours:.0f} hours counts: the next one connects at once")
+    for shards, starts in counts.items():
+        print(
+            f"shards {shards}: {starts} starts in the last {hours:.0f} hours opened a Discord "
+            f"session; the next start waits {pause_after(starts + 1):.0f} s (one that stays "
+            f"up {minutes:.0f} minutes starts the count over)"
+        )

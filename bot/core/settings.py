@@ -1,16 +1,23 @@
 """Process settings from the environment and an optional ``.env`` file.
 
-The ``.env`` parser is deliberately tiny (``KEY=value`` lines, ``#`` comments, optional quotes)
-so the bot needs no extra dependency. Real environment variables win over the file, as with
-python-dotenv's default, so a deployment can override a checked-out ``.env``.
+``.env`` is read by pydantic-settings (python-dotenv's parser: ``export``, quotes, inline
+``# comments``, blank values), the one reader of it: systemd and Docker hand the bot the file,
+not their own reading of it. Real environment variables win over the file, so a deployment can
+override a checked-out ``.env``. Every value is then checked here, each mistake one line for
+the operator (:class:`SettingsError`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
+
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.core.shards import Shards, parse_shard_ids
 from bot.core.storage.backend import is_postgresql
@@ -103,30 +110,99 @@ def with_shards(settings: Settings, shard_count: int | None, shard_ids: str | No
     return replace(settings, shard_count=count, shard_ids=ids)
 
 
-def parse_dotenv(text: str) -> dict[str, str]:
-    """``KEY=value`` pairs; blank lines, ``#`` comments and an ``export`` prefix are allowed."""
-    values: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier():
-            raise SettingsError(f".env line {number}: expected KEY=value")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        values[key] = value
-    return values
+class Environment(BaseSettings):
+    """Every setting as the text it was given: the environment's, else ``.env``'s, else empty.
+    Names as in .env.example; anything else in the file (a compose file's own) is ignored."""
+
+    model_config = SettingsConfigDict(env_file_encoding="utf-8", extra="ignore")
+
+    DISCORD_TOKEN: str = ""
+    DATABASE_PATH: str = ""
+    DATABASE_URL: str = ""
+    SHARD_COUNT: str = ""
+    SHARD_IDS: str = ""
+    METRICS_PORT: str = ""
+    DEV_GUILD_ID: str = ""
+    LOG_LEVEL: str = ""
+    STARTING_CHIPS: str = ""
+    DAILY_CHIPS: str = ""
+    DAILY_COOLDOWN_HOURS: str = ""
+    DEFAULT_ANTE: str = ""
+    DEFAULT_BRING_IN: str = ""
+    DEFAULT_SMALL_BET: str = ""
+    DEFAULT_BIG_BET: str = ""
+    DEFAULT_SEATS: str = ""
+    DEFAULT_MIN_BUY_IN: str = ""
+    DEFAULT_MAX_BUY_IN: str = ""
+    TURN_SECONDS: str = ""
+    TIME_BANK_SECONDS: str = ""
+    COUNTDOWN_SECONDS: str = ""
+    BOT_DELAY_MIN_MS: str = ""
+    BOT_DELAY_MAX_MS: str = ""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The environment comes in as the arguments (load_settings' ``environ``: tests pass
+        # their own), over the file.
+        return init_settings, dotenv_settings
+
+
+class _Unreadable(logging.Filter):
+    """Keeps the lines python-dotenv could not read (it only warns and skips them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[object] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # "python-dotenv could not parse statement starting at line %s"
+        if "could not parse" not in str(record.msg):
+            return True
+        self.lines.append(record.args[0] if isinstance(record.args, tuple) else "?")
+        return False
+
+
+@contextmanager
+def _unreadable_lines() -> Iterator[list[object]]:
+    logger = logging.getLogger("dotenv.main")
+    unreadable = _Unreadable()
+    logger.addFilter(unreadable)
+    try:
+        yield unreadable.lines
+    finally:
+        logger.removeFilter(unreadable)
+
+
+def read_environment(
+    environ: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
+) -> dict[str, str]:
+    """Each setting's text; :class:`SettingsError` for a line of ``.env`` that is no setting."""
+    given = os.environ if environ is None else environ
+    names = Environment.model_fields
+    arguments: dict[str, Any] = {name: value for name, value in given.items() if name in names}
+    path = None if dotenv_path is None or not Path(dotenv_path).is_file() else dotenv_path
+    with _unreadable_lines() as unreadable:
+        try:
+            # _env_file: pydantic-settings' own argument, which mypy sees no field for.
+            environment = Environment(_env_file=path, **arguments)  # type: ignore[call-arg]
+        except (OSError, UnicodeDecodeError) as error:
+            # Not the bot's to read (a container's user), or not saved as UTF-8.
+            raise SettingsError(f"cannot read {path}: {error}") from None
+    values = environment.model_dump()
+    if unreadable:
+        raise SettingsError(f".env line {unreadable[0]}: expected KEY=value")
+    return {name: value.strip() for name, value in values.items()}
 
 
 def _int(env: Mapping[str, str], key: str, default: int, minimum: int = 0) -> int:
-    raw = env.get(key, "").strip()
+    raw = env[key]
     if not raw:
         return default
     try:
@@ -142,22 +218,18 @@ def load_settings(
     environ: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
 ) -> Settings:
     """Read settings; raise :class:`SettingsError` with one readable line when they are wrong."""
-    merged: dict[str, str] = {}
-    if dotenv_path is not None:
-        path = Path(dotenv_path)
-        if path.is_file():
-            merged.update(parse_dotenv(path.read_text(encoding="utf-8")))
-    merged.update(os.environ if environ is None else environ)
-
-    token = merged.get("DISCORD_TOKEN", "").strip()
+    merged = read_environment(environ, dotenv_path)
+    token = merged["DISCORD_TOKEN"]
     if not token:
         raise SettingsError(
             "DISCORD_TOKEN is not set: put it in .env or the environment (see .env.example)"
         )
-    dev_guild = merged.get("DEV_GUILD_ID", "").strip()
-    log_level = merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    dev_guild = merged["DEV_GUILD_ID"]
+    log_level = merged["LOG_LEVEL"].upper() or "INFO"
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+        raise SettingsError(
+            f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}"
+        )
     game = GameDefaults(
         ante=_int(merged, "DEFAULT_ANTE", GameDefaults.ante),
         bring_in=_int(merged, "DEFAULT_BRING_IN", GameDefaults.bring_in, 1),
@@ -178,7 +250,7 @@ def load_settings(
         raise SettingsError("DEFAULT_SEATS must be 2 to 8")
     if game.min_buy_in > game.max_buy_in:
         raise SettingsError("DEFAULT_MIN_BUY_IN must not exceed DEFAULT_MAX_BUY_IN")
-    database_url = merged.get("DATABASE_URL", "").strip()
+    database_url = merged["DATABASE_URL"]
     if database_url and not is_postgresql(database_url):
         raise SettingsError(
             "DATABASE_URL must be a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL, or empty"
@@ -190,8 +262,8 @@ def load_settings(
         raise SettingsError(
             f"DEV_GUILD_ID must be a server id (digits), not {dev_guild!r}"
         ) from None
-    shard_count = merged.get("SHARD_COUNT", "").strip()
-    shard_ids = merged.get("SHARD_IDS", "").strip()
+    shard_count = merged["SHARD_COUNT"]
+    shard_ids = merged["SHARD_IDS"]
     bot_delay = (
         _int(merged, "BOT_DELAY_MIN_MS", 1000) / 1000,
         _int(merged, "BOT_DELAY_MAX_MS", 3000) / 1000,
@@ -200,7 +272,7 @@ def load_settings(
         raise SettingsError("BOT_DELAY_MIN_MS must not exceed BOT_DELAY_MAX_MS")
     settings = Settings(
         token=token,
-        database_path=merged.get("DATABASE_PATH", "").strip() or "stud.db",
+        database_path=merged["DATABASE_PATH"] or "stud.db",
         database_url=database_url,
         dev_guild_id=dev_guild_id,
         log_level=log_level,

@@ -7,7 +7,10 @@ threads of its own in the bot (a queue feeder and a result manager) that take th
 picture; measured in ``benchmarks/bot.py``, they cost the event loop more than the pickling. Here
 the loop writes a framed request to the child's stdin and reads the framed answer off its
 stdout, with no thread at all. A child that dies (killed, out of memory) fails the picture it
-had and the next one starts a new child.
+had and the next one starts a new child. A child that cannot start (a sandbox that kills it, a
+missing font) is said once, as an ERROR with its cause, and pictures stop until the bot
+restarts: each comes back as :data:`BLANK`, so tables go on with their text, which has every
+figure and card the picture has.
 
 Run as ``python -m bot.edge.drawing`` by ``DrawingProcess`` only: it imports no Discord code.
 """
@@ -15,6 +18,7 @@ Run as ``python -m bot.edge.drawing`` by ``DrawingProcess`` only: it imports no 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import heapq
 import io
@@ -25,7 +29,7 @@ import pickle
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Final, Protocol
 
@@ -42,6 +46,12 @@ BEHIND_SECONDS: Final = 0.25
 # saturated (85 clicks/s) the update p95 is about a sixth longer.
 NICENESS: Final = 5
 PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
+COMMAND: Final = (sys.executable, "-m", "bot.edge.drawing")
+# Every picture once no drawing process could start: a transparent pixel (an attachment the
+# message's layout can still name).
+BLANK: Final = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNgYAAAAAMAASsJTYQAAAAASUVORK5CYII="
+)
 
 
 class DrawingCrashed(Exception):
@@ -122,8 +132,10 @@ class DrawingProcess:
     ahead, so the child always has the next one when it finishes a picture.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, command: Sequence[str] = COMMAND) -> None:
+        self._command = tuple(command)  # tests start the child inside a sandbox
         self._process: asyncio.subprocess.Process | None = None
+        self._failed = False  # a child could not start: no picture until the bot restarts
         self._order = itertools.count()
         # The next to send is the smallest.
         self._queued: list[_Request] = []
@@ -144,9 +156,12 @@ class DrawingProcess:
         self, draw: Callable[..., bytes], *args: object, behind: bool = False, **kwargs: object
     ) -> bytes:
         """``draw(*args, **kwargs)`` in the child (``draw`` must be a module-level function and
-        its arguments picklable); its exception is raised here."""
+        its arguments picklable); its exception is raised here. :data:`BLANK` once no child
+        can start."""
         request, words = self._requests.pickle((draw, args, kwargs))
         process = await self._started()
+        if process is None:
+            return BLANK
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[bytes] = loop.create_future()
         due = loop.time() + (BEHIND_SECONDS if behind else 0.0)
@@ -177,23 +192,65 @@ class DrawingProcess:
         """Start the child now rather than at the first picture."""
         await self._started()
 
-    async def _started(self) -> asyncio.subprocess.Process:
+    async def _started(self) -> asyncio.subprocess.Process | None:
+        """The running child, started if need be; None if it could not start."""
         async with self._spawning:
+            if self._failed:
+                return None
             if self._process is None or self._process.returncode is not None:
                 environment = dict(os.environ)
                 # The child finds this checkout's packages whether or not it is installed.
                 paths = [PROJECT_ROOT, environment.get("PYTHONPATH", "")]
                 environment["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
                 self._child_has.clear()  # a new child knows no words yet
-                self._process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "bot.edge.drawing",
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                    env=environment,
-                )
+                self._process = None
+                try:
+                    process = await asyncio.create_subprocess_exec(
+                        *self._command,
+                        stdin=asyncio.subprocess.PIPE,
+                        stdout=asyncio.subprocess.PIPE,
+                        env=environment,
+                    )
+                except OSError as error:
+                    failure: str | None = f"{type(error).__name__}: {error}"
+                else:
+                    self._process = process  # close() ends it, even while it starts
+                    failure = await self._start_report(process)
+                    if self._process is not process:
+                        return None  # closed meanwhile: the bot is stopping
+                if failure is not None:
+                    # Starting again would fail again (the same sandbox, the same files), and
+                    # a table waiting on its picture would wait for ever.
+                    self._failed, self._process = True, None
+                    log.error(
+                        "the drawing process could not start (%s): tables show no pictures, "
+                        "only their text, until the bot restarts",
+                        failure,
+                    )
+                    return None
             return self._process
+
+    async def _start_report(self, process: asyncio.subprocess.Process) -> str | None:
+        """Read the child's first frame, its start: why it could not start, or None (and its
+        warnings logged)."""
+        assert process.stdout is not None
+        try:
+            size = int.from_bytes(await process.stdout.readexactly(HEADER), "big")
+            started, said = pickle.loads(await process.stdout.readexactly(size))
+        except asyncio.IncompleteReadError:
+            code = await process.wait()
+            if code >= 0:
+                return f"exit code {code}"
+            if -code == signal.SIGSYS:
+                return "killed by SIGSYS: a system call its sandbox denies"
+            names = {number.value: number.name for number in signal.Signals}
+            return f"killed by {names.get(-code, f'signal {-code}')}"
+        if not started:
+            await process.wait()
+            return str(said)
+        for warning in said:
+            log.warning("the drawing process: %s", warning)
+        return None
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdout is not None
@@ -280,22 +337,46 @@ def serve(source: BinaryIO, answers: BinaryIO) -> None:
                 answer = pickle.dumps((False, error), pickle.HIGHEST_PROTOCOL)
             except Exception:
                 answer = pickle.dumps((False, RuntimeError(repr(error))))
-        answers.write(len(answer).to_bytes(HEADER, "big") + answer)
-        answers.flush()
+        _write_frame(answers, answer)
 
 
-def main() -> None:
-    # Ctrl+C reaches the whole process group: the bot ends this process by closing its input.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.nice(NICENESS)
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    # Anything a library prints must not corrupt the answers: stdout now goes to stderr.
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+def _write_frame(answers: BinaryIO, frame: bytes) -> None:
+    answers.write(len(frame).to_bytes(HEADER, "big") + frame)
+    answers.flush()
+
+
+def _prepare() -> list[str]:
+    """Get ready to draw; what the bot should warn about."""
+    warnings = []
+    try:
+        os.nice(NICENESS)
+    except OSError as error:
+        # A sandbox may deny setpriority (systemd's @resources with SystemCallErrorNumber=):
+        # pictures are drawn all the same, only without giving way to the bot.
+        warnings.append(
+            f"could not lower its priority ({error}): pictures compete with the bot for the CPU"
+        )
     from render import warm_up
     from words import Texts
 
     texts = Texts()
     warm_up(texts.pictures(code) for code in texts.codes)
+    return warnings
+
+
+def main() -> None:
+    # Ctrl+C reaches the whole process group: the bot ends this process by closing its input.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    # Anything a library prints must not corrupt the answers: stdout now goes to stderr.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    # The first frame says whether the child started: the bot logs the cause, or the warnings.
+    try:
+        warnings = _prepare()
+    except Exception as error:
+        _write_frame(answers, pickle.dumps((False, f"{type(error).__name__}: {error}")))
+        sys.exit(1)
+    _write_frame(answers, pickle.dumps((True, warnings)))
     with contextlib.suppress(BrokenPipeError):
         serve(sys.stdin.buffer, answers)
 

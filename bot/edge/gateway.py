@@ -11,10 +11,12 @@
   IDENTIFY the bot asks what is left, and with no more than :data:`RESERVE` of the total left it
   waits for the reset rather than spend the rest (:class:`SessionStarts`). Every session started
   is counted in the database, per UTC day, every process together, and logged.
-- **A crash loop.** A process that keeps dying (and systemd, or the cluster, restarting it)
-  waits longer before each new start: the starts of its shards in the last
-  :data:`LOOP_WINDOW` seconds are counted in the database, so the pause grows across restarts
-  (:func:`start_pause`).
+- **A crash loop.** A process that keeps dying after it connected (and systemd, or the
+  cluster, restarting it) waits longer before each new start: its shards' starts that opened
+  a gateway session in the last :data:`LOOP_WINDOW` seconds are counted in the database, so
+  the pause grows across restarts (:class:`CrashLoop`). A start that opens none (a refused
+  token, no network) spends none of the day's sessions and is not counted; a process that
+  stays up :data:`HEALTHY_SECONDS` starts the count over.
 
 Resuming is discord.py's: after a dropped connection it sends RESUME with the session it had,
 which costs no session start; only a session Discord refuses to resume is identified anew.
@@ -41,6 +43,8 @@ LOOP_WINDOW: Final = 6 * 3600.0
 FREE_STARTS: Final = 3  # starts within the window that wait for nothing
 FIRST_PAUSE: Final = 5.0  # the pause of the first start past them; it doubles with each start
 LONGEST_PAUSE: Final = 900.0
+# A process up this long after its session opened is no crash loop: the count starts over.
+HEALTHY_SECONDS: Final = 600.0
 
 
 class Limits(Protocol):
@@ -144,22 +148,62 @@ def pause_after(starts: int) -> float:
     return float(min(FIRST_PAUSE * 2 ** (starts - FREE_STARTS - 1), LONGEST_PAUSE))
 
 
-async def start_pause(
-    coordination: Coordination, shards: str, *, now: Callable[[], float] = time.time
-) -> float:
-    """Record this process's start; the pause it should take before connecting."""
-    at = now()
-    starts = await coordination.count_process_start(shards, at, since=at - LOOP_WINDOW)
-    pause = pause_after(starts)
-    if pause:
-        log.warning(
-            "start %d of shards %s in %.0f hours: waiting %.0f s before connecting, so a "
-            "crash loop cannot spend Discord's 1,000 session starts a day",
-            starts,
-            shards,
-            LOOP_WINDOW / 3600,
-            pause,
+class CrashLoop:
+    """The pause before a process of ``shards`` connects, and the count it comes from."""
+
+    def __init__(
+        self,
+        coordination: Coordination,
+        shards: str,
+        *,
+        now: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._coordination = coordination
+        self._shards = shards
+        self._now = now
+        self._sleep = sleep
+
+    async def pause(self) -> float:
+        """Seconds to wait before connecting, said in the log with why."""
+        at = self._now()
+        since = at - LOOP_WINDOW
+        earlier = (await self._coordination.process_starts(since)).get(self._shards, 0)
+        pause = pause_after(earlier + 1)
+        hours = LOOP_WINDOW / 3600
+        if pause:
+            log.warning(
+                "shards %s keep restarting: %d starts in the last %.0f hours opened a Discord "
+                "session and stopped within %.0f minutes, each spending one of Discord's 1,000 "
+                "session starts a day. Waiting %.0f s before connecting (the pause doubles with "
+                "each such start, up to %.0f minutes; `stud-bot crash-loop --reset` starts the "
+                "count over)",
+                self._shards,
+                earlier,
+                hours,
+                HEALTHY_SECONDS / 60,
+                pause,
+                LONGEST_PAUSE / 60,
+            )
+        else:
+            log.info(
+                "shards %s: %d earlier starts opened a Discord session in the last %.0f hours; "
+                "connecting without a pause",
+                self._shards,
+                earlier,
+                hours,
+            )
+        return pause
+
+    async def opened(self) -> None:
+        """The process's first session opened: count this start, and once the process has
+        stayed up :data:`HEALTHY_SECONDS`, start the count over (cancelled if it stops
+        before)."""
+        await self._coordination.record_process_start(self._shards, self._now())
+        await self._sleep(HEALTHY_SECONDS)
+        await self._coordination.clear_process_starts(self._shards)
+        log.info(
+            "shards %s stayed up %.0f minutes: the crash-loop count starts over",
+            self._shards,
+            HEALTHY_SECONDS / 60,
         )
-    else:
-        log.info("start %d of shards %s in %.0f hours", starts, shards, LOOP_WINDOW / 3600)
-    return pause

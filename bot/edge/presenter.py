@@ -190,8 +190,8 @@ class DiscordPresenter:
                 outbox.failed(effect, Why.FORBIDDEN, NEEDED_PERMISSIONS)
                 break
             except Exception as error:
-                # A crashed drawing process is restarted by the next picture: try again.
-                if not (is_retryable(error) or isinstance(error, DrawingCrashed)):
+                # A picture whose drawing process died twice (_draw) is dropped, not retried.
+                if not is_retryable(error):
                     self._dropped(outbox, effect)
                     continue
                 pause = next(backoff)

@@ -53,8 +53,14 @@ async def test_identify_turns_are_spaced_per_bucket_on_the_servers_clock(store: 
 
 async def test_process_starts_are_counted_per_shard_range_within_a_time(store: Store) -> None:
     c = store.coordination
-    assert await c.count_process_start("0-3", 1000.0, since=0.0) == 1
-    assert await c.count_process_start("0-3", 1010.0, since=0.0) == 2
-    assert await c.count_process_start("4-7", 1010.0, since=0.0) == 1
-    assert await c.count_process_start("0-3", 1020.0, since=1005.0) == 2  # 1010 and 1020
-    assert await c.count_process_start("0-3", 100_000.0, since=0.0) == 1  # a day later: pruned
+    for shards, at in (("0-3", 1000.0), ("0-3", 1010.0), ("4-7", 1010.0), ("0-3", 1020.0)):
+        await c.record_process_start(shards, at)
+    assert await c.process_starts(since=0.0) == {"0-3": 3, "4-7": 1}
+    assert await c.process_starts(since=1005.0) == {"0-3": 2, "4-7": 1}  # 1010 and 1020
+    assert await c.clear_process_starts("4-7") == 1
+    assert await c.process_starts(since=0.0) == {"0-3": 3}
+    await c.record_process_start("4-7", 100_000.0)  # a day later: the old ones are pruned
+    assert await c.process_starts(since=0.0) == {"4-7": 1}
+    await c.record_process_start("0-3", 100_001.0)
+    assert await c.clear_process_starts() == 2
+    assert await c.process_starts(since=0.0) == {}

@@ -1,20 +1,26 @@
 """The drawing process: pictures come back in order, a drawing's error is raised in the bot, a
-killed child fails only its pictures and the next one starts a new child. Every test of a real
-child is in the slow tier (it spawns one); the child's side of the framing and the in-process
+killed child fails only its pictures and the next one starts a new child, a child that cannot
+start is one ERROR and blank pictures after it, and the child draws under the system-call
+filter of deploy/stud.service. Every test of a real child is in the slow tier (it spawns one);
+the child's side of the framing, a child that cannot even be spawned and the in-process
 stand-in the other tests draw with are checked here in the quick tier too."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import pickle
 import signal
+import sys
 
 import pytest
 
 from bot.edge.drawing import (
     BEHIND_SECONDS,
+    BLANK,
+    COMMAND,
     HEADER,
     NICENESS,
     DrawingCrashed,
@@ -28,6 +34,7 @@ from engine.hand import StudHand
 from engine.public import PublicTable
 from engine.stakes import DEFAULT_STAKES
 from render import SeatLabel, TableLabels, table_png
+from tests.bot import sandbox
 from tests.texts import words
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -223,3 +230,118 @@ async def test_each_language_s_words_go_to_the_child_once_and_again_to_a_new_one
     finally:
         await drawing.close()
     assert again == expected
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def _sandboxed(*options: str) -> list[str]:
+    """The drawing process under deploy/stud.service's system-call filter (made stricter by
+    ``options``, tests.bot.sandbox's)."""
+    return [sys.executable, "-m", "tests.bot.sandbox", *options, *COMMAND]
+
+
+NO_SANDBOX = sandbox.why_not()
+
+
+async def test_a_child_that_cannot_be_spawned_is_one_error_and_pictures_come_blank(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = DrawingProcess(["/nonexistent/python"])
+    try:
+        first = await drawing.draw(table_png, _view(50), TableLabels())
+        second = await drawing.draw(table_png, _view(60), TableLabels())
+    finally:
+        await drawing.close()
+    assert first == second == BLANK and BLANK.startswith(PNG)
+    (error,) = _errors(caplog)
+    assert "could not start (FileNotFoundError" in error and "/nonexistent/python" in error
+    assert drawing.pid is None
+
+
+@pytest.mark.slow  # a real drawing process
+async def test_a_child_that_fails_to_start_says_why_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    broken = "import render; render.warm_up = lambda pictures: 1 / 0; import runpy; "
+    broken += "runpy.run_module('bot.edge.drawing', run_name='__main__')"
+    drawing = DrawingProcess([sys.executable, "-c", broken])
+    try:
+        pictures = [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
+    finally:
+        await drawing.close()
+    assert pictures == [BLANK] * 3
+    (error,) = _errors(caplog)
+    assert "could not start (ZeroDivisionError: division by zero)" in error
+    assert "only their text" in error
+
+
+@pytest.mark.slow  # a real drawing process, under libseccomp
+@pytest.mark.skipif(NO_SANDBOX is not None, reason=f"no system-call filter here: {NO_SANDBOX}")
+async def test_the_child_draws_a_table_under_the_unit_s_system_call_filter(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = DrawingProcess(_sandboxed())
+    view = _view(50)
+    try:
+        picture = await drawing.draw(table_png, view, TableLabels(words=words("ru")))
+        assert drawing.pid is not None
+        child = os.getpriority(os.PRIO_PROCESS, drawing.pid)
+    finally:
+        await drawing.close()
+    assert picture == table_png(view, TableLabels(words=words("ru")))
+    assert child == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS  # setpriority is allowed
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.slow  # a real drawing process, under libseccomp
+@pytest.mark.skipif(NO_SANDBOX is not None, reason=f"no system-call filter here: {NO_SANDBOX}")
+async def test_a_refused_priority_is_a_warning_and_pictures_are_drawn(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = DrawingProcess(_sandboxed("--deny", "setpriority"))
+    view = _view(50)
+    try:
+        picture = await drawing.draw(table_png, view, TableLabels())
+        assert drawing.pid is not None
+        child = os.getpriority(os.PRIO_PROCESS, drawing.pid)
+    finally:
+        await drawing.close()
+    assert picture == table_png(view, TableLabels())
+    assert child == os.getpriority(os.PRIO_PROCESS, 0)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "could not lower its priority" in warnings[0]
+    assert _errors(caplog) == []
+
+
+@pytest.mark.slow  # a real drawing process, under libseccomp
+@pytest.mark.skipif(NO_SANDBOX is not None, reason=f"no system-call filter here: {NO_SANDBOX}")
+async def test_a_child_the_sandbox_kills_is_one_error_naming_the_signal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The unit as it was shipped before: setpriority denied, a denied call killing."""
+    drawing = DrawingProcess(_sandboxed("--deny", "setpriority", "--kill"))
+    try:
+        pictures = [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
+    finally:
+        await drawing.close()
+    assert pictures == [BLANK] * 3
+    (error,) = _errors(caplog)
+    assert "killed by SIGSYS: a system call its sandbox denies" in error
+
+
+@pytest.mark.slow  # a real drawing process
+async def test_closing_while_the_child_starts_ends_it_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = DrawingProcess()
+    starting = asyncio.ensure_future(drawing.draw(table_png, _view(50), TableLabels()))
+    while drawing.pid is None:  # spawned, not yet ready
+        await asyncio.sleep(0.01)
+    pid = drawing.pid
+    await drawing.close()
+    assert await starting == BLANK  # the bot is stopping: no picture is waited for
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended and reaped
+    assert _errors(caplog) == []

@@ -1,6 +1,7 @@
 """The gateway's limits (issue 24 point 4 and the IDENTIFY half of point 2): turns booked in
 the database per max_concurrency bucket, session starts counted and a reserve kept, a crash
-loop's pauses growing across restarts."""
+loop's pauses growing across restarts that opened a session, and only those, and starting over
+once a process stays up."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ import pytest
 from bot.core.storage import Store
 from bot.edge.gateway import (
     FREE_STARTS,
+    HEALTHY_SECONDS,
     LONGEST_PAUSE,
     LOOP_WINDOW,
+    CrashLoop,
     DatabaseTurns,
     SessionStarts,
     pause_after,
-    start_pause,
 )
 
 
@@ -106,18 +108,92 @@ def test_a_crash_loops_pause_doubles_to_a_ceiling() -> None:
     assert LOOP_WINDOW / LONGEST_PAUSE > FREE_STARTS
 
 
+class Clock:
+    """Wall-clock seconds a test moves, and sleeps that move it (or wait to be let go)."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+        self.asleep = asyncio.Event()
+        self.wake = asyncio.Event()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.asleep.set()
+        await self.wake.wait()
+        self.now += seconds
+
+
+async def _start(store: Store, clock: Clock, shards: str = "0-3", *, opens: bool = True) -> float:
+    """A process starts: its pause, then (if it connects) its session opens; it dies 2 s on."""
+    loop = CrashLoop(store.coordination, shards, now=clock, sleep=clock.sleep)
+    pause = await loop.pause()
+    clock.now += pause
+    if opens:
+        clock.asleep.clear()
+        alive = asyncio.create_task(loop.opened())
+        await clock.asleep.wait()  # counted, and waiting to be healthy
+        alive.cancel()  # ... but it dies first
+        await asyncio.gather(alive, return_exceptions=True)
+    clock.now += 2
+    return pause
+
+
 async def test_a_crash_loop_is_remembered_across_restarts(store: Store) -> None:
     """Each start is a new process: only the database remembers the ones before."""
-    clock = [1_800_000_000.0]
-    pauses = []
-    for _ in range(FREE_STARTS + 3):
-        pause = await start_pause(store.coordination, "0-3", now=lambda: clock[0])
-        pauses.append(pause)
-        clock[0] += pause + 2  # it starts, connects and dies two seconds later
+    clock = Clock()
+    pauses = [await _start(store, clock) for _ in range(FREE_STARTS + 3)]
     assert pauses == [0.0] * FREE_STARTS + [5.0, 10.0, 20.0]
-    assert await start_pause(store.coordination, "4-7", now=lambda: clock[0]) == 0.0
-    clock[0] += LOOP_WINDOW  # a quiet spell: starting over is free again
-    assert await start_pause(store.coordination, "0-3", now=lambda: clock[0]) == 0.0
+    assert await _start(store, clock, "4-7") == 0.0
+    clock.now += LOOP_WINDOW  # a quiet spell: starting over is free again
+    assert await _start(store, clock) == 0.0
+
+
+async def test_starts_that_open_no_session_never_wait_nor_count(store: Store) -> None:
+    """A refused token, no network: no session of Discord's spent, nothing to protect."""
+    clock = Clock()
+    assert [await _start(store, clock, opens=False) for _ in range(10)] == [0.0] * 10
+    pauses = [await _start(store, clock) for _ in range(FREE_STARTS + 1)]
+    assert pauses == [0.0] * FREE_STARTS + [5.0]
+
+
+async def test_a_process_that_stays_up_starts_the_count_over(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    for _ in range(FREE_STARTS + 2):
+        await _start(store, clock)
+    healthy = CrashLoop(store.coordination, "0-3", now=clock, sleep=clock.sleep)
+    assert await healthy.pause() == 20.0
+    clock.now += 20.0
+    clock.wake.set()  # its session opens, and it stays up
+    with caplog.at_level(logging.INFO, logger="bot.edge.gateway"):
+        await healthy.opened()
+    assert clock.now == 1_800_000_000.0 + 5 * 2 + 5 + 10 + 20 + HEALTHY_SECONDS
+    assert "stayed up 10 minutes: the crash-loop count starts over" in caplog.text
+    clock.wake.clear()
+    assert [await _start(store, clock) for _ in range(FREE_STARTS + 1)] == [0.0] * 3 + [5.0]
+
+
+async def test_the_log_says_why_it_waits_and_for_how_long(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    for _ in range(FREE_STARTS):
+        await _start(store, clock)
+    with caplog.at_level(logging.INFO, logger="bot.edge.gateway"):
+        assert await CrashLoop(store.coordination, "all", now=clock).pause() == 0.0
+        assert await CrashLoop(store.coordination, "0-3", now=clock).pause() == 5.0
+    calm, waiting = (r.getMessage() for r in caplog.records)
+    assert calm == (
+        "shards all: 0 earlier starts opened a Discord session in the last 6 hours; "
+        "connecting without a pause"
+    )
+    assert waiting.startswith("shards 0-3 keep restarting: 3 starts in the last 6 hours opened")
+    assert "spending one of Discord's 1,000 session starts a day" in waiting
+    assert "Waiting 5 s before connecting" in waiting
+    assert "`stud-bot crash-loop --reset` starts the count over" in waiting
 
 
 async def test_without_discords_figure_every_shard_queues_in_one_bucket(store: Store) -> None:

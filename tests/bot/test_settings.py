@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,27 +11,60 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import PAYLOAD_LOGGERS, configure_logging
-from bot.core.settings import Settings, SettingsError, load_settings, parse_dotenv
+from bot.core.settings import (
+    Environment,
+    Settings,
+    SettingsError,
+    load_settings,
+    read_environment,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_dotenv_parser_handles_comments_quotes_and_export() -> None:
-    text = """
-    # a comment
-    export DISCORD_TOKEN="abc def"
-    DATABASE_PATH='data/stud.db'
-    LOG_LEVEL=debug  # trailing comment
-    EMPTY=
-    """
-    assert parse_dotenv(text) == {
-        "DISCORD_TOKEN": "abc def",
-        "DATABASE_PATH": "data/stud.db",
-        "LOG_LEVEL": "debug",
-        "EMPTY": "",
-    }
-    with pytest.raises(SettingsError, match="line 2"):
-        parse_dotenv("A=1\nnot a pair\n")
+def test_dotenv_file_takes_inline_comments_quotes_blank_values_and_export(
+    tmp_path: Path,
+) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        """
+        # a comment
+        export DISCORD_TOKEN="abc def"
+        DATABASE_PATH='data/stud #1.db'
+        TURN_SECONDS=60 # a minute
+        LOG_LEVEL=debug  # trailing comment
+        DEV_GUILD_ID=
+        METRICS_PORT="9100" # quoted, then a comment
+        SHARD_IDS
+        POSTGRES_PASSWORD=the compose file's, not ours
+        """
+    )
+    read = read_environment({}, dotenv)
+    assert read["DISCORD_TOKEN"] == "abc def"
+    assert read["DATABASE_PATH"] == "data/stud #1.db"  # quoted: the # is the value's
+    assert (read["TURN_SECONDS"], read["LOG_LEVEL"]) == ("60", "debug")
+    assert (read["DEV_GUILD_ID"], read["SHARD_IDS"], read["METRICS_PORT"]) == ("", "", "9100")
+    assert "POSTGRES_PASSWORD" not in read
+    settings = load_settings({}, dotenv)
+    assert (settings.game.turn_seconds, settings.log_level) == (60, "DEBUG")
+    assert (settings.dev_guild_id, settings.metrics_port) == (None, 9100)
+
+
+def test_a_dotenv_line_that_is_no_setting_is_one_readable_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=t\nnot a pair\n")
+    with pytest.raises(SettingsError, match=r"^\.env line 2: expected KEY=value$"):
+        load_settings({}, dotenv)
+    assert capsys.readouterr().err == ""  # python-dotenv's own warning is not printed too
+
+
+def test_a_dotenv_file_that_cannot_be_read_is_one_readable_line(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes("DISCORD_TOKEN=t\nDATABASE_PATH=café.db\n".encode("latin-1"))
+    with pytest.raises(SettingsError, match=rf"^cannot read {dotenv}: 'utf-8' codec"):
+        load_settings({}, dotenv)
 
 
 def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
@@ -53,7 +85,7 @@ def test_environment_wins_over_the_dotenv_file(tmp_path: Path) -> None:
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
         ({"DISCORD_TOKEN": "t", "TURN_SECONDS": "5"}, "TURN_SECONDS must be at least 20"),
         ({"DISCORD_TOKEN": "t", "DEFAULT_BRING_IN": "50"}, "default stakes"),
-        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "WARNING, ERROR or CRITICAL, not 'LOUD'"),
         ({"DISCORD_TOKEN": "t", "DATABASE_URL": "mysql://db/stud"}, "DATABASE_URL must be a"),
         ({"DISCORD_TOKEN": "t", "BOT_DELAY_MIN_MS": "4000"}, "BOT_DELAY_MIN_MS must not exceed"),
         ({"DISCORD_TOKEN": "t", "BOT_DELAY_MAX_MS": "-1"}, "BOT_DELAY_MAX_MS must be at least 0"),
@@ -117,8 +149,7 @@ def test_the_token_never_appears_in_a_log_line(capsys: pytest.CaptureFixture[str
 
 
 def test_env_example_lists_every_setting_the_bot_reads() -> None:
-    listed = set(parse_dotenv((ROOT / ".env.example").read_text()))
-    source = (ROOT / "bot" / "core" / "settings.py").read_text()
-    read = set(re.findall(r"\"([A-Z]+_[A-Z_]+)\"", source))
-    assert read == listed
+    example = (ROOT / ".env.example").read_text()
+    listed = {line.partition("=")[0] for line in example.splitlines() if line[:1].isupper()}
+    assert set(Environment.model_fields) == listed
     assert load_settings({"DISCORD_TOKEN": "t"}, ROOT / ".env.example").game.turn_seconds == 60

@@ -8,8 +8,10 @@ the one line: any warning, log record or traceback on the way would show up ther
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,9 @@ import discord
 import pytest
 from aiohttp import web
 
+from bot import cli
 from bot.cli import EXIT_DATABASE, EXIT_NETWORK, EXIT_SETTINGS, EXIT_TOKEN, parse
+from bot.core.storage import Store
 from tests.command_line import ThreadedDiscord, closed_port, one_line, point_at, stud_bot
 from tests.e2e.fake_discord import FakeDiscord, error
 from tests.e2e.faults import Fault
@@ -50,7 +54,7 @@ def test_no_token_is_exit_code_2(
     [
         ("TURN_SECONDS", "ten", "TURN_SECONDS must be a whole number, not 'ten'"),
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a server id"),
-        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL"),
     ],
 )
 def test_a_bad_setting_is_exit_code_2(
@@ -228,4 +232,91 @@ def test_every_stud_bot_command_the_docs_show_is_one_the_bot_takes(
         line = re.sub(r"\$\([^)]*\)", "date", line)  # a shell substitution is one word
         words = ["1" if w == "ID" or w.isdigit() else w for w in line.split()]
         args = parse(words)
-        assert args.command in (None, "run", "cluster", "sync", "backup", "migrate-db"), line
+        commands = (None, "run", "cluster", "sync", "backup", "migrate-db", "crash-loop")
+        assert args.command in commands, line
+
+
+def _crash_loop(database: str, starts: int) -> None:
+    """``starts`` earlier starts of the whole bot that opened a session, a minute apart."""
+
+    async def record() -> None:
+        store = await Store.open(database)
+        try:
+            for minutes in range(starts, 0, -1):
+                await store.coordination.record_process_start("all", time.time() - 60 * minutes)
+        finally:
+            await store.close()
+
+    asyncio.run(record())
+
+
+def _stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM already given: a start that would wait out a pause stops instead (exit 0)."""
+
+    def stop_signal() -> asyncio.Event:
+        stop = asyncio.Event()
+        stop.set()
+        return stop
+
+    monkeypatch.setattr(cli, "stop_signal", stop_signal)
+
+
+def test_a_rejected_token_never_waits_out_a_crash_loop(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    _crash_loop(shell["DATABASE_PATH"], 6)  # the next start would wait 40 s
+    _stopped(monkeypatch)
+    with ThreadedDiscord(RejectsTokens()) as fake:
+        point_at(monkeypatch, fake)
+        code, _, err = stud_bot(monkeypatch, capsys, shell)
+        logins = fake.requests_to("GET /users/@me")
+    assert code == EXIT_TOKEN  # not 0: it was told before it could wait
+    assert [request.status for request in logins] == [401]
+    assert "Waiting 40 s" in err and "Discord rejected DISCORD_TOKEN" in err.splitlines()[-1]
+
+
+def test_no_network_never_waits_out_a_crash_loop(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    _crash_loop(shell["DATABASE_PATH"], 6)
+    _stopped(monkeypatch)
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    code, _, err = stud_bot(monkeypatch, capsys, shell)
+    assert code == EXIT_NETWORK
+    assert err.splitlines()[-1].startswith("stud-bot: cannot reach Discord")
+
+
+def test_a_crash_loop_waits_with_the_token_checked_and_a_signal_ends_the_wait(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    _crash_loop(shell["DATABASE_PATH"], 3)
+    _stopped(monkeypatch)
+    with ThreadedDiscord(FakeDiscord()) as fake:
+        point_at(monkeypatch, fake)
+        code, _, err = stud_bot(monkeypatch, capsys, shell)
+        logins = fake.requests_to("GET /users/@me")
+        steps = fake.gateway_steps
+    assert code == 0 and [request.status for request in logins] == [200] and steps == []
+    (line,) = err.splitlines()
+    assert "shards all keep restarting: 3 starts in the last 6 hours" in line
+    assert "Waiting 5 s before connecting" in line
+
+
+def test_stud_bot_shows_and_resets_the_crash_loop_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shell: dict[str, str]
+) -> None:
+    code, out, _ = stud_bot(monkeypatch, capsys, shell, "crash-loop")
+    assert (code, out) == (
+        0,
+        "no start in the last 6 hours counts: the next one connects at once\n",
+    )
+    _crash_loop(shell["DATABASE_PATH"], 4)
+    code, out, _ = stud_bot(monkeypatch, capsys, shell, "crash-loop")
+    assert (code, out) == (
+        0,
+        "shards all: 4 starts in the last 6 hours opened a Discord session; the next start "
+        "waits 10 s (one that stays up 10 minutes starts the count over)\n",
+    )
+    code, out, _ = stud_bot(monkeypatch, capsys, shell, "crash-loop", "--reset")
+    assert (code, out) == (0, "the crash-loop count starts over (4 starts forgotten)\n")
+    assert stud_bot(monkeypatch, capsys, shell, "crash-loop")[1].startswith("no start")

@@ -1,6 +1,7 @@
 """The real process (issue 9 point 7): SIGTERM and SIGINT stop it cleanly mid-hand, within
 10 seconds, exit code 0, with every write finished and the hand ready to continue; and at once
-while Discord is out of reach and discord.py waits to reconnect."""
+while Discord is out of reach and discord.py waits to reconnect. Its start counts toward a
+crash loop once its session opens, for the next process to read."""
 
 from __future__ import annotations
 
@@ -124,3 +125,33 @@ async def test_a_signal_stops_the_bot_at_once_while_it_waits_to_reconnect(
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def _counted(database: Path) -> dict[str, int]:
+    store = await Store.open(database)
+    try:
+        return await store.coordination.process_starts(since=time.time() - 3600)
+    finally:
+        await store.close()
+
+
+async def test_a_start_counts_once_its_session_opens(tmp_path: Path) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    database = tmp_path / "stud.db"
+    process = await start_bot(bot_env(fake, database))
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 30)
+        deadline = time.monotonic() + 30
+        while (counted := await _counted(database)) == {}:
+            assert time.monotonic() < deadline, "the start was never counted"
+            await asyncio.sleep(0.1)
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        await fake.stop()
+    assert counted == {"all": 1}
+    assert await _counted(database) == {"all": 1}  # stopped before it was healthy: it stays

@@ -173,20 +173,30 @@ class Coordination:
             await db.run("DELETE FROM gateway_starts WHERE day < ?", (_week_before(day),))
         return int(rows[0]["count"])
 
-    async def count_process_start(self, shards: str, now: float, since: float) -> int:
-        """Record that the process of ``shards`` starts at ``now``; how many starts of it
-        there were from ``since`` on, this one included."""
+    async def record_process_start(self, shards: str, now: float) -> None:
+        """Record that the process of ``shards`` opened a gateway session at ``now``."""
         async with self._backend.single() as db:
             await db.run("DELETE FROM process_starts WHERE started_at < ?", (now - 86400.0,))
             await db.run(
                 "INSERT INTO process_starts (shards, started_at) VALUES (?, ?)", (shards, now)
             )
+
+    async def process_starts(self, since: float) -> dict[str, int]:
+        """How many starts of each process (by its ``shards``) were recorded from ``since`` on."""
+        async with self._backend.single() as db:
             rows = await db.all(
-                "SELECT count(*) AS starts FROM process_starts"
-                " WHERE shards = ? AND started_at >= ?",
-                (shards, since),
+                "SELECT shards, count(*) AS starts FROM process_starts"
+                " WHERE started_at >= ? GROUP BY shards ORDER BY shards",
+                (since,),
             )
-        return int(rows[0]["starts"])
+        return {row["shards"]: int(row["starts"]) for row in rows}
+
+    async def clear_process_starts(self, shards: str | None = None) -> int:
+        """Forget the starts of the process of ``shards`` (None: of every process); how many."""
+        async with self._backend.single() as db:
+            if shards is None:
+                return await db.run("DELETE FROM process_starts")
+            return await db.run("DELETE FROM process_starts WHERE shards = ?", (shards,))
 
 
 def _week_before(day: str) -> str:
