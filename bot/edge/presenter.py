@@ -389,6 +389,10 @@ class DiscordPresenter:
                     return False
         except TimeoutError:
             return False  # drawn too slowly to answer in time
+        except Exception:
+            # The drawing failed: the delivery shows the update its own way (text only, say).
+            log.warning("a click's update could not be drawn", exc_info=True)
+            return False
         finally:
             state.lock.release()
         state.shown = outcome.version
