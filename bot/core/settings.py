@@ -73,7 +73,7 @@ class Settings:
     # None: every shard, in this process; else only these (the others run elsewhere)
     shard_ids: tuple[int, ...] | None = None
     metrics_port: int = 0  # 0: no metrics; else Prometheus's /metrics and /healthz on it
-    # The shortest and longest pause before a computer player acts, in seconds (issue 22).
+    # The shortest and longest pause before a computer player acts, in seconds.
     bot_delay: tuple[float, float] = (1.0, 3.0)
 
     @property

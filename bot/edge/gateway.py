@@ -1,4 +1,4 @@
-"""The gateway's limits, for a bot spread over processes and machines (issue 24).
+"""The gateway's limits, for a bot spread over processes and machines.
 
 - **Turns to IDENTIFY.** Discord lets a bot start one session per 5 seconds in each of its
   ``max_concurrency`` buckets (``GET /gateway/bot``; a shard's bucket is ``shard_id %

@@ -1,4 +1,4 @@
-"""The store's shared live state (issue 24), on both databases: closed DMs, invalid requests
+"""The store's shared live state, on both databases: closed DMs, invalid requests
 counted by every process, IDENTIFY turns and the gateway sessions of a day."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The gateway's limits (issue 24 point 4 and the IDENTIFY half of point 2): turns booked in
+"""The gateway's limits (turns to IDENTIFY and the session starts a day): turns booked in
 the database per max_concurrency bucket, session starts counted and a reserve kept, a crash
 loop's pauses growing across restarts that opened a session, and only those, and starting over
 once a process stays up."""

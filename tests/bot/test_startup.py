@@ -1,4 +1,4 @@
-"""Issue 10, point 2: every way starting can fail is one line on stderr and its own exit code.
+"""Every way starting can fail is one line on stderr and its own exit code.
 
 ``main()`` runs in-process with the environment and argv it would get from a shell; Discord is
 the fake on 127.0.0.1 (in a thread of its own, since ``main()`` runs its own event loop) or a

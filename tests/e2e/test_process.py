@@ -1,4 +1,4 @@
-"""The real process (issue 9 point 7): SIGTERM and SIGINT stop it cleanly mid-hand, within
+"""The real process: SIGTERM and SIGINT stop it cleanly mid-hand, within
 10 seconds, exit code 0, with every write finished and the hand ready to continue; and at once
 while Discord is out of reach and discord.py waits to reconnect. Its start counts toward a
 crash loop once its session opens, for the next process to read."""

@@ -1,4 +1,4 @@
-"""What the bot's processes share beside the game (issue 24): whose DMs are closed, the invalid
+"""What the bot's processes share beside the game: whose DMs are closed, the invalid
 requests Discord counts against the bot's IP, the turns to IDENTIFY and the gateway sessions
 started each day.
 
@@ -15,7 +15,7 @@ from typing import Final
 
 from bot.core.storage.backend import Backend
 
-# The cluster's live state (issue 24): who takes no DMs and until when, the invalid requests
+# The cluster's live state: who takes no DMs and until when, the invalid requests
 # Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
 # bucket, the gateway sessions started per UTC day and the processes started lately. Times
 # are seconds since the epoch.
