@@ -107,7 +107,6 @@ async def test_a_house_stake_paid_to_a_person(store: Store, database: Location) 
 
 async def test_a_stake_with_no_other_half(store: Store, database: Location) -> None:
     await store.house.fund(GUILD, 500, by=ADMIN)
-    await store.wallets.get(GUILD, BOT)  # a bot's wallet, empty
     await store.audit()
     await plant(
         database,
@@ -139,8 +138,7 @@ async def test_a_computer_player_keeping_its_stake_after_its_seat_closed(
 
 
 async def test_chips_granted_to_a_computer_player(store: Store, database: Location) -> None:
-    await store.house.fund(GUILD, 500, by=ADMIN)  # the bot's wallet is made as the house's
-    await store.wallets.get(GUILD, BOT)
+    assert (await store.wallets.get(GUILD, BOT)).balance == 0  # no starting chips for a bot
     await store.audit()
     await plant(
         database, ledger_row(BOT, "admin_grant", minted=50, wallet_delta=50), credit(BOT, 50)
