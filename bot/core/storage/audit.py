@@ -168,6 +168,19 @@ _AUDIT_MISMATCHES: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
+        "a ledger row is one server's and its table's or tournament's another's",
+        """
+        SELECT l.id, l.guild_id, t.guild_id AS table_guild, NULL AS tournament_guild
+        FROM ledger AS l JOIN tables AS t ON t.id = l.table_id
+        WHERE l.table_id IS NOT NULL AND t.guild_id != l.guild_id
+        UNION ALL
+        SELECT l.id, l.guild_id, NULL, t.guild_id
+        FROM ledger AS l JOIN tournaments AS t ON t.id = l.tournament_id
+        WHERE l.tournament_id IS NOT NULL AND t.guild_id != l.guild_id
+        LIMIT 1
+        """,
+    ),
+    (
         # The house (user 0, storage/house.py) is funded and emptied by admins and stakes its
         # computer players: it never claims a daily grant, sits at a table or buys in.
         "the house's ledger holds a row that is not a fund, an emptying, a stake or a return",

@@ -140,7 +140,7 @@ class Store:
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
 
-        Raises ``AuditFailed`` naming the first mismatch.
+        Raises ``AuditFailed`` naming every kind of mismatch found.
         """
         async with self._backend.read() as db:
             return await audit(db)
