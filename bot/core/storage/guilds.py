@@ -4,8 +4,8 @@
 A server's chips never leave it: its wallets, tables, seats, hands, house and tournaments are
 all its own, so two servers' writes never check or change the same rows and need not wait for
 each other. A call named by its channel, its hand or its tournament is mapped to its server
-here; none of them ever changes server, so each answer is kept. SQLite has one writer whatever the
-server: it is never asked.
+here; none of them ever changes server, so each answer is kept. SQLite has one writer whatever
+the server: it is never asked.
 """
 
 from __future__ import annotations
