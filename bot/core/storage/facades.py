@@ -163,9 +163,7 @@ class Seating:
 
     async def close(self, channel_id: int) -> dict[int, int]:
         """Close the table between hands, cashing every seat out; returns user id -> chips.
-
-        ``NoTable``; ``HandInProgress`` while a hand is live.
-        """
+        ``NoTable``; ``HandInProgress`` while a hand is live."""
         now = utcnow()
         async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
@@ -186,9 +184,8 @@ class Seating:
 
     async def set_messages(self, messages: Mapping[int, int]) -> None:
         """Remember the message that shows each open table: ``messages`` maps a channel id to
-        its message id."""
-        # The channels may be several servers': each update is a statement of its own, which
-        # needs no lock (no write reads a message id to decide) and so waits for no server.
+        its message id. The channels may be several servers': each update is a statement of its
+        own, waiting for no server's writers (no write reads a message id to decide)."""
         async with self._backend.single() as db:
             await seating.set_messages(db, messages)
 
@@ -296,10 +293,7 @@ class Hands:
 
     async def save_action(self, hand_id: int, state: bytes) -> int:
         """Replace the hand's saved state after one action (one transaction); returns the new
-        version.
-
-        ``HandNotFound``, ``HandNotLive``.
-        """
+        version. ``HandNotFound``, ``HandNotLive``."""
         hands.check_state(state)
         # One statement is a transaction of its own: the busiest write of a table costs one
         # trip to the database instead of three.
@@ -424,7 +418,9 @@ class Hands:
 
 
 class Players:
-    """``store.players``: the names players go by, and their own display preferences."""
+    """``store.players``: the names players go by, and their own display preferences. A
+    player's preferences are his own on every server: each is one upsert of his row, atomic on
+    both databases, with nothing read to decide it, so it waits for no server's writers."""
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
@@ -447,9 +443,6 @@ class Players:
         """Whether the user chose the four-colour deck for his own pictures (default: no)."""
         async with self._backend.read() as db:
             return await players.four_colour(db, user_id)
-
-    # A player's preferences are his own on every server: one upsert of his row, atomic on both
-    # databases, with nothing read to decide it, so no server's writers wait for it.
 
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
         async with self._backend.single() as db:

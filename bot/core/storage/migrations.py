@@ -28,6 +28,7 @@ from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 from bot.core.storage.errors import SchemaTooNew
 from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 from bot.core.storage.migration_positions import POSITIONS_MIGRATION
+from bot.core.storage.migration_registrations import REGISTRATIONS_MIGRATION
 from bot.core.storage.tournament_schedule import SCHEDULE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
@@ -410,50 +411,6 @@ _TOURNAMENTS: Final = tuple(
     Dialects(*s) if isinstance(s, tuple) else s
     for s in tournament_schema.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
 )
-
-# Migration 17: every entry into a tournament, and every one given back, a row each. A paid
-# entry leaves a buy-in in the ledger, a freeroll's moves no chip and so left no trace but its
-# ``tournament_entries`` row: the audit counts an entrant's entries here. Append-only, as the
-# ledger is; the entries made before it are written in as they stand.
-_REGISTRATIONS: Final[tuple[Statement, ...]] = (
-    """
-    CREATE TABLE tournament_registrations (
-        id            INTEGER PRIMARY KEY,
-        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
-        user_id       INTEGER NOT NULL,
-        entries       INTEGER NOT NULL CHECK (entries != 0),
-        created_at    TEXT NOT NULL
-    )
-    """,
-    "CREATE INDEX tournament_registrations_by_entrant"
-    " ON tournament_registrations (tournament_id, user_id)",
-    "INSERT INTO tournament_registrations (tournament_id, user_id, entries, created_at)"
-    " SELECT tournament_id, user_id, entries, registered_at FROM tournament_entries"
-    " ORDER BY registered_at, tournament_id, user_id",
-    *(
-        Dialects(
-            sqlite=f"""
-            CREATE TRIGGER tournament_registrations_no_{name} BEFORE {event}
-            ON tournament_registrations
-            BEGIN SELECT RAISE(ABORT, 'the registrations are append-only'); END
-            """,
-            postgresql=f"""
-            CREATE TRIGGER tournament_registrations_no_{name} BEFORE {event}
-            ON tournament_registrations FOR EACH ROW
-            EXECUTE FUNCTION refuse_change('the registrations are append-only')
-            """,
-        )
-        for name, event in (("update", "UPDATE"), ("delete", "DELETE"))
-    ),
-    Dialects(
-        sqlite=None,
-        postgresql="""
-        CREATE TRIGGER tournament_registrations_no_truncate BEFORE TRUNCATE
-        ON tournament_registrations FOR EACH STATEMENT
-        EXECUTE FUNCTION refuse_change('the registrations are append-only')
-        """,
-    ),
-)
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
     _LEADERBOARD,
@@ -471,7 +428,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _TOURNAMENTS,
     SCHEDULE_MIGRATION,  # 15: tournaments at a set time, in ``tournament_schedule.py``
     POSITIONS_MIGRATION,  # 16: each hand's seats, in ``migration_positions.py``
-    _REGISTRATIONS,
+    REGISTRATIONS_MIGRATION,  # 17: a trace of every entry, in ``migration_registrations.py``
 )
 LATEST: Final = len(MIGRATIONS)
 
