@@ -10,8 +10,9 @@ wallet made, the buy-in into the prize pool, his entry and its trace). Each faca
 lock it takes in the bot. A transaction that crosses machines spends network round trips while
 it holds its lock: ``--latency`` milliseconds (default 2) inside each, as ``pg_sleep``. Printed,
 for each kind of write: the transactions a second when every writer writes its own server, when
-they all write one (one lock: what every write was before the lock per server, and what a
-tournament's still was), and their ratio, measured in turn in one run.
+they all write one, and their ratio; for registrations also every writer on its own server
+again, each write taking the whole database's lock as registering did before it took its
+server's. All measured in turn in one run.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ from bot.core.storage.backend import Connection
 Write = Callable[[Store, int, int], Awaitable[object]]
 
 
+class Locks:
+    """``whole_database``: every write takes the whole database's lock, whatever its server."""
+
+    whole_database = False
+
+
 def hold_each_write(store: Store, latency: float) -> None:
     """Every write transaction of ``store`` spends ``latency`` seconds inside, holding its
     locks, as one with a round trip or two to a database on another machine does."""
@@ -42,7 +49,7 @@ def hold_each_write(store: Store, latency: float) -> None:
 
     @asynccontextmanager
     async def write(guild: int | None = None) -> AsyncIterator[Connection]:
-        async with begin(guild) as db:
+        async with begin(None if Locks.whole_database else guild) as db:
             await db.all("SELECT pg_sleep(?)", (latency,))
             yield db
 
@@ -109,6 +116,7 @@ async def main() -> None:
     parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
     figures: dict[str, tuple[float, float]] = {}
+    before = 0.0
     with tempfile.TemporaryDirectory() as directory:
         async with database_for_the_run("postgresql", Path(directory), args.postgres_url) as url:
             print(f"Python {platform.python_version()}, {await server_version(url)}")
@@ -123,6 +131,10 @@ async def main() -> None:
                     )
                     one = await throughput(stores, args.writers, 1, args.seconds, write)
                     figures[name] = (spread, one)
+                Locks.whole_database = True
+                before = await throughput(
+                    stores, args.writers, args.writers, args.seconds, register
+                )
                 await stores[0].audit()
             finally:
                 for store in stores:
@@ -133,6 +145,11 @@ async def main() -> None:
             f"  {name}: {spread:,.0f} a second on {args.writers} servers, {one:,.0f} on one"
             f" server; ratio {spread / one:.1f}"
         )
+    spread = figures["registrations"][0]
+    print(
+        f"  registrations, each taking the whole database's lock: {before:,.0f} a second on"
+        f" {args.writers} servers; its server's lock gives {spread / before:.1f} times as many"
+    )
 
 
 if __name__ == "__main__":
