@@ -44,6 +44,7 @@ from bot.core.storage import (
     coordination,
     migration_house,
     migration_positions,
+    migration_registrations,
     migrations,
     tournament_schedule,
     tournament_schema,
@@ -76,7 +77,7 @@ _templates: dict[str, str | Path] = {}  # what this session made sure exists, by
 
 def template_name() -> str:
     """The PostgreSQL template for these migrations: another text, another template."""
-    # Migrations 12 to 16 live in modules of their own: their texts count too.
+    # Migrations 12 to 17 live in modules of their own: their texts count too.
     texts = (
         Path(str(module.__file__)).read_bytes()
         for module in (
@@ -86,6 +87,7 @@ def template_name() -> str:
             tournament_schema,
             tournament_schedule,
             migration_positions,
+            migration_registrations,
         )
     )
     digest = hashlib.sha256(b"".join(texts)).hexdigest()

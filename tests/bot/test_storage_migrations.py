@@ -177,6 +177,40 @@ async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
         await store.close()
 
 
+async def test_entries_made_before_migration_17_are_written_into_the_registrations(
+    database: Location,
+) -> None:
+    """A freeroll's entries had no trace but their rows: the migration writes them in, so the
+    audit's count of registrations holds for tournaments already under way."""
+    assert await migrate_to(database, 16) == 16
+    async with raw(database) as other:
+        await other.execute(
+            "INSERT INTO tournaments (guild_id, channel_id, organiser_id, game, structure, curve,"
+            " level_unit, level_length, starting_stack, buy_in, seats, start_entrants, reentry,"
+            " state, seed, settings, created_at) VALUES"
+            f" ({GUILD}, {CHANNEL}, {ALICE}, 'stud', 'standard', 'standard', 'hands', 5, 1000,"
+            f" 0, 4, 4, 0, 'registering', 1, '{{}}', '{NOW}')"
+        )
+        for user, entries in ((ALICE, 1), (BOB, 2)):
+            await other.execute(
+                "INSERT INTO tournament_entries (tournament_id, user_id, entries, registered_at)"
+                f" VALUES (1, {user}, {entries}, '{NOW}')"
+            )
+    store = await Store.open(database)
+    try:
+        await store.audit()
+        rows = await query(
+            database,
+            "SELECT user_id, entries FROM tournament_registrations ORDER BY user_id",
+        )
+        assert [(row["user_id"], row["entries"]) for row in rows] == [(ALICE, 1), (BOB, 2)]
+        await store.tournaments.unregister(1, BOB, guild_id=GUILD)
+        await store.tournaments.register(1, CAROL, guild_id=GUILD)
+        await store.audit()
+    finally:
+        await store.close()
+
+
 async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Location) -> None:
     async with raw(database) as other:
         if is_postgresql(database):

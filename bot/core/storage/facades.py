@@ -163,9 +163,7 @@ class Seating:
 
     async def close(self, channel_id: int) -> dict[int, int]:
         """Close the table between hands, cashing every seat out; returns user id -> chips.
-
-        ``NoTable``; ``HandInProgress`` while a hand is live.
-        """
+        ``NoTable``; ``HandInProgress`` while a hand is live."""
         now = utcnow()
         async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
@@ -186,8 +184,9 @@ class Seating:
 
     async def set_messages(self, messages: Mapping[int, int]) -> None:
         """Remember the message that shows each open table: ``messages`` maps a channel id to
-        its message id (one transaction for them all)."""
-        async with self._backend.write() as db:
+        its message id. The channels may be several servers': each update is a statement of its
+        own, waiting for no server's writers (no write reads a message id to decide)."""
+        async with self._backend.single() as db:
             await seating.set_messages(db, messages)
 
     async def sit(self, channel_id: int, user_id: int, buy_in: int) -> Seat:
@@ -294,10 +293,7 @@ class Hands:
 
     async def save_action(self, hand_id: int, state: bytes) -> int:
         """Replace the hand's saved state after one action (one transaction); returns the new
-        version.
-
-        ``HandNotFound``, ``HandNotLive``.
-        """
+        version. ``HandNotFound``, ``HandNotLive``."""
         hands.check_state(state)
         # One statement is a transaction of its own: the busiest write of a table costs one
         # trip to the database instead of three.
@@ -422,7 +418,9 @@ class Hands:
 
 
 class Players:
-    """``store.players``: the names players go by, and their own display preferences."""
+    """``store.players``: the names players go by, and their own display preferences. A
+    player's preferences are his own on every server: each is one upsert of his row, atomic on
+    both databases, with nothing read to decide it, so it waits for no server's writers."""
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
@@ -447,7 +445,7 @@ class Players:
             return await players.four_colour(db, user_id)
 
     async def set_four_colour(self, user_id: int, four_colour: bool) -> None:
-        async with self._backend.write() as db:
+        async with self._backend.single() as db:
             await players.set_four_colour(db, user_id, four_colour)
 
     async def preferences(self, user_id: int) -> players.Preferences:
@@ -456,7 +454,7 @@ class Players:
             return await players.preferences(db, user_id)
 
     async def set_always_show(self, user_id: int, always_show: bool) -> None:
-        async with self._backend.write() as db:
+        async with self._backend.single() as db:
             await players.set_always_show(db, user_id, always_show)
 
 
@@ -552,15 +550,16 @@ class House:
     """``store.house``: a server's house wallet and the computer players it stakes (issue 22;
     ``house.py``)."""
 
-    def __init__(self, backend: Backend, settings: Settings) -> None:
+    def __init__(self, backend: Backend, settings: Settings, guilds: Guilds) -> None:
         self._backend = backend
         self._settings = settings
+        self._guilds = guilds  # the server of each channel: its writes lock that server only
 
     async def fund(self, guild_id: int, amount: int, *, by: int, reason: str = "") -> int:
         """An admin's grant to the house; returns its balance."""
         check_amount(amount)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
             return await wallets.grant(
                 db, guild_id, house.HOUSE, amount, reason=reason or "house funded", by=by, now=now
@@ -571,7 +570,7 @@ class House:
         have at tables stays there). ``NothingToTake`` for an empty house."""
         check_amount(amount)
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             await wallets.ensure(db, guild_id, house.HOUSE, now, 0)
             return await wallets.take(
                 db, guild_id, house.HOUSE, amount, reason=reason or "house emptied", by=by, now=now
@@ -588,7 +587,7 @@ class House:
         if not house.is_bot(bot_id):
             raise ValueError(f"computer players have negative ids, not {bot_id}")
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
             table = await seating.require_table(db, channel_id)
             position = await seating.free_position(db, table, bot_id, buy_in)
             guild_id = table["guild_id"]

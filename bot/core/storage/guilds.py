@@ -1,11 +1,11 @@
 """Which server (guild) a write belongs to, for PostgreSQL's write lock per server
 (``backend.write(guild)``).
 
-A server's chips never leave it: its wallets, tables, seats and hands are all its own, so two
-servers' writes never check or change the same rows and need not wait for each other. A call
-named by its channel or its hand is mapped to its server here; a channel never changes server
-and a hand never changes table, so each answer is kept. SQLite has one writer whatever the
-server: it is never asked.
+A server's chips never leave it: its wallets, tables, seats, hands, house and tournaments are
+all its own, so two servers' writes never check or change the same rows and need not wait for
+each other. A call named by its channel, its hand or its tournament is mapped to its server
+here; none of them ever changes server, so each answer is kept. SQLite has one writer whatever
+the server: it is never asked.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class Guilds:
         self._backend = backend
         self._by_channel: dict[int, int] = {}
         self._by_hand: dict[int, int] = {}
+        self._by_tournament: dict[int, int] = {}
 
     async def of_channel(self, channel_id: int) -> int | None:
         """The channel's server, if it ever had a table (else None: the write waits for all)."""
@@ -36,6 +37,13 @@ class Guilds:
             self._by_hand,
             hand_id,
             "SELECT t.guild_id FROM hands h JOIN tables t ON t.id = h.table_id WHERE h.id = ?",
+        )
+
+    async def of_tournament(self, tournament_id: int) -> int | None:
+        return await self._find(
+            self._by_tournament,
+            tournament_id,
+            "SELECT guild_id FROM tournaments WHERE id = ?",
         )
 
     async def _find(self, known: dict[int, int], key: int, sql: str) -> int | None:

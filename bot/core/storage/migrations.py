@@ -28,6 +28,7 @@ from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 from bot.core.storage.errors import SchemaTooNew
 from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 from bot.core.storage.migration_positions import POSITIONS_MIGRATION
+from bot.core.storage.migration_registrations import REGISTRATIONS_MIGRATION
 from bot.core.storage.tournament_schedule import SCHEDULE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
@@ -427,6 +428,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _TOURNAMENTS,
     SCHEDULE_MIGRATION,  # 15: tournaments at a set time, in ``tournament_schedule.py``
     POSITIONS_MIGRATION,  # 16: each hand's seats, in ``migration_positions.py``
+    REGISTRATIONS_MIGRATION,  # 17: a trace of every entry, in ``migration_registrations.py``
 )
 LATEST: Final = len(MIGRATIONS)
 
@@ -435,6 +437,7 @@ LATEST: Final = len(MIGRATIONS)
 TABLES: Final = (
     "tournaments",
     "tournament_entries",
+    "tournament_registrations",
     "tables",
     "wallets",
     "seats",

@@ -93,8 +93,8 @@ class Store:
         self.players = Players(backend)
         self.reports = Reports(backend)
         self.coordination = Coordination(backend)
-        self.house = House(backend, self)
-        self.tournaments = Tournaments(backend, self)
+        self.house = House(backend, self, guilds)
+        self.tournaments = Tournaments(backend, self, guilds)
 
     @classmethod
     async def open(
@@ -140,7 +140,7 @@ class Store:
     async def audit(self) -> AuditTotals:
         """Check conservation and that every balance equals its ledger history.
 
-        Raises ``AuditFailed`` naming the first mismatch.
+        Raises ``AuditFailed`` naming every kind of mismatch found.
         """
         async with self._backend.read() as db:
             return await audit(db)
@@ -151,7 +151,9 @@ class Store:
             return await admin.get_meta(db, key)
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._backend.write() as db:
+        # The process's facts are no server's, and no write reads them to decide: one upsert,
+        # atomic on both databases, waits for no server's writers.
+        async with self._backend.single() as db:
             await admin.set_meta(db, key, value)
 
     async def backup(self, path: str | Path) -> None:
@@ -172,6 +174,8 @@ class Store:
         (``DatabaseNotEmpty``), changes nothing. Rows keep their ids, so the seats', hands' and
         ledger's references stay right, and new ids continue after the copied ones.
         """
+        # Every server's rows at once, into a database nobody else writes yet: the one write
+        # that takes the whole database's lock.
         async with source._backend.read() as reading, self._backend.write() as writing:
             if self._backend.dialect == "postgresql":
                 # Idle while the source reads a batch, maybe for long: no worker waits on it.

@@ -24,6 +24,7 @@ from bot.core.storage.common import (
     utcnow,
 )
 from bot.core.storage.errors import InvalidTableConfig
+from bot.core.storage.guilds import Guilds
 from bot.core.storage.house import is_bot
 from bot.core.storage.models import Tournament, TournamentEntry, TournamentTable
 
@@ -40,9 +41,12 @@ class _Settings(Protocol):
 class Tournaments:
     """``store.tournaments``. Errors as the other facades': a ``StoreError`` changed nothing."""
 
-    def __init__(self, backend: Backend, settings: _Settings) -> None:
+    def __init__(self, backend: Backend, settings: _Settings, guilds: Guilds) -> None:
         self._backend = backend
         self._settings = settings
+        # A tournament is its server's (its pool, its tables, its house's stakes): its writes
+        # lock that server only.
+        self._guilds = guilds
 
     async def create(
         self,
@@ -113,7 +117,7 @@ class Tournaments:
             "seed": seed,
             "settings": seating.encode_settings(settings),
         }
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             now = utcnow()
             tournament_id = await tournaments.create(db, columns, now)
             row = await tournaments.require(db, tournament_id)
@@ -143,7 +147,7 @@ class Tournaments:
         """Enter, the buy-in moving from the wallet into the prize pool; returns the tournament
         as it is now. ``NoTournament``, ``RegistrationClosed``, ``AlreadyRegistered``,
         ``NotEnoughChips``."""
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             await tournaments.register(
                 db, tournament, user_id, utcnow(), self._settings.starting_balance
@@ -153,14 +157,14 @@ class Tournaments:
     async def unregister(self, tournament_id: int, user_id: int, *, guild_id: int) -> int:
         """Leave before the start, the buy-in back; returns the chips given back.
         ``NoTournament``, ``TournamentStarted``, ``NotRegistered``."""
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             return await tournaments.unregister(db, tournament, user_id, utcnow())
 
     async def cancel(self, tournament_id: int, *, guild_id: int) -> dict[int, int]:
         """Call it off before the start: every buy-in back in this one transaction; returns
         user id -> chips. ``NoTournament``, ``TournamentStarted``."""
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             return await tournaments.cancel(db, tournament, utcnow())
 
@@ -171,7 +175,7 @@ class Tournaments:
         returns the tournament as it is now. ``InvalidAmount``, ``NoTournament``,
         ``NotEnoughChips``."""
         check_amount(amount)
-        async with self._backend.write() as db:
+        async with self._backend.write(guild_id) as db:
             tournament = await tournaments.require(db, tournament_id, guild_id)
             await tournaments.add_to_pool(
                 db,
@@ -195,7 +199,7 @@ class Tournaments:
         registering (started already, or cancelled)."""
         now = utcnow()
         settings_json = seating.encode_settings(settings)
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             tournament = await tournaments.require(db, tournament_id)
             await tournaments.start(db, tournament, now)
             stack = int(tournament["starting_stack"])
@@ -211,7 +215,7 @@ class Tournaments:
         starting stack in seat ``seat`` (from 1) of the table in ``channel_id``, at once;
         returns his entries. ``RegistrationClosed``, ``NotEnoughChips``."""
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             tournament = await tournaments.require(db, tournament_id)
             count = await tournaments.enter_late(
                 db, tournament, user_id, now, self._settings.starting_balance
@@ -234,7 +238,7 @@ class Tournaments:
         the ``moves`` carry players and stacks to their new seats, the ``closing`` tables (by
         channel) close, empty (11.4, 11.5), and the level clock is saved (``elapsed``)."""
         now = utcnow()
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             tournament = await tournaments.require(db, tournament_id)
             await tournaments.knock_out(db, tournament, out)
             for user_id, source, target, seat in moves:
@@ -258,29 +262,29 @@ class Tournaments:
     ) -> None:
         """The end: the last ``places`` written, ``prizes`` (user id -> chips, adding up to the
         pool) paid into the wallets and its tables closed, in one transaction, once."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             tournament = await tournaments.require(db, tournament_id)
             await tournaments.finish(db, tournament, places, prizes, utcnow())
 
     async def set_elapsed(self, tournament_id: int, elapsed: int) -> None:
         """Save the seconds of play so far: a restart resumes the level there (11.8)."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             await tournaments.set_elapsed(db, tournament_id, max(0, elapsed))
 
     async def set_event(self, tournament_id: int, event_id: int) -> None:
         """Remember the Discord scheduled event made for it."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             await tournaments.set_event(db, tournament_id, event_id)
 
     async def set_reminded(self, tournament_id: int) -> bool:
         """The reminder of its start is being sent: True the first time only, so that a
         restart (or another process) never sends it twice."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             return await tournaments.set_reminded(db, tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the lobby message that shows the tournament."""
-        async with self._backend.write() as db:
+        async with self._backend.write(await self._guilds.of_tournament(tournament_id)) as db:
             await tournaments.set_message(db, tournament_id, message_id)
 
     async def hands_dealt(self, channel_id: int, *, since: datetime | None = None) -> int:

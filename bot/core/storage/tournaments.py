@@ -1,7 +1,8 @@
 """Tournaments (RULES 11): creating one, registering and unregistering, cancelling, starting it at
 its tables, moving players between them, and paying the prizes.
 
-Owns the ``tournaments`` and ``tournament_entries`` tables, the tournament columns of ``tables``
+Owns the ``tournaments``, ``tournament_entries`` and ``tournament_registrations`` tables (the last
+a row per entry made or given back, a freeroll's only trace), the tournament columns of ``tables``
 (``tournament_id``, ``table_number``) and the ledger rows of a prize pool (``tournament_buy_in``,
 ``tournament_refund``, ``tournament_prize``). A buy-in is wallet chips moved into the pool; the
 pool leaves it once, paid out or given back. Tournament chips are not wallet chips (11.1): a
@@ -168,6 +169,17 @@ async def _pool(db: Connection, tournament: Row, delta: int) -> None:
         raise AuditFailed(f"tournament #{tournament['id']}: its prize pool would go below 0")
 
 
+async def _trace(
+    db: Connection, tournament: Row, user_id: int, entries: int, now: datetime
+) -> None:
+    """Write down entries made (or given back, negative) for the audit to count."""
+    await db.run(
+        "INSERT INTO tournament_registrations (tournament_id, user_id, entries, created_at)"
+        " VALUES (?, ?, ?, ?)",
+        (tournament["id"], user_id, entries, ts(now)),
+    )
+
+
 async def register(
     db: Connection, tournament: Row, user_id: int, now: datetime, starting_balance: int
 ) -> None:
@@ -187,6 +199,7 @@ async def register(
         " VALUES (?, ?, 1, ?)",
         (tournament["id"], user_id, ts(now)),
     )
+    await _trace(db, tournament, user_id, 1, now)
 
 
 async def enter_bots(
@@ -220,6 +233,7 @@ async def enter_late(
     if found is not None and not tournament["reentry"]:
         raise RegistrationClosed(int(tournament["id"]))
     await _pay_in(db, tournament, user_id, now, starting_balance)
+    await _trace(db, tournament, user_id, 1, now)
     if found is None:
         await db.run(
             "INSERT INTO tournament_entries (tournament_id, user_id, entries, registered_at)"
@@ -253,6 +267,7 @@ async def unregister(db: Connection, tournament: Row, user_id: int, now: datetim
         "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
         (tournament["id"], user_id),
     )
+    await _trace(db, tournament, user_id, -int(found["entries"]), now)
     refund = int(tournament["buy_in"]) * int(found["entries"])
     await _pay_out(db, tournament, user_id, refund, "tournament_refund", now)
     return refund

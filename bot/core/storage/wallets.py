@@ -26,7 +26,11 @@ STREAK_GRACE = timedelta(hours=24)
 async def ensure(
     db: Connection, guild_id: int, user_id: int, now: datetime, starting_balance: int
 ) -> None:
-    """Create the player's wallet, if he has none, with the starting balance (a ledger grant)."""
+    """Create the player's wallet, if he has none, with the starting balance (a ledger grant).
+    The house (user 0) and its computer players (below 0) start empty: their chips come only
+    from admins and the house (``house.py``), and the audit says so."""
+    if user_id <= 0:
+        starting_balance = 0
     created = await db.run(
         "INSERT OR IGNORE INTO wallets (guild_id, user_id, balance, seated, total, created_at)"
         " VALUES (?, ?, ?, 0, ?, ?)",
