@@ -1,4 +1,4 @@
-"""How fast and how well the computer players play (issue 22, points 4 and 5).
+"""How fast and how well the computer players play.
 
     python -m benchmarks.bots [--hands N] [--samples N] [--decisions N] [--seed S]
                               [--games ...] [--styles ...] [--against ...]

@@ -1,5 +1,5 @@
-"""Numbered migrations (issue 4, Model): new and old databases both reach the current schema,
-on SQLite and on PostgreSQL (issue 13 point 1)."""
+"""Numbered migrations: new and old databases both reach the current schema, on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ async def test_a_database_from_a_newer_bot_is_refused_untouched(database: Locati
 
 
 async def test_leaderboard_queries_use_the_total_index(tmp_path: Path) -> None:
-    """Issue 4 point 5 depends on this index: neither query may scan or sort the wallets."""
+    """The leaderboard depends on this index: neither query may scan or sort the wallets."""
     path = tmp_path / "plan.db"
     await (await Store.open(path)).close()
     with closing(sqlite3.connect(path)) as raw:
@@ -322,7 +322,7 @@ async def build_version_7(database: Location) -> tuple[StudHand, StudHand]:
 
 
 async def test_hands_saved_as_json_before_migration_8_still_load(database: Location) -> None:
-    """Issue 12 point 7: old hands keep their JSON, read by the same decoder as new ones: a
+    """Old hands keep their JSON, read by the same decoder as new ones: a
     settled hand's history and fairness check, and a live hand restored and played on, whose
     next saves take the compact form."""
     settled, live = await build_version_7(database)

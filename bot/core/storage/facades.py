@@ -547,8 +547,8 @@ class Reports:
 
 
 class House:
-    """``store.house``: a server's house wallet and the computer players it stakes (issue 22;
-    ``house.py``)."""
+    """``store.house``: a server's house wallet and the computer players it stakes
+    (``house.py``)."""
 
     def __init__(self, backend: Backend, settings: Settings, guilds: Guilds) -> None:
         self._backend = backend

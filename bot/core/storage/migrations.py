@@ -263,12 +263,12 @@ _BY_TABLE: Final = (
     "CREATE INDEX hands_by_table ON hands (table_id, id)",
 )
 
-# Migration 7: each seated player's time bank (issue 12), in seconds; NULL is a full one.
+# Migration 7: each seated player's time bank, in seconds; NULL is a full one.
 _TIME_BANK: Final = (
     "ALTER TABLE seats ADD COLUMN time_bank REAL CHECK (time_bank IS NULL OR time_bank >= 0)",
 )
 
-# Migration 8: a hand's state is bytes (issue 12 point 7): ``engine.codec`` packs a hand in about
+# Migration 8: a hand's state is bytes: ``engine.codec`` packs a hand in about
 # 120 bytes, where its JSON took 1.1 KB. Hands saved before keep their JSON, now as its UTF-8
 # bytes, which the same decoder reads: an ended hand is history, never rewritten in a new form,
 # and re-encoding years of hands would hold the write lock through a long startup. SQLite keeps
@@ -292,7 +292,7 @@ _COMPACT_HANDS: Final = (
     ),
 )
 
-# Migration 9: stats (issue 12 points 1, 2, 6), counted as each hand settles, in the same
+# Migration 9: stats, counted as each hand settles, in the same
 # transaction. A guild's season (``seasons``; no row: the first) starts again at ``/chips reset``
 # and keys every figure, so seasons never mix. ``player_stats`` holds one row per player, period
 # bucket and game: ``period`` is 'day', 'week' (from Monday) or 'month', each bucket named by its
@@ -406,7 +406,7 @@ _ALWAYS_SHOW: Final = (
     "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
     " CHECK (always_show IN (0, 1))",
 )
-# Migration 14: tournaments (issue 21), in ``tournament_schema.py`` (this file's length).
+# Migration 14: tournaments, in ``tournament_schema.py``.
 _TOURNAMENTS: Final = tuple(
     Dialects(*s) if isinstance(s, tuple) else s
     for s in tournament_schema.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)

@@ -205,7 +205,7 @@ async def reset_season(
         (guild_id, number, ts(now)),
     )
     # People's wallets only: the house's chips (user 0) and its computer players' (below) are
-    # what admins put in, not a season's (issue 22).
+    # what admins put in, not a season's.
     wallets = await db.all(
         "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND balance != ? AND user_id > 0"
         " ORDER BY user_id",
