@@ -119,3 +119,23 @@ def test_a_wide_class_would_be_caught(tmp_path: Path) -> None:
         f" (at most {MAX_PUBLIC_METHODS})"
     ]
     assert oversized(fits) == []
+
+
+def class_names(path: Path) -> list[str]:
+    return [
+        node.name
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.ClassDef)
+    ]
+
+
+def test_no_class_name_means_two_things() -> None:
+    """A class name says one thing across the bot and its cogs: the store's records, the
+    core's objects and the cogs' commands are named apart."""
+    where: dict[str, list[str]] = {}
+    for folder in SIZED:
+        for path in sorted(folder.rglob("*.py")):
+            for name in class_names(path):
+                where.setdefault(name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+

@@ -30,13 +30,13 @@ from bot.core.storage.models import (
     Season,
     SeasonReset,
     Seat,
-    Table,
     TableLedger,
+    TableRecord,
     Wallet,
 )
 
 
-class Settings(Protocol):
+class Economy(Protocol):
     """The store's economy, read when each call runs (``Store`` has them)."""
 
     starting_balance: int
@@ -48,7 +48,7 @@ class Wallets:
     """``store.wallets``: a player's chips in a guild, the daily grant, admins' grants and
     takes, and the guild's seasons."""
 
-    def __init__(self, backend: Backend, settings: Settings) -> None:
+    def __init__(self, backend: Backend, settings: Economy) -> None:
         self._backend = backend
         self._settings = settings
 
@@ -122,10 +122,10 @@ class Wallets:
             )
 
 
-class Seating:
+class SeatRecords:
     """``store.seating``: a channel's table, and the players' seats at it."""
 
-    def __init__(self, backend: Backend, settings: Settings, guilds: Guilds) -> None:
+    def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:
         self._backend = backend
         self._settings = settings
         self._guilds = guilds  # the server of each channel: its writes lock that server only
@@ -140,7 +140,7 @@ class Seating:
         min_buy_in: int,
         max_buy_in: int,
         settings: Mapping[str, Any] | None = None,
-    ) -> Table:
+    ) -> TableRecord:
         """Open the channel's table. ``settings`` (stakes, turn time, ...) is stored as JSON.
 
         ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
@@ -171,13 +171,13 @@ class Seating:
                 raise HandInProgress(channel_id)
             return await seating.close_table(db, table, now)
 
-    async def table(self, channel_id: int) -> Table | None:
+    async def table(self, channel_id: int) -> TableRecord | None:
         """The channel's open table."""
         async with self._backend.read() as db:
             row = await seating.table_row(db, channel_id)
         return None if row is None else seating.to_table(row)
 
-    async def tables(self) -> list[Table]:
+    async def tables(self) -> list[TableRecord]:
         """Every open table (for startup)."""
         async with self._backend.read() as db:
             return await seating.open_tables(db)
@@ -248,7 +248,7 @@ class Seating:
         return seating.to_seat(channel_id, row)
 
 
-class Hands:
+class HandRecords:
     """``store.hands``: a hand from its deal to its settlement, and the hands played."""
 
     def __init__(self, backend: Backend, guilds: Guilds) -> None:
@@ -417,7 +417,7 @@ class Hands:
         return ending.result(cashed_out)
 
 
-class Players:
+class PlayerRecords:
     """``store.players``: the names players go by, and their own display preferences. A
     player's preferences are his own on every server: each is one upsert of his row, atomic on
     both databases, with nothing read to decide it, so it waits for no server's writers."""
@@ -458,7 +458,7 @@ class Players:
             await players.set_always_show(db, user_id, always_show)
 
 
-class Reports:
+class ReportQueries:
     """``store.reports``: leaderboards, a player's stats and a table's ledger. Each is a
     ``report()``: on SQLite it reads in a thread of its own, so the tables don't wait for it."""
 
@@ -546,11 +546,11 @@ class Reports:
             return await reports.table_ledger(db, channel_id)
 
 
-class House:
+class HouseWallet:
     """``store.house``: a server's house wallet and the computer players it stakes
     (``house.py``)."""
 
-    def __init__(self, backend: Backend, settings: Settings, guilds: Guilds) -> None:
+    def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:
         self._backend = backend
         self._settings = settings
         self._guilds = guilds  # the server of each channel: its writes lock that server only
@@ -582,7 +582,7 @@ class House:
 
     async def seat_bot(self, channel_id: int, bot_id: int, buy_in: int) -> Seat:
         """Stake a computer player ``buy_in`` from the house and seat it (the lowest free
-        position), in one transaction. ``HouseEmpty``, and what ``Seating.sit`` raises."""
+        position), in one transaction. ``HouseEmpty``, and what ``SeatRecords.sit`` raises."""
         check_amount(buy_in)
         if not house.is_bot(bot_id):
             raise ValueError(f"computer players have negative ids, not {bot_id}")

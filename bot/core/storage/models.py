@@ -31,7 +31,7 @@ class Wallet:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class TableRecord:
     channel_id: int
     guild_id: int
     opener_id: int

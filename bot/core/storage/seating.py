@@ -28,7 +28,7 @@ from bot.core.storage.errors import (
     TableExists,
     TableFull,
 )
-from bot.core.storage.models import Seat, Table
+from bot.core.storage.models import Seat, TableRecord
 
 MAX_SEATS = 8
 
@@ -90,7 +90,7 @@ async def open_table(
     max_buy_in: int,
     settings_json: str,
     now: datetime,
-) -> Table:
+) -> TableRecord:
     """Open the channel's table (``TableExists`` if it has one)."""
     if await table_row(db, channel_id) is not None:
         raise TableExists(channel_id)
@@ -125,7 +125,7 @@ async def close_table(db: Connection, table: Row, now: datetime) -> dict[int, in
     return cashed_out
 
 
-async def open_tables(db: Connection) -> list[Table]:
+async def open_tables(db: Connection) -> list[TableRecord]:
     rows = await db.all("SELECT * FROM tables WHERE closed_at IS NULL ORDER BY id")
     return [to_table(row) for row in rows]
 
@@ -306,8 +306,8 @@ async def return_stacks(
         raise AuditFailed(f"hand #{hand_id}: a player has no seat to return to")
 
 
-def to_table(row: Row) -> Table:
-    return Table(
+def to_table(row: Row) -> TableRecord:
+    return TableRecord(
         channel_id=int(row["channel_id"]),
         guild_id=int(row["guild_id"]),
         opener_id=int(row["opener_id"]),

@@ -54,12 +54,19 @@ from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
-from bot.core.storage.facades import Hands, House, Players, Reports, Seating, Wallets
+from bot.core.storage.facades import (
+    HandRecords,
+    HouseWallet,
+    PlayerRecords,
+    ReportQueries,
+    SeatRecords,
+    Wallets,
+)
 from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import AuditTotals
 from bot.core.storage.postgres import PostgresBackend
 from bot.core.storage.sqlite import SqliteBackend
-from bot.core.storage.tournament_facade import Tournaments
+from bot.core.storage.tournament_facade import TournamentRecords
 
 
 class Store:
@@ -88,13 +95,13 @@ class Store:
         # The facades read the settings above when each call runs.
         self.wallets = Wallets(backend, self)
         guilds = Guilds(backend)
-        self.seating = Seating(backend, self, guilds)
-        self.hands = Hands(backend, guilds)
-        self.players = Players(backend)
-        self.reports = Reports(backend)
+        self.seating = SeatRecords(backend, self, guilds)
+        self.hands = HandRecords(backend, guilds)
+        self.players = PlayerRecords(backend)
+        self.reports = ReportQueries(backend)
         self.coordination = Coordination(backend)
-        self.house = House(backend, self, guilds)
-        self.tournaments = Tournaments(backend, self, guilds)
+        self.house = HouseWallet(backend, self, guilds)
+        self.tournaments = TournamentRecords(backend, self, guilds)
 
     @classmethod
     async def open(

@@ -38,7 +38,7 @@ class _Settings(Protocol):
     starting_balance: int
 
 
-class Tournaments:
+class TournamentRecords:
     """``store.tournaments``. Errors as the other facades': a ``StoreError`` changed nothing."""
 
     def __init__(self, backend: Backend, settings: _Settings, guilds: Guilds) -> None:
