@@ -149,18 +149,24 @@ def play_hand(
     style_name: str,
     samples: int,
     seed: int,
+    before: bool = False,
 ) -> int:
-    """One hand; returns the bot's net chips. ``None`` in ``seats`` is the bot."""
+    """One hand; returns the bot's net chips. ``None`` in ``seats`` is the bot; ``before``: the
+    bot is the frozen player of its style."""
     hand = StudHand([BUY_IN] * len(seats), STAKES, deck, dealer, variant)
-    style = STYLES[style_name]
     bot = seats.index(None)
     while hand.actor is not None:
         seat = hand.actor
         player = seats[seat]
         if player is None:
-            decision = decide(
-                Sight.of(hand, seat), style, seed * 1000 + len(hand.events), budget=samples
-            ).decision
+            seed_now = seed * 1000 + len(hand.events)
+            if before:
+                old = baseline.STYLES[style_name]
+                sight = baseline.Sight.of(hand, seat)
+                decision = baseline.decide(sight, old, seed_now, budget=samples).decision
+            else:
+                style = STYLES[style_name]
+                decision = decide(Sight.of(hand, seat), style, seed_now, budget=samples).decision
         else:
             decision = player(hand, seat, rng)
         hand.decide(decision)
@@ -183,7 +189,14 @@ class Cell:
 
 
 def cell(
-    game: str, style: str, against: str, size: int, hands: int, samples: int, seed: int
+    game: str,
+    style: str,
+    against: str,
+    size: int,
+    hands: int,
+    samples: int,
+    seed: int,
+    before: bool = False,
 ) -> Cell:
     """The bot's big bets per 100 hands and its 95% interval, each deck dealt twice."""
     decks = random.Random(f"{seed}:{game}:{size}")
@@ -198,7 +211,7 @@ def cell(
             seats[bot] = None
             rng = random.Random(f"{seed}:{number}:{turn}")
             net += play_hand(
-                GAMES[game], seats, deck, dealer, rng, style, samples, number * 2 + turn
+                GAMES[game], seats, deck, dealer, rng, style, samples, number * 2 + turn, before
             )
         per_deck.append(net / 2 / STAKES.big_bet)
     mean = statistics.fmean(per_deck)
@@ -258,6 +271,9 @@ def main() -> None:
     parser.add_argument("--styles", nargs="*", default=list(STYLES), choices=list(STYLES))
     parser.add_argument("--against", nargs="*", default=REASONABLE, choices=OPPONENTS)
     parser.add_argument("--seats", nargs="*", type=int, default=[2, 6], choices=[2, 6])
+    parser.add_argument(
+        "--before", action="store_true", help="the bot is the frozen player of each style"
+    )
     args = parser.parse_args()
 
     if args.decisions:
@@ -270,14 +286,18 @@ def main() -> None:
             )
         print(f"  95th percentile, today over before: {_p95(today) / _p95(before):.2f}")
         print()
-    print(f"Strength: {args.hands:,} hands per cell, at most {args.samples} deals per decision")
+    who = "the frozen players" if args.before else "today's players"
+    print(
+        f"Strength of {who}: {args.hands:,} hands per cell, at most {args.samples} deals per"
+        " decision"
+    )
     print(
         f"{'game':6} {'style':8} {'against':13} {'seats':>5} {'hands':>7} {'bb/100':>8}"
         f" {'95% CI':>16} target"
     )
     started = time.time()
     jobs = [
-        (game, style, against, size, args.hands, args.samples, args.seed)
+        (game, style, against, size, args.hands, args.samples, args.seed, args.before)
         for game in args.games
         for style in args.styles
         for against in args.against
@@ -295,7 +315,7 @@ def main() -> None:
     print(f"Wall time for the strength table: {time.time() - started:.0f} s")
 
 
-def _cell(job: tuple[str, str, str, int, int, int, int]) -> Cell:
+def _cell(job: tuple[str, str, str, int, int, int, int, bool]) -> Cell:
     return cell(*job)
 
 
