@@ -31,7 +31,7 @@ BLUFF_OPPONENTS = 2
 # Checked to the last seat, a bet needs this much of the usual edge.
 BEHIND = 0.9
 # A steal needs some cards too: this share of a fair one at least; and few players to pass.
-STEAL_FLOOR = 0.75
+STEAL_FLOOR = 0.6
 STEAL_OPPONENTS = 3
 
 
@@ -72,7 +72,7 @@ def decide(
     wants_raise = bool(legal.raise_to) and share > raise_line
     if not wants_raise and legal.raise_to and _steal_spot(sight, opponents):
         # Only the bring-in in and the best door showing: the antes are worth taking.
-        wants_raise = share > fair * STEAL_FLOOR and rng.random() < style.steal
+        wants_raise = equity.share > fair * STEAL_FLOOR and rng.random() < style.steal
     if wants_raise and share > MONSTER and sight.street < 7 and rng.random() < style.slowplay:
         wants_raise = False
     if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS:
