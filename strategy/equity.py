@@ -97,7 +97,7 @@ def holding_class(cards: list[Card], high: bool, low: LowRule | None) -> int:
 def _reads(opponent: Opponent) -> list[tuple[int, tuple[float, ...]]]:
     """The streets the opponent acted on, each with how likely his action was by class."""
     return [
-        (street, STEAL if street == 3 and level >= BET and opponent.stole else LIKELIHOOD[level])
+        (street, STEAL if street == 3 and level == BET and opponent.stole else LIKELIHOOD[level])
         for street, level in opponent.actions
     ]
 
