@@ -1,5 +1,7 @@
-"""A computer player's decision: its chance to win against the pot odds, with a style's
-aggression and bluffs on top. Always one of the legal actions; the same seed, the same choice.
+"""A computer player's decision: its chance to win (against what the opponents' play says they
+hold) against the pot odds, with a style's aggression, steals and bluffs on top: a completion
+with the best door card on 3rd street, a lighter bet when checked to in the last seat. Always one
+of the legal actions; the same seed, the same choice.
 
 Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
 between two actions to tell them apart, up to a budget.
@@ -12,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 from engine.hand import Decision
+from engine.variants import VARIANTS
 from strategy.equity import Equity, estimate
 from strategy.sight import Sight
 from strategy.styles import Style
@@ -96,10 +99,10 @@ def _steal_spot(sight: Sight, opponents: int) -> bool:
     if sight.street != 3 or sight.bets_this_street or opponents > STEAL_OPPONENTS:
         return False
     door = sight.own_up[0]
-    if sight.variant == "Razz":
-        mine = 1 if door.rank == 14 else door.rank
-        return all(mine < (1 if o.up[0].rank == 14 else o.up[0].rank) for o in sight.opponents)
-    return all(door.rank > o.up[0].rank for o in sight.opponents)
+    if VARIANTS[sight.variant].high:
+        return all(door.rank > o.up[0].rank for o in sight.opponents)
+    mine = 1 if door.rank == 14 else door.rank
+    return all(mine < (1 if o.up[0].rank == 14 else o.up[0].rank) for o in sight.opponents)
 
 
 def _sample(sight: Sight, rng: random.Random, lines: list[float], budget: int) -> Equity:

@@ -86,9 +86,9 @@ class Sight:
             elif isinstance(event, ev.Fold):
                 folded.add(event.seat)
             level = _LEVELS.get(type(event))
-            if level is None:
+            if level is None or not isinstance(event, ev.Action):
                 continue
-            seat_of = event.seat  # type: ignore[attr-defined]
+            seat_of = event.seat
             if level >= BET:
                 street_bets += 1
                 level = RAISED if street_bets > 1 else BET
