@@ -2,6 +2,7 @@
 
     python -m benchmarks.bots [--hands N] [--samples N] [--decisions N] [--seed S] [--jobs N]
                               [--games ...] [--styles ...] [--against ...] [--seats ...]
+                              [--before]
 
 1. CPU per decision: ``strategy.decide`` at the bot's own budget (``MAX_SAMPLES``) over
    ``--decisions`` decisions of bots playing each other, 2 to 8 seats, the three games, and the
@@ -17,7 +18,8 @@
    100 hands with its 95% confidence interval (1.96 standard errors of the per-deck results);
    ``target`` says whether the whole interval is above +2 big bets per 100 heads-up, above 0
    six-handed. Here the bot samples ``--samples`` deals per decision at most (cheaper than at
-   the table, so the figures understate it); the frozen players sample as many.
+   the table, so the figures understate it); the frozen players sample as many. ``--before``:
+   the bot of each style is the frozen player of that style, for the table before.
 
 The opponents. Reasonable ones, each written apart (``benchmarks.rivals``): ``chart``, a tight
 aggressive player by a starting-hand chart; ``station``, who calls down unless the board beats
