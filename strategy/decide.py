@@ -1,5 +1,7 @@
-"""A computer player's decision: its chance to win against the pot odds, with a style's
-aggression and bluffs on top. Always one of the legal actions; the same seed, the same choice.
+"""A computer player's decision: its chance to win (against what the opponents' play says they
+hold) against the pot odds, with a style's aggression, steals and bluffs on top: a completion
+with the best door card on 3rd street, a lighter bet when checked to in the last seat. Always one
+of the legal actions; the same seed, the same choice.
 
 Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
 between two actions to tell them apart, up to a budget.
@@ -12,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 from engine.hand import Decision
+from engine.variants import VARIANTS
 from strategy.equity import Equity, estimate
 from strategy.sight import Sight
 from strategy.styles import Style
@@ -28,6 +31,11 @@ UNREALISED_PER_STREET = 0.05
 # A very strong hand: past this share of the pot, a slowplay may just call.
 MONSTER = 0.85
 BLUFF_OPPONENTS = 2
+# Checked to the last seat, a bet needs this much of the usual edge.
+BEHIND = 0.9
+# A steal needs some cards too: this share of a fair one at least; and few players to pass.
+STEAL_FLOOR = 0.6
+STEAL_OPPONENTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,8 @@ def decide(
     opponents = max(1, len(sight.opponents))
     fair = 1.0 / (opponents + 1)
     raise_line = min(0.95, fair * style.aggression * (1 + RERAISE_MARGIN * sight.bets_this_street))
+    if sight.last_to_act and legal.check:
+        raise_line *= BEHIND  # checked to the last seat: a bet risks no raise behind it
     to_call = sight.to_call
     if legal.call is not None:
         call_line = to_call / (sight.pot + to_call) * (1 - style.looseness)
@@ -63,6 +73,9 @@ def decide(
     if share < fair:
         share *= 1 - UNREALISED_PER_STREET * max(0, 7 - sight.street)
     wants_raise = bool(legal.raise_to) and share > raise_line
+    if not wants_raise and legal.raise_to and _steal_spot(sight, opponents):
+        # Only the bring-in in and the best door showing: the antes are worth taking.
+        wants_raise = equity.share > fair * STEAL_FLOOR and rng.random() < style.steal
     if wants_raise and share > MONSTER and sight.street < 7 and rng.random() < style.slowplay:
         wants_raise = False
     if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS:
@@ -79,6 +92,17 @@ def decide(
     if legal.call is not None and (share >= call_line or not legal.fold):
         return Thought(Decision("call"), equity)
     return Thought(Decision("fold"), equity)
+
+
+def _steal_spot(sight: Sight, opponents: int) -> bool:
+    """3rd street, nobody has completed, few players left, and no door beats the player's."""
+    if sight.street != 3 or sight.bets_this_street or opponents > STEAL_OPPONENTS:
+        return False
+    door = sight.own_up[0]
+    if VARIANTS[sight.variant].high:
+        return all(door.rank > o.up[0].rank for o in sight.opponents)
+    mine = 1 if door.rank == 14 else door.rank
+    return all(mine < (1 if o.up[0].rank == 14 else o.up[0].rank) for o in sight.opponents)
 
 
 def _sample(sight: Sight, rng: random.Random, lines: list[float], budget: int) -> Equity:

@@ -3,8 +3,12 @@
 Unseen are the cards the player can't see: the deck less his own cards, every up card (live
 and folded) and the community card. Each sample gives every live opponent his down cards and
 everyone the cards still to come, then values the hands with the engine's evaluators (by key:
-``engine.evaluator.high_of_key``). An opponent who completed, bet or raised is given plausible
-holdings: a sample where his first three cards are poor for the game counts less.
+``engine.evaluator.high_of_key``). Each sample counts as much as the opponents' actions make it
+likely: on every street he acted, his cards of that street (his down cards and the up cards he
+showed then) are classed nothing, weak or drawing, good or strong for the game (in Hi-Lo the
+better of the two halves), and a raise from a nothing holding counts little, a check from a
+strong one less than from a weak one. Folded up cards are seen cards: they are out of every
+sample, so a draw counts only its live cards.
 
 For a game with a low, the result has each half and the scoop as well as the share of the pot.
 """
@@ -17,13 +21,20 @@ from dataclasses import dataclass
 from engine.cards import FULL_DECK, Card
 from engine.evaluator import CARD_KEYS, EMPTY_KEY, eight_low_of_key, high_of_key, low_of_key
 from engine.variants import VARIANTS, LowRule
-from strategy.sight import Sight
+from strategy.sight import BET, CALLED, CHECKED, RAISED, Opponent, Sight
 
 HAND_SIZE = 7
-# What a bet says about a hand: a sample where the bettor's first three cards are poor counts
-# this much (per bet, down to the floor).
-POOR_START_WEIGHT = 0.45
-POOR_START_FLOOR = 0.1
+NOTHING, WEAK, GOOD, STRONG = range(4)
+# How likely a reasonable player makes each action with a holding of each class, NOTHING to
+# STRONG: bluffs and slowplays keep every entry above zero.
+LIKELIHOOD: dict[int, tuple[float, ...]] = {
+    CHECKED: (1.0, 1.0, 0.6, 0.35),
+    CALLED: (0.45, 1.0, 1.0, 0.8),
+    BET: (0.25, 0.5, 0.9, 1.0),
+    RAISED: (0.08, 0.2, 0.55, 1.0),
+}
+# A 3rd-street completion from the best door showing is often a steal.
+STEAL = (0.5, 0.7, 0.9, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,18 +50,56 @@ class Equity:
     samples: int
 
 
-def poor_start(cards: tuple[Card, ...], high: bool, low: LowRule | None) -> bool:
-    """Three cards nobody who knows the game completes or raises with."""
-    ranks = sorted(card.rank for card in cards)
-    paired = len(set(ranks)) < len(ranks)
-    if not high:  # Razz: three cards of eight or lower, unpaired, is a start
-        return paired or sum(1 for r in ranks if r <= 8 or r == 14) < 3
-    suited = len({card.suit for card in cards}) == 1
-    connected = ranks[-1] - ranks[0] <= 4 and not paired
-    if low is not None:  # Hi-Lo: trips, a high pair, or three low cards
-        lows = sum(1 for r in ranks if r <= 8 or r == 14)
-        return not (lows == 3 or (paired and ranks[1] >= 10) or suited)
-    return not (paired or suited or connected or (ranks[-1] >= 13 and ranks[-2] >= 10))
+def holding_class(cards: list[Card], high: bool, low: LowRule | None) -> int:
+    """NOTHING, WEAK (a small pair, a draw, one bad low card), GOOD (a big pair, a smooth low
+    start) or STRONG (two pair or better, a made or perfect low) for the game: 3 to 7 cards."""
+    count = len(cards)
+    ranks = [(card >> 2) + 2 for card in cards]
+    best = NOTHING
+    if high:
+        if count >= 5:
+            value = high_of_key(sum(map(CARD_KEYS.__getitem__, cards), EMPTY_KEY))
+            category = value >> 20
+            if category >= 2:
+                return STRONG
+            if category == 1:
+                best = GOOD if (value >> 16) & 0xF >= 10 else WEAK
+        else:
+            distinct = set(ranks)
+            paired = count - len(distinct)
+            if paired >= 2:
+                return STRONG
+            if paired == 1:
+                pair = max(rank for rank in distinct if ranks.count(rank) > 1)
+                best = GOOD if pair >= 10 else WEAK
+        if best == NOTHING and count < HAND_SIZE:
+            suits = [card & 3 for card in cards]
+            flushy = max(map(suits.count, set(suits))) >= min(4, count)
+            spread = sorted(set(ranks))
+            straighty = len(spread) >= min(4, count) and any(
+                spread[i + min(4, count) - 1] - spread[i] <= 4
+                for i in range(len(spread) - min(4, count) + 1)
+            )
+            best = WEAK if flushy or straighty else NOTHING
+    if low is None and high:
+        return best
+    lows = {1 if rank == 14 else rank for rank in ranks if rank <= 8 or rank == 14}
+    if len(lows) >= 5:
+        return max(best, STRONG if sorted(lows)[4] <= 7 else GOOD)
+    bad = count - len(lows)
+    if count >= 5:
+        return max(best, WEAK if count < HAND_SIZE and bad <= 2 else NOTHING)
+    if bad == 0:
+        return max(best, STRONG if max(lows) <= (6 if count == 4 else 7) else GOOD)
+    return max(best, WEAK if bad == 1 else NOTHING)
+
+
+def _reads(opponent: Opponent) -> list[tuple[int, tuple[float, ...]]]:
+    """The streets the opponent acted on, each with how likely his action was by class."""
+    return [
+        (street, STEAL if street == 3 and level == BET and opponent.stole else LIKELIHOOD[level])
+        for street, level in opponent.actions
+    ]
 
 
 def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
@@ -72,13 +121,13 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
     for opponent in sight.opponents:
         key = sum(map(CARD_KEYS.__getitem__, opponent.up), EMPTY_KEY) + community_key
         held = len(opponent.up) + opponent.down_count + (sight.community is not None)
-        others.append((opponent, key, opponent.down_count + HAND_SIZE - held))
+        others.append((opponent, key, opponent.down_count + HAND_SIZE - held, _reads(opponent)))
     shared = 0
-    needed = own_missing + sum(missing for _, _, missing in others)
+    needed = own_missing + sum(missing for _, _, missing, _ in others)
     if needed > len(unseen):
         # Too few cards for everyone's 7th street: one community card for all (RULES 2.2).
         shared = 1
-        needed = own_missing - 1 + sum(missing - 1 for _, _, missing in others) + 1
+        needed = own_missing - 1 + sum(missing - 1 for _, _, missing, _ in others) + 1
     total_weight = high_sum = low_sum = scoop_sum = share_sum = 0.0
     for _ in range(samples):
         drawn = rng.sample(unseen, needed)
@@ -93,13 +142,14 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
         at += own_missing - shared
         weight = 1.0
         keys = []
-        for opponent, key, missing in others:
+        for opponent, key, missing, reads in others:
             take = drawn[at : at + missing - shared]
             at += missing - shared
-            if opponent.aggression:
-                start = (*take[: 2 if opponent.down_count >= 2 else 0], *opponent.up[:1])
-                if len(start) == 3 and poor_start(start, plays_high, low_rule):
-                    weight *= max(POOR_START_FLOOR, POOR_START_WEIGHT**opponent.aggression)
+            down = take[: opponent.down_count]
+            for street, likely in reads:
+                then = down[:2] + list(opponent.up[: street - 2]) + down[2 : street - 4]
+                if len(then) >= 3:
+                    weight *= likely[holding_class(then, plays_high, low_rule)]
             for card in take:
                 key += CARD_KEYS[card]
             keys.append(key + common)

@@ -15,6 +15,8 @@ from engine.cards import Card
 from engine.hand import LegalActions, StudHand
 from engine.stakes import Stakes
 
+CHECKED, CALLED, BET, RAISED = range(4)
+
 
 @dataclass(frozen=True, slots=True)
 class Opponent:
@@ -24,8 +26,12 @@ class Opponent:
     up: tuple[Card, ...]
     down_count: int
     stack: int
-    aggression: int  # completions, bets and raises this hand: what his play says of his cards
+    # His strongest voluntary action on each street he acted, as (street, CHECKED..RAISED): what
+    # his play says of his cards. A bring-in is forced and says nothing.
+    actions: tuple[tuple[int, int], ...]
     all_in: bool
+    # He completed on 3rd street with the best door card of those still in: maybe a steal.
+    stole: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +49,7 @@ class Sight:
     legal: LegalActions
     stakes: Stakes
     bets_this_street: int  # completions, bets and raises on this street so far
+    last_to_act: bool = False  # nobody acts after him on this street's first round (the board)
 
     @property
     def own(self) -> tuple[Card, ...]:
@@ -64,14 +71,30 @@ class Sight:
     def of(cls, hand: StudHand, seat: int) -> Sight:
         """What ``seat`` sees now; he must be the actor."""
         assert hand.actor == seat, "a player decides on his own turn"
-        aggression: dict[int, int] = {}
+        strongest: dict[tuple[int, int], int] = {}
+        stole: set[int] = set()
+        folded: set[int] = set()
         street_bets = 0
+        street = 3
+        first = hand.dealing_order[0]
         for event in hand.events:
             if isinstance(event, ev.StreetStarted):
                 street_bets = 0
-            elif isinstance(event, ev.Complete | ev.Bet | ev.Raise):
-                aggression[event.seat] = aggression.get(event.seat, 0) + 1
+                street = event.street
+            elif isinstance(event, ev.FirstToAct):
+                first = event.seat
+            elif isinstance(event, ev.Fold):
+                folded.add(event.seat)
+            level = _LEVELS.get(type(event))
+            if level is None or not isinstance(event, ev.Action):
+                continue
+            seat_of = event.seat
+            if level >= BET:
                 street_bets += 1
+                level = RAISED if street_bets > 1 else BET
+            if street == 3 and level == BET and _best_door(hand, seat_of, folded):
+                stole.add(seat_of)
+            strongest[street, seat_of] = max(level, strongest.get((street, seat_of), CHECKED))
         opponents: list[Opponent] = []
         dead: list[Card] = []
         for other in hand.dealing_order:
@@ -87,10 +110,18 @@ class Sight:
                     tuple(up),
                     len(hand.cards(other)) - len(up),
                     hand.stacks[other],
-                    aggression.get(other, 0),
+                    tuple((s, level) for (s, who), level in strongest.items() if who == other),
                     hand.stacks[other] == 0,
+                    other in stole,
                 )
             )
+        order = list(hand.dealing_order)
+        at = order.index(first)
+        acting = [
+            other
+            for other in order[at:] + order[:at]
+            if not hand.folded(other) and (hand.stacks[other] > 0 or other == seat)
+        ]
         return cls(
             variant=hand.variant.name,
             street=hand.street,
@@ -105,4 +136,25 @@ class Sight:
             legal=hand.legal(),
             stakes=hand.stakes,
             bets_this_street=street_bets,
+            last_to_act=bool(acting) and acting[-1] == seat,
         )
+
+
+_LEVELS: dict[type, int] = {
+    ev.Check: CHECKED,
+    ev.Call: CALLED,
+    ev.Complete: BET,
+    ev.Bet: BET,
+    ev.Raise: BET,
+}
+
+
+def _best_door(hand: StudHand, seat: int, folded: set[int]) -> bool:
+    """Whether ``seat``'s door card beats every other door of those not yet folded: the seat a
+    completion may be a steal from (high cards in Stud and Hi-Lo, low ones in Razz)."""
+    door = hand.up_cards(seat)[0]
+    others = [hand.up_cards(o)[0] for o in hand.dealing_order if o != seat and o not in folded]
+    if hand.variant.high:
+        return all(door.rank > other.rank for other in others)
+    low = 1 if door.rank == 14 else door.rank
+    return all(low < (1 if other.rank == 14 else other.rank) for other in others)

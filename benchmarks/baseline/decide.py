@@ -1,0 +1,105 @@
+"""A computer player's decision: its chance to win against the pot odds, with a style's
+aggression and bluffs on top. Always one of the legal actions; the same seed, the same choice.
+
+Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
+between two actions to tell them apart, up to a budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from benchmarks.baseline.equity import Equity, estimate
+from benchmarks.baseline.sight import Sight
+from benchmarks.baseline.styles import Style
+from engine.hand import Decision
+
+FIRST_BATCH = 48
+MAX_SAMPLES = 400
+# How many standard errors from a line an estimate must be before more samples stop mattering.
+CLOSE = 1.5
+# A bet or raise of each earlier one this street asks for this much more equity to raise again.
+RERAISE_MARGIN = 0.15
+# A hand behind doesn't see every card for free, as the samples assume: the bets to come take
+# this much of its share per street left.
+UNREALISED_PER_STREET = 0.05
+# A very strong hand: past this share of the pot, a slowplay may just call.
+MONSTER = 0.85
+BLUFF_OPPONENTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """The decision and the estimate behind it (``None`` when there was nothing to weigh)."""
+
+    decision: Decision
+    equity: Equity | None
+
+
+def decide(
+    sight: Sight, style: Style, seed: int | str | bytes, *, budget: int = MAX_SAMPLES
+) -> Thought:
+    """Choose the actor's decision from what he can see. ``budget`` caps the samples dealt."""
+    legal = sight.legal
+    rng = random.Random(seed)
+    if legal.bring_in is not None and not legal.raise_to:
+        return Thought(Decision("bring_in"), None)  # nothing to choose: too short to complete
+    if not legal.raise_to and legal.call is not None and not legal.fold:
+        return Thought(Decision("call"), None)
+    opponents = max(1, len(sight.opponents))
+    fair = 1.0 / (opponents + 1)
+    raise_line = min(0.95, fair * style.aggression * (1 + RERAISE_MARGIN * sight.bets_this_street))
+    to_call = sight.to_call
+    if legal.call is not None:
+        call_line = to_call / (sight.pot + to_call) * (1 - style.looseness)
+    else:
+        call_line = 0.0
+    lines = [raise_line] + ([call_line] if legal.call is not None else [])
+
+    equity = _sample(sight, rng, lines, min(budget, MAX_SAMPLES))
+    share = equity.share
+    if share < fair:
+        share *= 1 - UNREALISED_PER_STREET * max(0, 7 - sight.street)
+    wants_raise = bool(legal.raise_to) and share > raise_line
+    if wants_raise and share > MONSTER and sight.street < 7 and rng.random() < style.slowplay:
+        wants_raise = False
+    if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS:
+        # A bluff where the betting allows it; a semi-bluff only with a hand worth a call.
+        chance = style.bluff if legal.check or legal.bring_in is not None else style.bluff / 2
+        if (legal.call is None or share >= call_line) and rng.random() < chance:
+            return Thought(Decision("raise_to", legal.raise_to[0]), equity)
+    if wants_raise:
+        return Thought(Decision("raise_to", legal.raise_to[-1]), equity)
+    if legal.bring_in is not None:
+        return Thought(Decision("bring_in"), equity)
+    if legal.check:
+        return Thought(Decision("check"), equity)
+    if legal.call is not None and (share >= call_line or not legal.fold):
+        return Thought(Decision("call"), equity)
+    return Thought(Decision("fold"), equity)
+
+
+def _sample(sight: Sight, rng: random.Random, lines: list[float], budget: int) -> Equity:
+    """Sample in growing batches until the estimate is clear of every line, or the budget."""
+    batch = min(FIRST_BATCH, budget)
+    equity = estimate(sight, batch, rng)
+    while equity.samples < budget:
+        error = math.sqrt(max(equity.share * (1 - equity.share), 0.01) / equity.samples)
+        if all(abs(equity.share - line) > CLOSE * error for line in lines):
+            break
+        more = estimate(sight, min(equity.samples * 2, budget - equity.samples), rng)
+        equity = _pooled(equity, more)
+    return equity
+
+
+def _pooled(a: Equity, b: Equity) -> Equity:
+    n = a.samples + b.samples
+
+    def mix(x: float, y: float) -> float:
+        return (x * a.samples + y * b.samples) / n
+
+    return Equity(
+        mix(a.share, b.share), mix(a.high, b.high), mix(a.low, b.low), mix(a.scoop, b.scoop), n
+    )
