@@ -1,4 +1,4 @@
-"""Computer players in tournaments (issue 22 point 1, docs/rules.md 11.1), through the core on
+"""Computer players in tournaments (docs/rules.md 11.1), through the core on
 the injected clock, on SQLite and PostgreSQL: the organiser's bots are entrants whose buy-ins
 the house pays and whose prizes go back to it, seated, moved and knocked out like anyone, never
 sent a DM; once no person is left they play it out without pauses. The audit holds throughout."""
