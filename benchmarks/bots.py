@@ -6,9 +6,10 @@
 
 1. CPU per decision: ``strategy.decide`` at the bot's own budget (``MAX_SAMPLES``) over
    ``--decisions`` decisions of bots playing each other, 2 to 8 seats, the three games, and the
-   players before they read their opponents (``benchmarks.baseline``, frozen from ``git
-   archive``) on the very same decisions; prints the median, the 95th percentile and the worst,
-   in CPU milliseconds (``time.process_time``), and today's 95th percentile over the frozen one's.
+   players before they read their opponents (``benchmarks.baseline``: ``strategy/`` at a commit
+   before, from ``git archive``) on the very same decisions; prints the median, the 95th
+   percentile and the worst, in CPU milliseconds (``time.process_time``), and today's 95th
+   percentile over the one before's.
 2. Strength: each style against each opponent, heads-up (one of each) and six-handed (the bot and
    five of them), ``--hands`` hands per cell, every game. Dealing is duplicate: each deck is
    dealt twice with the same dealer, the bot in one seat and then in another's (heads-up: the
@@ -46,7 +47,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
-from benchmarks import baseline
+from benchmarks.baseline import load
 from benchmarks.rivals.aggressor import aggressor
 from benchmarks.rivals.chart import chart
 from benchmarks.rivals.station import station
@@ -54,6 +55,8 @@ from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand, Vari
 from engine.cards import FULL_DECK, Card
 from strategy import STYLES, Sight, decide
 from strategy.decide import MAX_SAMPLES
+
+baseline = load()  # the players before, from the repository's history
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
 BUY_IN = 50 * STAKES.big_bet
@@ -121,9 +124,10 @@ def fit_or_fold(hand: StudHand, seat: int, rng: random.Random) -> Decision:
 def was(style: str, samples: int, hand: StudHand, seat: int, rng: random.Random) -> Decision:
     """The frozen computer player of ``style``, as it played before it read its opponents."""
     sight = baseline.Sight.of(hand, seat)
-    return baseline.decide(
+    decision: Decision = baseline.decide(
         sight, baseline.STYLES[style], rng.getrandbits(32), budget=samples
     ).decision
+    return decision
 
 
 WEAK: dict[str, Player] = {

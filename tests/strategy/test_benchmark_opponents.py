@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.baseline import BEFORE, load
 from benchmarks.bots import GAMES, OPPONENTS, REASONABLE, STAKES, cell, opponent
 from engine import Decision, StudHand
 from engine.cards import FULL_DECK
+from strategy import Sight, decide
 
 ROOT = Path(__file__).resolve().parents[2]
-FROZEN_FROM = "55a43d1"
 
 
 @pytest.mark.parametrize("name", [n for n in OPPONENTS if not n.startswith("was-")])
@@ -65,23 +66,25 @@ def test_a_rival_sees_no_one_elses_down_cards(name: str) -> None:
             assert player(hand, 0, random.Random(1)) == player(other, 0, random.Random(1))
 
 
-def test_the_frozen_players_are_the_code_on_main_before() -> None:
-    """Each frozen module differs from its ``git archive`` original only in import lines."""
-    for module in ("decide", "equity", "sight", "styles"):
-        shown = subprocess.run(
-            ["git", "show", f"{FROZEN_FROM}:strategy/{module}.py"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if shown.returncode:
-            pytest.skip(f"this clone lacks commit {FROZEN_FROM} (a shallow clone)")
-        original = shown.stdout.splitlines()
-        frozen = (ROOT / "benchmarks" / "baseline" / f"{module}.py").read_text().splitlines()
-        assert sorted(line for line in original if "import" not in line) == sorted(
-            line for line in frozen if "import" not in line
-        )
+def test_the_players_before_are_the_code_at_that_commit() -> None:
+    """The players before come from the repository's history as they were, under a package of
+    their own: the same source but for their imports, and not today's code."""
+    shown = subprocess.run(
+        ["git", "show", f"{BEFORE}:strategy/decide.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if shown.returncode:
+        pytest.skip(f"this clone lacks commit {BEFORE} (a shallow clone)")
+    before = load()
+    loaded = Path(before.decide.__code__.co_filename).read_text().splitlines()
+    original = shown.stdout.splitlines()
+    assert [line for line in original if "import" not in line] == [
+        line for line in loaded if "import" not in line
+    ]
+    assert before.decide is not decide and before.Sight is not Sight
 
 
 def test_a_cell_is_dealt_twice_a_deck_and_counts_hands() -> None:
