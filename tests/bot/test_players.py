@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.core.archive import Archive
 from bot.core.config import TableConfig
 from bot.core.storage import Store
@@ -98,3 +100,22 @@ async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) ->
     assert manager.tables.get(CHANNEL).name(7) == "Ann D."
     assert manager.tables.get(other_channel).name(7) == "Ann"
     await manager.recovery.shutdown()
+
+
+async def test_a_name_that_cannot_be_saved_still_shows_and_fails_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database refusing a new name costs a warning: his table shows it all the same, and
+    the command or action that brought it goes on."""
+    manager, _ = screened(store, ManualClock())
+    config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
+    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.tables.sit(CHANNEL, 1, "Ann", 500)
+
+    async def refused(*args: object) -> None:
+        raise OSError("the database is gone")
+
+    monkeypatch.setattr(store.players, "save_name", refused)
+    await manager.players.remember(GUILD, 1, "Annie")
+    assert manager.tables.get(CHANNEL).name(1) == "Annie"
+    assert "could not save a player's name" in caplog.text
