@@ -37,6 +37,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 import aiosqlite
 
+from bot.core.clock import pauses
 from bot.core.storage.backend import Backend, Connection, Params, Row
 from bot.core.storage.migrations import migrate
 
@@ -100,15 +101,14 @@ async def _unless_busy(statement: Callable[[], T]) -> T:
     ``BUSY_TIMEOUT_MS``: the loop never blocks on the lock. A busy statement did nothing."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
-    attempt = 0
+    backoff = pauses(BUSY_RETRY_SECONDS)
     while True:
         try:
             return statement()
         except sqlite3.OperationalError as error:
             if not _is_busy(error) or loop.time() >= deadline:
                 raise
-        await asyncio.sleep(BUSY_RETRY_SECONDS[min(attempt, len(BUSY_RETRY_SECONDS) - 1)])
-        attempt += 1
+        await asyncio.sleep(next(backoff))
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:
