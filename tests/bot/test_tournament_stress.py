@@ -19,13 +19,17 @@ from tests.bot.tournament_stress import ShuffledLoop, one_tournament
 from tests.databases import migrated_sqlite
 
 
-def play_seeds(seeds: range, folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+def play_seeds(
+    seeds: range, folder: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> int:
+    """Plays each seed's tournament; returns how many times hands met (``one_tournament``)."""
     caplog.set_level(logging.ERROR)
+    met = 0
     for seed in seeds:
         path = folder / f"{seed}.db"
         loop = ShuffledLoop(random.Random(seed))
         try:
-            loop.run_until_complete(_one(path, seed))
+            met += loop.run_until_complete(_one(path, seed, monkeypatch))
             # No task failed (a step that lost its table, say), even if the end came right.
             assert not caplog.records, [r.getMessage() for r in caplog.records]
         except BaseException as error:
@@ -33,25 +37,29 @@ def play_seeds(seeds: range, folder: Path, caplog: pytest.LogCaptureFixture) -> 
         finally:
             loop.close()
             path.unlink(missing_ok=True)
+            monkeypatch.undo()
+    return met
 
 
-async def _one(path: Path, seed: int) -> None:
+async def _one(path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> int:
     await migrated_sqlite(path)
     store = await Store.open(path)
     try:
-        await one_tournament(store, seed)
+        return await one_tournament(store, seed, monkeypatch)
     finally:
         await store.close()
 
 
 def test_seeded_tournaments_end_with_every_place_and_chip_as_rule_11_says(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    play_seeds(range(20), tmp_path, caplog)
+    met = play_seeds(range(20), tmp_path, caplog, monkeypatch)
+    assert met > 0, "no two hands' ends ever met: the races were not let loose"
 
 
 @pytest.mark.slow
 def test_three_hundred_seeded_tournaments_with_their_races_loose(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    play_seeds(range(1000, 1300), tmp_path, caplog)
+    met = play_seeds(range(1000, 1300), tmp_path, caplog, monkeypatch)
+    assert met > 0, "no two hands' ends ever met: the races were not let loose"

@@ -12,10 +12,12 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from bot.core.errors import TableError
 from bot.core.house import House
-from bot.core.storage import Store
-from bot.core.table import Table
+from bot.core.storage import HandEnd, Store
+from bot.core.table import LiveHand, Table
 from tests.bot.fakes import ManualClock
 from tests.bot.tournament_run import COUNTDOWN, TournamentRun, check_the_end
 
@@ -98,20 +100,39 @@ async def _act(run: TournamentRun, rng: random.Random, table: Table) -> None:
         await run.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)
 
 
-async def one_tournament(store: Store, seed: int) -> TournamentRun:
+async def one_tournament(store: Store, seed: int, monkeypatch: pytest.MonkeyPatch) -> int:
     """A sit-and-go of a seeded size and shape played to its end with its races loose, then
     RULES 11's checks: every player out ranked once, places contiguous (or tied), the chips
-    (the audits), the pool paid once as 11.7 shares it."""
+    (the audits), the pool paid once as 11.7 shares it. Returns how many times a hand ended
+    (not hand for hand) while another's end still waited for the director's step: the race
+    the director must survive."""
     rng = random.Random(seed)
     players = rng.randint(3, 10)
     run = TournamentRun(store, seed, players=players, seats=rng.randint(2, 4), clock=RacingClock())
     director = await run.register_all(
         level_hands=rng.randint(1, 4), starting_stack=rng.choice([3, 6, 10, 40])
     )
+    waiting, met = 0, 0
+    hand_ended, after_hand = director.hand_ended, store.tournaments.after_hand
+
+    def ending(table: Table, live: LiveHand, end: HandEnd) -> None:
+        nonlocal waiting, met
+        if not director.hand_for_hand:
+            met += waiting > 0
+            waiting += 1
+        hand_ended(table, live, end)
+
+    async def stepped(tournament_id: int, **kwargs: Any) -> None:
+        nonlocal waiting
+        await after_hand(tournament_id, **kwargs)
+        waiting = 0
+
+    monkeypatch.setattr(director, "hand_ended", ending)
+    monkeypatch.setattr(store.tournaments, "after_hand", stepped)
     await play_racing(run, rng)
     await run.clock.until_idle(lambda: run.house.tasks)
     await check_the_end(run, players)
     ranked = Counter(user for finish in director.record.finishes for user in finish.players)
     assert set(ranked) == set(run.users) and set(ranked.values()) == {1}, ranked
     await run.house.tasks.stop()
-    return run
+    return met
