@@ -52,6 +52,7 @@ class Rig:
         assert table is not None
         outcome = queued.pop(0)
         users = [seat.user_id for seat in table.eligible()]  # the hand's seats, in order
+        assert len(users) == len(kwargs["stacks"]), "another table's deal"
         order = StudHand(**kwargs).dealing_order
         ranks = {seat: TIED if outcome is None else LOSER for seat in order}
         if outcome is not None:
