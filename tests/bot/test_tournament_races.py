@@ -5,6 +5,7 @@ once a player is out until the places, the breaks and the balancing are done."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -68,6 +69,50 @@ async def test_a_step_that_breaks_a_table_whose_hand_just_ended_still_ranks_its_
     assert all(move.player not in places for move in director.record.moves)
     stored = await store.tournaments.tables(run.tournament.tournament_id)
     assert [t.channel_id for t in stored] == [first.channel_id]
+    await store.audit()
+    await run.play()
+    await check_the_end(run, 4)
+
+
+async def test_a_hand_that_ends_while_a_step_is_saved_has_its_players_ranked_next(
+    store: Store, seeded: Seeded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand ends while the director's step for another is waiting on the store: its players
+    out are noted, kept when the step ends (which ranked only its own) and ranked by the next,
+    which breaks its table."""
+    run = seeded(TournamentRun(store, seed=5, players=4, seats=3))
+    rig = Rig(run, monkeypatch)
+    director = await run.register_all(level_hands=1000, starting_stack=40)
+    first, second = director.tables[1], director.tables[2]
+    losers: dict[int, int] = {}  # table -> its player who goes out
+    for number, table in ((1, first), (2, second)):
+        players = sorted(table.seats)
+        rig.next[table.channel_id] = [players[0]]
+        losers[number] = players[1]
+    await run.clock.advance(COUNTDOWN, run.house)
+    assert first.live is not None and second.live is not None
+    saving = asyncio.Event()
+    steps: list[dict[int, int]] = []
+    after_hand = store.tournaments.after_hand
+
+    async def slow(tournament_id: int, **kwargs: Any) -> None:
+        steps.append(dict(kwargs["out"]))
+        await saving.wait()  # a store slow to answer
+        await after_hand(tournament_id, **kwargs)
+
+    monkeypatch.setattr(store.tournaments, "after_hand", slow)
+    await all_in(run, [first], settle=False)
+    for _ in range(100):
+        if steps:
+            break
+        await asyncio.sleep(0)
+    assert steps == [{losers[1]: 4}]
+    await all_in(run, [second], settle=False)  # over while the first step waits
+    saving.set()
+    await run.clock.until_idle(lambda: run.house.tasks)
+    assert steps == [{losers[1]: 4}, {losers[2]: 3}]
+    assert list(director.tables) == [1] and director.record.breaks == [2]
+    assert director.left == set(run.users) - set(losers.values())
     await store.audit()
     await run.play()
     await check_the_end(run, 4)

@@ -69,9 +69,10 @@ class Rig:
         return StudHand(**{**kwargs, "deck": cards})
 
 
-async def all_in(run: TournamentRun, tables: list[Table]) -> None:
+async def all_in(run: TournamentRun, tables: list[Table], *, settle: bool = True) -> None:
     """Every player at ``tables`` raises whenever he can, or calls, or checks, until their hands
-    are over: every chip goes in that can."""
+    are over: every chip goes in that can. After each round of decisions the core's tasks
+    settle (``settle``), unless a test holds one of them on purpose."""
     while any(table.live is not None for table in tables):
         for table in tables:
             actor = table.actor_id()
@@ -83,4 +84,5 @@ async def all_in(run: TournamentRun, tables: list[Table]) -> None:
                     spec = buttons[action]
                     await run.house.dealer.act(table.channel_id, actor, action, spec.amount)
                     break
-        await run.clock.until_idle(lambda: run.house.tasks)
+        if settle:
+            await run.clock.until_idle(lambda: run.house.tasks)
