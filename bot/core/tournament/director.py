@@ -30,6 +30,7 @@ from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
+from bot.core.tournament.telling import tell_step
 from bot.core.tournament.waiting import Out, Waiting
 from bot.core.views import LevelClock
 from engine.codec import decode
@@ -414,7 +415,7 @@ class TournamentDirector:
         self.record.moves.extend(moves)
         self.record.breaks.extend(breaking)
         self.record.draws.extend(draws)
-        self._show(out, places, moves, breaking)
+        tell_step(self.tables, out, places, moves, breaking)
         for number in breaking:
             table = self.tables.pop(number)
             del self._numbers[table.channel_id]
@@ -484,34 +485,6 @@ class TournamentDirector:
             if isinstance(plan, Break):
                 del seats[number]
         return moves, breaking, draws
-
-    def _show(
-        self, out: list[Out], places: dict[int, int], moves: list[Move], breaking: list[int]
-    ) -> None:
-        for o in out:
-            table = self.tables[o.table]
-            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
-        for number in breaking:
-            self.tables[number].outbox.say("tournament_breaks")
-        for move in moves:
-            source, target = self.tables[move.from_table], self.tables[move.to_table]
-            name = source.name(move.player)
-            target.names.setdefault(move.player, name)
-            # A channel mention: his old thread links to his new one.
-            source.outbox.say(
-                "tournament_moves_away",
-                name=name,
-                table=move.to_table,
-                thread=f"<#{target.channel_id}>",
-            )
-            # A computer player has no mention and no one to ping.
-            bot = is_bot(move.player)
-            target.outbox.say(
-                "tournament_moves_in",
-                ping=None if bot else move.player,
-                mention=name if bot else f"<@{move.player}>",
-                table=move.from_table,
-            )
 
     async def _refresh(self, table: Table) -> None:
         """The table's seats as the store has them now (stacks back, players moved)."""
@@ -605,9 +578,7 @@ class TournamentDirector:
         self.record.prizes = prizes
         self.finished = True
         self.left = set()
-        for o in out:
-            table = self.tables[o.table]
-            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
+        tell_step(self.tables, out, places)
         for table in self.tables.values():
             if winner in table.seats:
                 table.outbox.say("tournament_won", name=table.name(winner))
