@@ -7,7 +7,7 @@ registrations and the start where the child waits to be killed (between two regi
 after the last one and before its start, with some of the start's threads made, inside the
 start's transaction), then at random moments a few milliseconds after it reports a hand dealt
 with (so kills land mid-hand, mid-transaction and between a hand's end and the director's work
-after it).
+after it), and once inside the payout's transaction (the restart then pays out as it restores).
 After every kill, from the database alone: the audit holds (the wallets' and the tournament's
 own: its stacks and hands in play add up to a starting stack per entry, its pool to the
 buy-ins), every place written before is still written, and a tournament still registering has
@@ -131,15 +131,20 @@ async def test_a_tournament_survives_sigkills_of_its_process(tmp_path: Path) -> 
         f"thread:{rng.randint(2, 4)}",
         f"seat:{rng.randint(2, 30)}",
     ]
+    # Once, the kill comes inside the payout's transaction: the restart then ends the
+    # tournament as it restores, before anything is dealt.
+    killed_paying = False
     for number in itertools_count():
-        pause = pauses[number] if number < len(pauses) else None
+        starting = number < len(pauses)
+        pause = pauses[number] if starting else None if killed_paying else "finish"
         # Otherwise killed after 1 to 12 hands, up to 30 ms after the last one was dealt with.
         reported, code = await run_and_kill(
             db, number, rng.randint(1, 12), rng.uniform(0, 0.03), pause
         )
-        if pause is not None:
+        if starting:
             assert reported[-1] == f"paused {pause}", reported
-        # A restart's own start pauses before the restore is over.
+        killed_paying = killed_paying or reported[-1:] == ["paused finish"]
+        # A restart's own start (or payout) pauses before the restore is over.
         first = "created" if number == 0 else "restored"
         assert reported[0] == first or reported == [f"paused {pause}"], reported
         if code == 0:
@@ -148,11 +153,13 @@ async def test_a_tournament_survives_sigkills_of_its_process(tmp_path: Path) -> 
             assert code == -signal.SIGKILL
             kills += 1
         state = await check_after_a_kill(db, places)
-        # A start cut short left nothing: the restart starts it.
-        assert pause is None or state == "registering", (pause, state)
+        # A start cut short left nothing: the restart starts it; a payout cut short paid nothing.
+        assert not starting or state == "registering", (pause, state)
+        assert reported[-1:] != ["paused finish"] or state == "running", state
         if state == "finished":
             break
         assert number < 300, "the tournament never ended"
+    assert killed_paying
     assert kills >= 10, kills  # 18 or 19 with this seed (4 during the registrations and start)
 
     store = await Store.open(db)

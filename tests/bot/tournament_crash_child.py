@@ -11,11 +11,14 @@ director has dealt with a hand's end, and ``finished`` (then exits) once the tou
 out. Decisions and decks come from ``SEED`` and ``RUN``: a run is repeatable, each restart plays
 on differently.
 
-``PAUSE`` stops the run at one point of the registrations or the start, for the parent to kill
-it exactly there: it prints ``paused PAUSE`` and waits. ``registering:N`` is before the N-th
-registration; ``thread:N`` before table N's thread is made (``thread:1``: the last registration
-committed, the start not begun); ``seat:N`` inside the start's transaction, before the N-th
-player is seated (N - 1 seated, nothing committed).
+``PAUSE`` stops the run at one point of the registrations, the start or the end, for the parent
+to kill it exactly there: it prints ``paused PAUSE`` and waits. ``registering:N`` is before the
+N-th registration; ``thread:N`` before table N's thread is made (``thread:1``: the last
+registration committed, the start not begun); ``seat:N`` inside the start's transaction, before
+the N-th player is seated (N - 1 seated, nothing committed); ``finish`` inside the payout's
+transaction (the last hand over, the winner known, nothing paid). A run restored after that
+kill finishes the tournament as it restores (the director ranks the last player out before
+anything is dealt): it has no director left to play with, and prints ``finished``.
 """
 
 from __future__ import annotations
@@ -59,6 +62,13 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
         await real_seat(*args)
 
     stored.seat = seat  # type: ignore[assignment]
+    real_finish = stored.finish
+
+    async def finish(*args: Any) -> None:
+        await pause("finish")
+        await real_finish(*args)
+
+    stored.finish = finish  # type: ignore[assignment]
 
     def deck() -> list[Card]:
         cards = list(FULL_DECK)
@@ -102,6 +112,13 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
         await clock.until_idle(lambda: house.tasks)
         report("restored")
     tid = tournament.tournament_id
+    if (await store.tournaments.get(tid)).state == "finished":
+        # The restore itself ended it (the crash came between its last hand and the payout):
+        # no director is left to play with.
+        report("finished")
+        await house.tasks.stop()
+        await store.close()
+        return
     if tid not in house.tournaments.directors:
         # Still registering: those not in yet register, and the last one starts it.
         entered = {e.user_id for e in await store.tournaments.entries(tid)}
@@ -110,7 +127,7 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
                 entered.add(user)
                 await pause(f"registering:{len(entered)}")
                 await house.tournaments.register(GUILD, tid, user)
-    director = house.tournaments.directors[tournament.tournament_id]
+    director = house.tournaments.directors[tid]
     hands = 0
     while not director.finished:
         acted = False

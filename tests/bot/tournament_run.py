@@ -27,9 +27,17 @@ TURN = 60.0
 class TournamentRun:
     """``players`` random players in a sit-and-go of ``seats``-seat tables."""
 
-    def __init__(self, store: Store, seed: int, *, players: int, seats: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        seed: int,
+        *,
+        players: int,
+        seats: int,
+        clock: ManualClock | None = None,
+    ) -> None:
         self.store = store
-        self.clock = ManualClock()
+        self.clock = ManualClock() if clock is None else clock
         self.house, self.screen = screened(store, self.clock)
         self.rng = random.Random(seed)
         self.users = list(range(1001, 1001 + players))

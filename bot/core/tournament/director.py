@@ -4,11 +4,13 @@ which place, balancing and breaking its tables, hand-for-hand on the bubble, and
 Its tables are core tables like any other, each in a channel of its own (a thread), dealt by the
 dealer; the director is each one's :class:`~bot.core.table.Director`. The dealer asks it before
 every hand whether to deal (hand-for-hand may hold a table, 11.6) and has it set the level's
-stakes (11.2); when a hand ends the dealer hands it over, and the director, in a task of its own
-and one table at a time, ranks the players out (11.4), moves players between tables that are
-between hands (11.5), saves it all in one transaction, and deals on. Every random choice draws
-from a ``Random`` seeded with the tournament's seed and the hand that led to it, logged, so the
-draw can be repeated (11.5).
+stakes (11.2); when a hand ends the dealer hands it over. The director notes the players out at
+once, as the hand ends, while the table is surely still its own; then, under its lock and one
+step at a time, it ranks them (11.4), moves players between tables that are between hands
+(11.5), saves it all in one transaction, and deals on. Hands that end while a step is under way
+wait for the next, which deals with all of them: no table deals meanwhile, so none is dealt
+before it is balanced or broken. Every random choice draws from a ``Random`` seeded with the
+tournament's seed and the hand that led to it, logged, so the draw can be repeated (11.5).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
+from bot.core.tournament.telling import tell_step
 from bot.core.tournament.waiting import Out, Waiting
 from bot.core.views import LevelClock
 from engine.codec import decode
@@ -107,16 +110,22 @@ class TournamentDirector:
         self.left = set(players_left)
         self.entrants = 0  # entries in all, set by whoever made it (the prize table's size)
         self.record = Record(finishes=list(finishes))
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # held by one step between hands (or a late entry) at a time
         self._waiting = Waiting()  # players out, not ranked yet
+        # (table, hand) of each hand over that no step has dealt with yet, in the order they
+        # ended; (None, 0) after a restart, when the tables are planned again.
+        self._ended: list[tuple[int | None, int]] = []
         self._hands_dealt = dict(hands_dealt or dict.fromkeys(tables, 0))
         self._levels: dict[int, int] = {}  # the level each table last dealt at
         self._elapsed = tournament.elapsed
         self._resumed_at = clock.now()
         self.hand_for_hand = False
         self._round: set[int] = set()  # tables that dealt in this hand-for-hand round
+        self._due: set[int] = set()  # tables yet to deal their hand of the round
+        self._opening = False  # a round is to open: every table counts down at once
         self.finished = False
-        self._held = False  # restored with players out to rank first: nothing is dealt
+        # Nothing is dealt: restored, its levels not read yet, or the store refused a step.
+        self._held = False
         for table in tables.values():
             table.tournament = self
         if tournament.level_unit == "seconds":
@@ -144,25 +153,28 @@ class TournamentDirector:
             # Every table even and none playing, with players out in the round waiting for
             # their places: its last hand had ended, the round is over.
             self._round = round_dealt(dealt, playing) or (set(self.tables) if outs else set())
+            # Those yet to deal in it deal theirs, together.
+            self._due = {
+                number
+                for number, table in self.tables.items()
+                if number not in self._round and len(table.eligible()) > 1
+            }
         else:
             # The bubble comes with these players out: a table with a hand in play is its round.
             self._round = set(self.tables) if self.hand_for_hand and playing else set()
         self.record.hand_for_hand_rounds += self.hand_for_hand  # the round it resumes
-        # Even with nobody out, the tables are planned again: a crash may have come between a
-        # hand's end and the moves it called for.
+        # Even with nobody out, the tables are planned again (unless a round goes on): a crash
+        # may have come between a hand's end and the moves it called for.
         self._held = True
+        self._ended.append((None, 0))
         self._waiting.restored(outs, in_round)
         self._tasks.spawn(self._resume())
 
     async def _resume(self) -> None:
         async with self._lock:
             await self._restore_levels()
-            self._held = False
-            # A round under way: its last hand ranks them and plans the tables.
-            if not self._round_goes_on() and not await self._between_hands(0):
-                return
-        if not self.finished:
-            self._deal_on()
+        self._held = False
+        await self._work()
 
     # ------------------------------------------------------------------ the clock and levels
 
@@ -261,13 +273,19 @@ class TournamentDirector:
 
     def may_deal(self, table: Table) -> bool:
         number = self._numbers.get(table.channel_id)
-        if self.finished or number is None or self._held or self._lock.locked():
-            # The director is moving players: it deals again when it is done.
+        if self.finished or number is None or self._held:
             return False
         if self.hand_for_hand:
-            if number in self._round:
+            # 11.6: only its hand of the round, once the round is open (none deals before the
+            # last one's players out are ranked and the tables planned).
+            if number not in self._due:
                 return False
+            self._due.discard(number)
             self._round.add(number)
+        elif self._ended or self._lock.locked():
+            # A hand is over and the director is about to move players, or moving them: it
+            # deals again when it is done.
+            return False
         self.record.dealt.append(
             (number, self.record.hand_for_hand_rounds if self.hand_for_hand else None)
         )
@@ -289,14 +307,8 @@ class TournamentDirector:
         return True
 
     def hand_ended(self, table: Table, live: LiveHand, end: HandEnd) -> None:
-        self._tasks.spawn(self._after_hand(table, live, end))
-
-    def unattended(self) -> bool:
-        return all(is_bot(user_id) for user_id in self.left)
-
-    # ------------------------------------------------------------------ between hands
-
-    async def _after_hand(self, table: Table, live: LiveHand, end: HandEnd) -> None:
+        # Noted now, not in the task: a table is never broken while it plays a hand, so it is
+        # still this director's, and a step that runs first (breaking it, say) knows who is out.
         number = self._numbers[table.channel_id]
         hand = live.hand
         outs = [
@@ -304,57 +316,69 @@ class TournamentDirector:
             for order, seat in enumerate(hand.dealing_order)
             if end.final_stacks[live.users[seat]] == 0
         ]
+        self._waiting.hand_ended(self.hand_for_hand, outs)
+        self._ended.append((number, live.hand_id))
+        self._tasks.spawn(self._work())
+
+    def unattended(self) -> bool:
+        return all(is_bot(user_id) for user_id in self.left)
+
+    # ------------------------------------------------------------------ between hands
+
+    async def _work(self) -> None:
+        """Deal with every hand over, one step at a time under the lock, then deal on. Hand for
+        hand, a hand over while its round goes on only has its table shown anew: its players
+        out wait for the round's last hand (11.4, 11.6). If the store refuses a step, nothing
+        changed: every table is held and the step is tried again after a pause, without the
+        lock, so the other tables' hands can end meanwhile."""
         async with self._lock:
-            self._waiting.hand_ended(self.hand_for_hand, outs)
-            if self._round_goes_on():
-                await self._refresh(table)
-            elif not await self._between_hands(live.hand_id):
-                return
-        if not self.finished:
-            # Waiting for the round, those yet to deal in it are dealt: one held back while
-            # the director worked (``may_deal``) would otherwise never be.
-            self._deal_on()
+            while self._ended and not self._held and not self.finished:
+                if self._round_goes_on():
+                    ended, self._ended = self._ended, []
+                    for number, _ in ended:
+                        if number in self.tables:
+                            await self._refresh(self.tables[number])
+                    continue
+                try:
+                    await self._step()
+                except Exception:
+                    log.warning(
+                        "tournament %s: between hands failed; trying again",
+                        self.tournament.tournament_id,
+                        exc_info=True,
+                    )
+                    self._held = True
+                    self._tasks.spawn(self._again())
+                    return
+        self._deal_on()
 
     def _round_goes_on(self) -> bool:
         """Hand for hand, whether the round goes on (11.6): while a table plays its hand, or
-        one that can deal has not dealt in it yet. A hand over as it is dealt (every player
-        all in from the antes) ends no round before the other tables have played theirs."""
+        one has yet to deal it. A hand over as it is dealt (every player all in from the
+        antes) ends no round before the other tables have played theirs."""
         if not self.hand_for_hand:
             return False
-        return any(
-            table.live is not None or (number not in self._round and len(table.eligible()) > 1)
-            for number, table in self.tables.items()
-        )
+        return bool(self._due) or any(t.live is not None for t in self.tables.values())
 
-    async def _between_hands(self, hand_id: int) -> bool:
-        """Deal with the hands just over (under the director's lock). If the store refuses,
-        nothing changed: every table is held and it is tried again after a pause, without the
-        lock, so the other tables' hands can end meanwhile."""
-        try:
-            await self._rank_and_move(hand_id)
-            return True
-        except Exception:
-            log.warning(
-                "tournament %s: between hands failed; trying again",
-                self.tournament.tournament_id,
-                exc_info=True,
-            )
-        self._held = True
-        self._tasks.spawn(self._again(hand_id))
-        return False
-
-    async def _again(self, hand_id: int) -> None:
+    async def _again(self) -> None:
         for attempt in itertools.count():
             await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
             async with self._lock:
                 try:
-                    await self._rank_and_move(hand_id)
+                    await self._step()
                     break
                 except Exception:
                     log.warning("tournament %s: failed again", self.tournament.tournament_id)
         self._held = False
-        if not self.finished:
-            self._deal_on()
+        # Hands that ended meanwhile, then the deal.
+        await self._work()
+
+    async def _step(self) -> None:
+        """One step between hands, for every hand over so far: its draws are seeded with the
+        last of them (11.5)."""
+        taken = len(self._ended)
+        await self._rank_and_move(self._ended[-1][1] if taken else 0)
+        del self._ended[:taken]
 
     async def _rank_and_move(self, hand_id: int) -> None:
         """Rank the players out, plan the moves at every table between hands, save it all in
@@ -379,7 +403,7 @@ class TournamentDirector:
             closing=[channel[n] for n in breaking],
             elapsed=self.elapsed(),
         )
-        self._waiting.clear()
+        self._waiting.ranked_out(out)
         attended = not self.unattended()
         self.left = left
         if attended and self.unattended():
@@ -391,7 +415,7 @@ class TournamentDirector:
         self.record.moves.extend(moves)
         self.record.breaks.extend(breaking)
         self.record.draws.extend(draws)
-        self._show(out, places, moves, breaking)
+        tell_step(self.tables, out, places, moves, breaking)
         for number in breaking:
             table = self.tables.pop(number)
             del self._numbers[table.channel_id]
@@ -404,11 +428,13 @@ class TournamentDirector:
         self.hand_for_hand = hand_for_hand(len(self.left), paid, len(self.tables))
         if len(self.left) == paid + 1:
             self.record.bubbles.append(len(self.tables))
+        self._round, self._due, self._opening = set(), set(), False
         if self.hand_for_hand:
             # A round starts; while tables still play hands dealt before the bubble, the others
-            # wait for them, and that is the round.
+            # wait for them, and that is the round. Otherwise every table deals it at once.
             playing = any(t.live is not None for t in self.tables.values())
             self._round = set(self.tables) if playing else set()
+            self._opening = not playing
             self.record.hand_for_hand_rounds += 1
             if not was:
                 for table in self.tables.values():
@@ -460,34 +486,6 @@ class TournamentDirector:
                 del seats[number]
         return moves, breaking, draws
 
-    def _show(
-        self, out: list[Out], places: dict[int, int], moves: list[Move], breaking: list[int]
-    ) -> None:
-        for o in out:
-            table = self.tables[o.table]
-            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
-        for number in breaking:
-            self.tables[number].outbox.say("tournament_breaks")
-        for move in moves:
-            source, target = self.tables[move.from_table], self.tables[move.to_table]
-            name = source.name(move.player)
-            target.names.setdefault(move.player, name)
-            # A channel mention: his old thread links to his new one.
-            source.outbox.say(
-                "tournament_moves_away",
-                name=name,
-                table=move.to_table,
-                thread=f"<#{target.channel_id}>",
-            )
-            # A computer player has no mention and no one to ping.
-            bot = is_bot(move.player)
-            target.outbox.say(
-                "tournament_moves_in",
-                ping=None if bot else move.player,
-                mention=name if bot else f"<@{move.player}>",
-                table=move.from_table,
-            )
-
     async def _refresh(self, table: Table) -> None:
         """The table's seats as the store has them now (stacks back, players moved)."""
         async with table.lock:
@@ -501,10 +499,22 @@ class TournamentDirector:
             table.outbox.redraw()
 
     def _deal_on(self) -> None:
-        for number, table in self.tables.items():
-            # Hand for hand, a table that dealt in this round waits for the round's end.
-            if not (self.hand_for_hand and number in self._round):
+        """Count down to the next hands, unless the director has work left (which deals on
+        when done). Hand for hand, only the tables yet to deal in the round (11.6); a round
+        that opens stops every table's own countdown and starts them all at once."""
+        if self.finished or self._held or self._ended or self._lock.locked():
+            return
+        if not self.hand_for_hand:
+            for table in self.tables.values():
                 self._dealer.schedule(table)
+            return
+        if self._opening:
+            self._opening = False
+            self._due = {n for n, t in self.tables.items() if len(t.eligible()) > 1}
+            for number in self._due:
+                self._dealer.stop(self.tables[number])
+        for number in sorted(self._due):
+            self._dealer.schedule(self.tables[number])
 
     # ------------------------------------------------------------------ late entries
 
@@ -563,14 +573,12 @@ class TournamentDirector:
         await self._store.tournaments.finish(
             self.tournament.tournament_id, places=places, prizes=prizes
         )
-        self._waiting.clear()
+        self._waiting.ranked_out(out)
         self.record.finishes = every
         self.record.prizes = prizes
         self.finished = True
         self.left = set()
-        for o in out:
-            table = self.tables[o.table]
-            table.outbox.say("tournament_out", name=table.name(o.user_id), place=places[o.user_id])
+        tell_step(self.tables, out, places)
         for table in self.tables.values():
             if winner in table.seats:
                 table.outbox.say("tournament_won", name=table.name(winner))

@@ -67,6 +67,9 @@ class Waiting:
         hands = [[(o.user_id, o.began_with) for o in hand] for _, hand in groups]
         return out, rank_hands(hands, players_before)
 
-    def clear(self) -> None:
-        """They have their places; a hand-for-hand round after is another."""
-        self.outs, self._round = [], None
+    def ranked_out(self, out: Iterable[Out]) -> None:
+        """These have their places (others may have gone out since they were ranked); a
+        hand-for-hand round after is another."""
+        ranked = set(out)
+        self.outs = [o for o in self.outs if o not in ranked]
+        self._round = None
