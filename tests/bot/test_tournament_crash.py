@@ -1,4 +1,4 @@
-"""A tournament survives SIGKILLs of its process (issue 21 points 7 and 8, RULES 11.4-11.8).
+"""A tournament survives SIGKILLs of its process (RULES 11.4-11.8).
 
 A child process runs the core against a SQLite file, registering 30 players for a sit-and-go
 over 4 tables and playing it (``tests/bot/tournament_crash_child.py``). We SIGKILL it at seeded

@@ -1,4 +1,4 @@
-"""Child process for the tournament crash test (issue 21 points 7 and 8): the core, as the bot
+"""Child process for the tournament crash test: the core, as the bot
 runs it, playing a sit-and-go of random players against a SQLite file on a clock it moves
 itself, until the parent kills it with SIGKILL.
 

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from random import Random
 
-from bot.core.clock import Clock
+from bot.core.clock import Clock, pauses
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
 from bot.core.registry import Registry
@@ -361,8 +361,8 @@ class TournamentDirector:
         return bool(self._due) or any(t.live is not None for t in self.tables.values())
 
     async def _again(self) -> None:
-        for attempt in itertools.count():
-            await self._clock.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+        for pause in pauses(RETRY_SECONDS):
+            await self._clock.sleep(pause)
             async with self._lock:
                 try:
                     await self._step()
@@ -407,7 +407,7 @@ class TournamentDirector:
         attended = not self.unattended()
         self.left = left
         if attended and self.unattended():
-            # The last person is out: the countdowns under way give way to none (issue 22).
+            # The last person is out: the countdowns under way give way to none.
             for table in self.tables.values():
                 if table.live is None:
                     self._dealer.stop(table)
