@@ -109,7 +109,7 @@ async def play(players: int, seats: int, level_hands: int, seed: int, path: Path
         meter.add("lobby embed", time.process_time() - started)
         return 1
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     try:
         director = await run.register_all(level_hands=level_hands)
         tables = len(director.tables)

@@ -31,7 +31,7 @@ from bot.core.registry import Registry
 from bot.core.storage import Store
 from bot.core.tables import Tables
 from bot.core.tasks import Tasks
-from bot.core.tournament import Tournaments
+from bot.core.tournament import Lobby, Tournaments
 from bot.core.views import PrivateView, TableView
 from bot.core.watching import Subscription
 from words import Texts
@@ -49,10 +49,12 @@ class House:
         owns: Callable[[int], bool] | None = None,
         bot_delay: tuple[float, float] = DEFAULT_DELAY,
         show: Callable[[Outbox], None] | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         """``show`` is called (never awaited) whenever a table has something new to show: the
-        face that delivers outboxes (the Discord one) takes it from there. ``owns`` says
-        whether a server's tables are this process's
+        face that delivers outboxes (the Discord one) takes it from there; ``lobby`` is the face
+        that shows tournaments (``bot.core.tournament.Lobby``). ``owns`` says whether a
+        server's tables are this process's
         (:meth:`bot.core.shards.Shards.owns` when the bot runs in several processes sharing one
         database; None: every server's): only those are restored. ``bot_delay``: the shortest
         and longest pause before a computer player acts, in seconds."""
@@ -75,9 +77,16 @@ class House:
             delay=bot_delay,
         )
         self.tournaments = Tournaments(
-            store, self.clock, self.tasks, self.registry, self.dealer, self.players, texts
+            store,
+            self.clock,
+            self.tasks,
+            self.registry,
+            self.dealer,
+            self.players,
+            texts,
+            lobby=lobby,
+            owns=owns,
         )
-        self.tournaments.owns = owns
         self.recovery = Recovery(
             store,
             self.registry,

@@ -161,6 +161,7 @@ class StudBot(commands.AutoShardedBot):
             dms=ClosedDms(store.coordination, clock=clock.now),
             table_shown=None if metrics is None else metrics.update_seconds.observe,
         )
+        self.lobbies = Lobbies(self, texts, self.presenter.shown)
         shards = settings.shards
         self.house = House(
             store,
@@ -169,14 +170,8 @@ class StudBot(commands.AutoShardedBot):
             owns=None if shards is None else shards.owns,
             bot_delay=settings.bot_delay,
             show=self.presenter.wake,
+            lobby=self.lobbies,
         )
-        lobbies = Lobbies(self, texts, self.presenter.shown)
-        self.house.tournaments.show_lobby = lobbies.show
-        self.house.tournaments.make_thread = lobbies.make_thread
-        self.house.tournaments.close_threads = lobbies.close_threads
-        self.house.tournaments.make_event = lobbies.make_event
-        self.house.tournaments.set_event = lobbies.set_event
-        self.house.tournaments.say_in_lobby = lobbies.say
         self._sharing: asyncio.Task[None] | None = None
         self._metrics_server: web.AppRunner | None = None
         # False once shutting down: new interactions are told to come back in a minute.

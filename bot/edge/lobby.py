@@ -280,8 +280,9 @@ def lobby_buttons(view: LobbyView, texts: Texts) -> discord.ui.View | None:
 
 
 class Lobbies:
-    """``house.tournaments.show_lobby``: posts a tournament's lobby, then edits it; makes its
-    tables' threads and archives them at the end."""
+    """The tournaments' face on Discord (``bot.core.tournament.Lobby``, handed to the house):
+    posts a tournament's lobby, then edits it; makes its tables' threads and archives them at
+    the end; its scheduled event and its lines in the lobby's channel."""
 
     def __init__(
         self,
@@ -310,7 +311,7 @@ class Lobbies:
         return posted.id
 
     async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
-        """``house.tournaments.say_in_lobby``: a line in the lobby's channel that notifies the
+        """A line in the lobby's channel that notifies the
         players it mentions, and no one else."""
         channel = self._bot.get_partial_messageable(channel_id)
         allowed = discord.AllowedMentions(
@@ -319,7 +320,7 @@ class Lobbies:
         await channel.send(text, allowed_mentions=allowed)
 
     async def make_event(self, tournament: Tournament) -> int:
-        """``house.tournaments.make_event``: a scheduled event on the server for a tournament
+        """A scheduled event on the server for a tournament
         at a set time, somewhere else than a voice channel (its lobby's link as the place).
         Discord asks an end of such an event: it is put some hours after the start, and the
         event completes when the tournament does."""
@@ -351,7 +352,7 @@ class Lobbies:
         return event.id
 
     async def set_event(self, tournament: Tournament, status: str) -> None:
-        """``house.tournaments.set_event``: the tournament started ("active"), ended
+        """The tournament started ("active"), ended
         ("completed") or was called off ("cancelled")."""
         assert tournament.event_id is not None
         guild = self._bot.get_guild(tournament.guild_id) or await self._bot.fetch_guild(
@@ -369,7 +370,7 @@ class Lobbies:
             await event.cancel()
 
     async def make_thread(self, tournament: Tournament, number: int) -> int:
-        """``house.tournaments.make_thread``: a public thread under the lobby's channel for
+        """A public thread under the lobby's channel for
         table ``number``; its channel id."""
         channel = self._bot.get_channel(tournament.channel_id)
         if channel is None:
@@ -386,7 +387,7 @@ class Lobbies:
         return thread.id
 
     async def close_threads(self, channel_ids: Sequence[int]) -> None:
-        """``house.tournaments.close_threads``: a finished tournament's threads are archived
+        """A finished tournament's threads are archived
         once their last lines have gone out (the bot made them, so it may: Discord lets a
         thread's creator archive it). One that can't be is left open, logged."""
         for channel_id in channel_ids:

@@ -7,15 +7,15 @@ from __future__ import annotations
 import asyncio
 import heapq
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.games import STUD
 from bot.core.house import House
 from bot.core.outbox import ClearButtons, Effect, Line, Outbox
-from bot.core.storage import Store, facades, tournament_facade
-from bot.core.views import PrivateView, ResultsView, TableView
+from bot.core.storage import Store, Tournament, facades, tournament_facade
+from bot.core.views import LobbyView, PrivateView, ResultsView, TableView
 from engine.stakes import Stakes
 from tests.texts import TEXTS
 
@@ -96,15 +96,58 @@ class ManualClock:
             await asyncio.sleep(0)
 
 
-def new_house(store: Store, clock: ManualClock, screen: Screen | None = None) -> House:
-    """The core as ``main()`` makes it, on ``clock``, shown on ``screen`` (None: nowhere)."""
-    return House(store, TEXTS, clock=clock, show=None if screen is None else screen.wake)
+def new_house(
+    store: Store, clock: ManualClock, screen: Screen | None = None, lobby: Lobby | None = None
+) -> House:
+    """The core as ``main()`` makes it, on ``clock``, shown on ``screen`` (None: nowhere), its
+    tournaments on ``lobby`` (None: none is shown or starts)."""
+    show = None if screen is None else screen.wake
+    return House(store, TEXTS, clock=clock, show=show, lobby=lobby)
 
 
-def screened(store: Store, clock: ManualClock, *, working: bool = True) -> tuple[House, Screen]:
+def screened(
+    store: Store, clock: ManualClock, *, working: bool = True, lobby: Lobby | None = None
+) -> tuple[House, Screen]:
     """The core and the screen it shows its tables on."""
     screen = Screen(working=working)
-    return new_house(store, clock, screen), screen
+    return new_house(store, clock, screen, lobby), screen
+
+
+@dataclass
+class Lobby:
+    """The tournaments' face a test hands the house (``bot.core.tournament.Lobby``; on Discord
+    ``bot.edge.lobby.Lobbies``). Each part a test may set; one left out shows nothing, makes no
+    event and no thread."""
+
+    on_show: Callable[[LobbyView], Awaitable[int | None]] | None = None
+    on_make_thread: Callable[[Tournament, int], Awaitable[int]] | None = None
+    on_make_event: Callable[[Tournament], Awaitable[int]] | None = None
+    on_set_event: Callable[[Tournament, str], Awaitable[None]] | None = None
+    on_say: Callable[[int, str, Sequence[int]], Awaitable[None]] | None = None
+
+    async def show(self, view: LobbyView) -> int | None:
+        return None if self.on_show is None else await self.on_show(view)
+
+    async def make_thread(self, tournament: Tournament, number: int) -> int:
+        if self.on_make_thread is None:
+            raise RuntimeError("this test's lobby makes no thread")
+        return await self.on_make_thread(tournament, number)
+
+    async def close_threads(self, channel_ids: Sequence[int]) -> None:
+        pass
+
+    async def make_event(self, tournament: Tournament) -> int:
+        if self.on_make_event is None:
+            raise RuntimeError("this test's lobby makes no event")
+        return await self.on_make_event(tournament)
+
+    async def set_event(self, tournament: Tournament, status: str) -> None:
+        if self.on_set_event is not None:
+            await self.on_set_event(tournament, status)
+
+    async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        if self.on_say is not None:
+            await self.on_say(channel_id, text, mentions)
 
 
 @dataclass

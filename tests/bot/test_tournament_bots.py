@@ -63,7 +63,7 @@ async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     director = await run.register_all(level_hands=2, bots=4, bot_style="loose")
     assert run.tournament is not None
     tid = run.tournament.tournament_id
@@ -132,7 +132,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
             moments["finished"] = (run.clock.now(), dealt)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     director = await run.register_all(level_hands=3, bots=3, bot_style="tight")
     # The people play at random until the last one is out; the bots play on by themselves.
     await run.play(until=lambda d: d.unattended())

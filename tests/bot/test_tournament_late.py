@@ -33,7 +33,7 @@ async def test_a_late_entry_and_a_re_entry_play_to_the_end_and_count_in_the_priz
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     director = await run.register_all(
         level_hands=4, late_level=2, reentry=True, starting_stack=STACK
     )

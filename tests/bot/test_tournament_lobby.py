@@ -21,7 +21,7 @@ async def test_the_lobby_follows_a_sit_and_go_from_creation_to_its_results(store
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     await run.register_all(level_hands=2)
     first = shown[0]
     assert (first.state, first.entrants, first.payouts, first.message_id) == (
@@ -73,7 +73,7 @@ async def test_a_lobby_that_cannot_be_shown_changes_nothing(store: Store) -> Non
     async def broken(view: LobbyView) -> int:
         raise RuntimeError("Discord is down")
 
-    run.house.tournaments.show_lobby = broken
+    run.lobby.on_show = broken
     director = await run.register_all(level_hands=2)
     assert len(director.tables) == 1
     assert len(await store.tournaments.entries(director.tournament.tournament_id)) == 2

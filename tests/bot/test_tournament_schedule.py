@@ -17,7 +17,7 @@ from bot.core.house import House
 from bot.core.storage import Store, Tournament, TournamentEntry
 from bot.core.tournament.desk import REMINDER_SECONDS
 from bot.core.views import LobbyView
-from tests.bot.fakes import GUILD, ManualClock, Screen, new_house
+from tests.bot.fakes import GUILD, Lobby, ManualClock, Screen, new_house
 
 LOBBY = 77
 BUY_IN = 100
@@ -34,17 +34,18 @@ class Edge:
     threads: itertools.count[int] = field(default_factory=lambda: itertools.count(5001))
     events_allowed: bool = True
     screen: Screen = field(default_factory=Screen)
+    lobby: Lobby = field(default_factory=Lobby)
 
     def house(self, store: Store, clock: ManualClock) -> House:
-        """A new process's core, shown on a screen of its own, with this edge's hooks."""
+        """A new process's core, shown on a screen of its own, its tournaments on this edge."""
         self.screen = Screen()
-        house = new_house(store, clock, self.screen)
-        desk = house.tournaments
-        desk.say_in_lobby = self.say
-        desk.make_event = self.make_event
-        desk.set_event = self.set_event
-        desk.make_thread = self.make_thread
-        return house
+        self.lobby = Lobby(
+            on_make_thread=self.make_thread,
+            on_make_event=self.make_event,
+            on_set_event=self.set_event,
+            on_say=self.say,
+        )
+        return new_house(store, clock, self.screen, self.lobby)
 
     async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
         self.lines.append((channel_id, text, tuple(mentions)))
@@ -96,7 +97,7 @@ async def test_reminded_before_and_started_at_the_time_with_its_event_in_step(
         shown.append(view)
         return 900
 
-    house.tournaments.show_lobby = show
+    edge.lobby.on_show = show
     tournament = await timed(house, clock)
     tid = tournament.tournament_id
     assert tournament.event_id == 4200 + tid and edge.events == [(4200 + tid, "made")]

@@ -140,10 +140,10 @@ async def test_a_thread_refused_delays_the_start_which_comes_on_the_clock(
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     # Table 1's thread is made, table 2's refused: the start waits.
     threads = RefusingThreads({2})
-    run.house.tournaments.make_thread = threads
+    run.lobby.on_make_thread = threads
     for user in run.users[:-1]:
         assert not (await run.house.tournaments.register(GUILD, tid, user)).start_delayed
     entered = await run.house.tournaments.register(GUILD, tid, run.users[-1])
@@ -187,7 +187,7 @@ async def test_a_delayed_start_comes_with_the_next_registration_or_waits_for_a_f
     )
     tid = run.tournament.tournament_id
     threads = RefusingThreads({1})
-    run.house.tournaments.make_thread = threads
+    run.lobby.on_make_thread = threads
     for user in first:
         await run.house.tournaments.register(GUILD, tid, user)
     assert (await run.house.tournaments.register(GUILD, tid, last)).start_delayed

@@ -19,7 +19,7 @@ async def test_a_face_watches_a_tournament_from_registration_to_its_results(
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     tournament = await run.create(level_hands=2)
     watching = await run.house.tournaments.subscribe(tournament.tournament_id)
     spectator = await run.house.tournaments.subscribe(tournament.tournament_id)

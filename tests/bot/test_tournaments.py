@@ -36,7 +36,7 @@ async def test_a_tournament_of_twelve_over_four_tables_plays_to_the_end(
         shown.append(view)
         return 900
 
-    run.house.tournaments.show_lobby = show
+    run.lobby.on_show = show
     director = await run.register_all(level_hands=3)
     assert sorted(len(t.seats) for t in run.tables()) == [3, 3, 3, 3]
     await run.play()

@@ -33,7 +33,7 @@ from bot.core import dealer
 from bot.core.storage import Store, Tournament
 from bot.core.storage import tournaments as stored
 from engine.cards import FULL_DECK, Card
-from tests.bot.fakes import GUILD, ManualClock, screened
+from tests.bot.fakes import GUILD, Lobby, ManualClock, screened
 
 PLAYERS = tuple(range(1001, 1031))  # 30 players
 SEATS = 8  # over 4 tables: 8, 8, 7, 7
@@ -78,7 +78,6 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
     dealer.shuffled_deck = deck  # type: ignore[attr-defined]
     store = await Store.open(database)
     clock = ManualClock()
-    house, _ = screened(store, clock)
     # Thread ids from a range of this run's own: a table is never opened again after a
     # restart, but the ids must not collide with the tables of the runs before.
     threads = itertools.count(10_000 * (number + 1))
@@ -87,7 +86,7 @@ async def run(database: str, seed: int, number: int, pause_at: str | None) -> No
         await pause(f"thread:{table}")
         return next(threads)
 
-    house.tournaments.make_thread = thread
+    house, _ = screened(store, clock, lobby=Lobby(on_make_thread=thread))
     active = await store.tournaments.active()
     if not active:
         tournament = await house.tournaments.create(

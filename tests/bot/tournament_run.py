@@ -16,7 +16,7 @@ from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
 from engine.cards import FULL_DECK, Card
 from engine.tournament import award, paid_places, prize_table
-from tests.bot.fakes import GUILD, ManualClock, screened
+from tests.bot.fakes import GUILD, Lobby, ManualClock, screened
 
 LOBBY = 77
 BUY_IN = 100
@@ -38,12 +38,13 @@ class TournamentRun:
     ) -> None:
         self.store = store
         self.clock = ManualClock() if clock is None else clock
-        self.house, self.screen = screened(store, self.clock)
+        # The tournaments' face: tests set what it shows (``on_show``) or how threads go.
+        self.lobby = Lobby(on_make_thread=self._thread)
+        self.house, self.screen = screened(store, self.clock, lobby=self.lobby)
         self.rng = random.Random(seed)
         self.users = list(range(1001, 1001 + players))
         self.seats = seats
         self.threads = itertools.count(5001)
-        self.house.tournaments.make_thread = self._thread
         self.hands = 0
         self.audits = 0
         self.balanced_checks = 0
@@ -126,9 +127,8 @@ class TournamentRun:
         self.screen.working = False
         await self.house.tasks.stop()
         await self.clock.advance(down, self.house)
-        self.house, self.screen = screened(self.store, self.clock)
+        self.house, self.screen = screened(self.store, self.clock, lobby=self.lobby)
         self.configure(self.house)
-        self.house.tournaments.make_thread = self._thread
         await self.house.recovery.restore()
         if self.tournament.tournament_id not in self.house.tournaments.directors:
             # A start the crash cut short comes in a task of the restore's.

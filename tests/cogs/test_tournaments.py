@@ -379,15 +379,14 @@ async def test_the_organiser_adds_chips_to_the_pool_and_an_admin_grants_them(wor
 
 
 async def test_a_thread_discord_refuses_delays_the_start_which_comes_on_the_clock(
-    world: World,
+    world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The entry that fills a sit-and-go stands when its start fails; the
     player is told it is delayed, and it is tried again shortly (simcord's time runs on)."""
     ann, bob, cat = world.players[:3]
     await ann.slash(world.channel, "tournament create", players=3, buy_in=100, seats=2)
-    desk = world.bot.house.tournaments
-    real = desk.make_thread
-    assert real is not None
+    lobbies = world.bot.lobbies
+    real = lobbies.make_thread
     refusals = [ConnectionError("Discord refused the thread")]
 
     async def refuses_once(tournament: Any, number: int) -> int:
@@ -395,7 +394,7 @@ async def test_a_thread_discord_refuses_delays_the_start_which_comes_on_the_cloc
             raise refusals.pop()
         return await real(tournament, number)
 
-    desk.make_thread = refuses_once
+    monkeypatch.setattr(lobbies, "make_thread", refuses_once)
     for player in (ann, bob):
         await player.slash(world.channel, "tournament register", tournament=1)
     clicked = await cat.click(lobby(world), label="Register")

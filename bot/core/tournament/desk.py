@@ -3,8 +3,8 @@ unregistering, cancelling, and starting it when its entrants are in (RULES 11.1,
 
 A running tournament has a :class:`~bot.core.tournament.director.TournamentDirector`. Its tables
 are core tables, each in a channel of its own: the core doesn't make channels, so the desk asks
-the injected ``make_thread`` for one per table (the edge creates a thread under the lobby's
-channel; tests hand out numbers).
+its :class:`Lobby` (the face it was made with) for one per table (on Discord a thread under the
+lobby's channel; tests hand out numbers).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from random import Random
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from bot.core.clock import Clock
 from bot.core.computer_seats import bot_ids, bot_name
@@ -55,16 +55,35 @@ from words import EN, Texts
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-# The edge's thread for table ``number`` of a tournament: returns its channel id.
-ThreadMaker = Callable[[Tournament, int], Awaitable[int]]
-# The edge's lobby message: posts or edits it, returns its message id (None: not posted).
-LobbyShower = Callable[[LobbyView], Awaitable[int | None]]
-# The edge's Discord scheduled event for a tournament at a set time: made (its id), then set
-# "active", "completed" or "cancelled".
-EventMaker = Callable[[Tournament], Awaitable[int]]
-EventSetter = Callable[[Tournament, str], Awaitable[None]]
-# The edge's line in the lobby's channel: (channel, text, users it mentions).
-LobbySayer = Callable[[int, str, Sequence[int]], Awaitable[None]]
+
+class Lobby(Protocol):
+    """What the desk needs from the face that shows tournaments (on Discord,
+    ``bot.edge.lobby.Lobbies``), handed to the house when it is made."""
+
+    async def show(self, view: LobbyView) -> int | None:
+        """Post or edit the lobby message; its id (None: not posted)."""
+        ...
+
+    async def make_thread(self, tournament: Tournament, number: int) -> int:
+        """A thread for table ``number`` under the lobby's channel; its channel id."""
+        ...
+
+    async def close_threads(self, channel_ids: Sequence[int]) -> None:
+        """A finished tournament's threads, archived."""
+        ...
+
+    async def make_event(self, tournament: Tournament) -> int:
+        """The server's scheduled event of a tournament at a set time; its id."""
+        ...
+
+    async def set_event(self, tournament: Tournament, status: str) -> None:
+        """Its event "active", "completed" or "cancelled"."""
+        ...
+
+    async def say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
+        """A line in the lobby's channel, notifying ``mentions``."""
+        ...
+
 
 # The lobby's channel is reminded this long before a set start.
 REMINDER_SECONDS = 600
@@ -85,9 +104,17 @@ class Tournaments:
         dealer: Dealer,
         players: Players,
         texts: Texts,
+        *,
+        lobby: Lobby | None = None,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
+        """``lobby`` is the face that shows tournaments (None: none is shown, none starts);
+        ``owns`` says whether a server's tournaments are this process's (None: every
+        server's)."""
         self._store = store
         self._texts = texts
+        self._lobby = lobby
+        self._owns = owns
         self._clock = clock
         self._tasks = tasks
         self._registry = registry
@@ -96,17 +123,6 @@ class Tournaments:
         self.directors: dict[int, TournamentDirector] = {}  # tournament id -> its director
         # tournament id -> the faces watching its lobby beside the edge's message
         self._watching: dict[int, list[Subscription[LobbyView]]] = {}
-        self.make_thread: ThreadMaker | None = None  # set by the edge
-        # Called with a director once its tournament has paid out (the lobby's results).
-        self.on_finish: Callable[[TournamentDirector], Awaitable[None]] | None = None
-        self.show_lobby: LobbyShower | None = None  # set by the edge
-        # Given a finished tournament's table threads: the edge archives them.
-        self.close_threads: Callable[[Sequence[int]], Awaitable[None]] | None = None
-        self.make_event: EventMaker | None = None  # set by the edge
-        self.set_event: EventSetter | None = None  # set by the edge
-        self.say_in_lobby: LobbySayer | None = None  # set by the edge
-        # Whether a server's tournaments are this process's (None: every server's).
-        self.owns: Callable[[int], bool] | None = None
         self._starter = Starter(
             store, clock, tasks, start=self.start, started=self.directors, shown=self._lobby_changed
         )
@@ -194,7 +210,7 @@ class Tournaments:
             # Saved like a person's name: the lobby, the pictures and histories show it.
             await self._players.seen(guild_id, bot_id, bot_name(self._texts, lang, bot_id))
         if start_at is not None:
-            if event and self.make_event is not None:
+            if event and self._lobby is not None:
                 tournament = await self._make_event(tournament)
             if start_at.timestamp() - self._clock.now() <= REMINDER_SECONDS:
                 # Starting that soon, its lobby, posted now, says it: no reminder.
@@ -205,9 +221,9 @@ class Tournaments:
 
     async def _make_event(self, tournament: Tournament) -> Tournament:
         """Its scheduled event, if Discord makes it: the tournament goes on without one."""
-        assert self.make_event is not None
+        assert self._lobby is not None
         try:
-            event_id = await self.make_event(tournament)
+            event_id = await self._lobby.make_event(tournament)
         except Exception:
             log.warning(
                 "tournament %s: no scheduled event", tournament.tournament_id, exc_info=True
@@ -218,10 +234,10 @@ class Tournaments:
 
     async def _event_is(self, tournament: Tournament, status: str) -> None:
         """Its scheduled event follows it; a Discord error is only logged."""
-        if tournament.event_id is None or self.set_event is None:
+        if tournament.event_id is None or self._lobby is None:
             return
         try:
-            await self.set_event(tournament, status)
+            await self._lobby.set_event(tournament, status)
         except Exception:
             log.warning(
                 "tournament %s: its event was not set %s",
@@ -281,10 +297,10 @@ class Tournaments:
         await self._say(tournament.channel_id, text, people)
 
     async def _say(self, channel_id: int, text: str, mentions: Sequence[int]) -> None:
-        if self.say_in_lobby is None:
+        if self._lobby is None:
             return
         try:
-            await self.say_in_lobby(channel_id, text, mentions)
+            await self._lobby.say(channel_id, text, mentions)
         except Exception:
             log.warning("channel %s: a tournament's line was not posted", channel_id, exc_info=True)
 
@@ -451,15 +467,15 @@ class Tournaments:
         """The lobby is shown anew (the edge's message, and any face watching it); a Discord
         error leaves the tournament as it is."""
         watching = self._watching.get(tournament_id)
-        if self.show_lobby is None and not watching:
+        if self._lobby is None and not watching:
             return
         view = await self.lobby(tournament_id)
         for subscription in watching or ():
             subscription.offer(view)
-        if self.show_lobby is None:
+        if self._lobby is None:
             return
         try:
-            message_id = await self.show_lobby(view)
+            message_id = await self._lobby.show(view)
         except Exception:
             log.warning("tournament %s: the lobby could not be shown", tournament_id, exc_info=True)
             return
@@ -469,8 +485,8 @@ class Tournaments:
     async def start(self, tournament_id: int) -> TournamentDirector:
         """Seat the entrants at random at as few tables as the seats allow (11.5), a thread
         each, and deal."""
-        if self.make_thread is None:
-            raise RuntimeError("no thread maker: the edge sets house.tournaments.make_thread")
+        if self._lobby is None:
+            raise RuntimeError("no lobby: the house was made without a face for tournaments")
         tournament = await self._store.tournaments.get(tournament_id)
         entries = await self._store.tournaments.entries(tournament_id)
         seed = f"{tournament.seed}:start"
@@ -480,7 +496,7 @@ class Tournaments:
         channels = self._threads.setdefault(tournament_id, {})
         for number in seating:
             if number not in channels:
-                channels[number] = await self.make_thread(tournament, number)
+                channels[number] = await self._lobby.make_thread(tournament, number)
         config = table_config(tournament)
         try:
             await self._store.tournaments.start(
@@ -522,7 +538,7 @@ class Tournaments:
         dealt there."""
         live = {record.channel_id: record for record in await self._store.hands.live()}
         for tournament in await self._store.tournaments.active():
-            if self.owns is not None and not self.owns(tournament.guild_id):
+            if self._owns is not None and not self._owns(tournament.guild_id):
                 continue
             if tournament.state == "registering" and tournament.start_at is not None:
                 self._tasks.spawn(self._on_time(tournament.tournament_id))
@@ -588,17 +604,15 @@ class Tournaments:
     async def _finished(self, director: TournamentDirector) -> None:
         self.directors.pop(director.tournament.tournament_id, None)
         await self._event_is(director.tournament, "completed")
-        if self.on_finish is not None:
-            await self.on_finish(director)
         # The results in the lobby: every place and prize (11.4, 11.7).
         await self._lobby_changed(director.tournament.tournament_id)
-        if self.close_threads is not None:
+        if self._lobby is not None:
             # In a task of its own: the threads close once their last lines have gone out.
             self._tasks.spawn(self._close_threads(director.tournament.tournament_id))
 
     async def _close_threads(self, tournament_id: int) -> None:
-        assert self.close_threads is not None
+        assert self._lobby is not None
         try:
-            await self.close_threads(await self._store.tournaments.threads(tournament_id))
+            await self._lobby.close_threads(await self._store.tournaments.threads(tournament_id))
         except Exception:
             log.warning("tournament %s: its threads were not closed", tournament_id, exc_info=True)
