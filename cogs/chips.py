@@ -150,7 +150,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
     async def house_fund(
         self, interaction: discord.Interaction, amount: Range[int, 1, 1_000_000_000]
     ) -> None:
-        wallet = await self.bot.store.house.fund(
+        wallet = await self.bot.store.house_wallet.fund(
             guild_id_of(interaction), amount, by=interaction.user.id
         )
         await reply(
@@ -166,7 +166,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
     async def house_empty(
         self, interaction: discord.Interaction, amount: Range[int, 1, 1_000_000_000]
     ) -> None:
-        taken = await self.bot.store.house.empty(
+        taken = await self.bot.store.house_wallet.empty(
             guild_id_of(interaction), amount, by=interaction.user.id
         )
         text = self.bot.texts.t(
@@ -182,7 +182,7 @@ class ChipsGroup(app_commands.Group, name="chips", description="Chip administrat
 
 async def house_text(bot: StudBot, interaction: discord.Interaction) -> str:
     """The house's wallet and its computer players' result, in the reader's language."""
-    report = await bot.store.house.report(guild_id_of(interaction))
+    report = await bot.store.house_wallet.report(guild_id_of(interaction))
     return bot.texts.t(
         language_of(interaction),
         "house_report",

@@ -138,4 +138,3 @@ def test_no_class_name_means_two_things() -> None:
             for name in class_names(path):
                 where.setdefault(name, []).append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
-

@@ -77,7 +77,7 @@ async def tournament(store: Store, buy_in: int) -> int:
 
 
 async def test_a_house_credited_by_a_daily_grant(store: Store, database: Location) -> None:
-    await store.house.fund(GUILD, 500, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 500, by=ADMIN)
     await store.audit()
     await plant(
         database, ledger_row(HOUSE, "daily_grant", minted=200, wallet_delta=200), credit(HOUSE, 200)
@@ -90,7 +90,7 @@ async def test_a_house_credited_by_a_daily_grant(store: Store, database: Locatio
 
 
 async def test_a_house_stake_paid_to_a_person(store: Store, database: Location) -> None:
-    await store.house.fund(GUILD, 500, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 500, by=ADMIN)
     await store.wallets.get(GUILD, ALICE)
     await store.audit()
     await plant(
@@ -106,7 +106,7 @@ async def test_a_house_stake_paid_to_a_person(store: Store, database: Location) 
 
 
 async def test_a_stake_with_no_other_half(store: Store, database: Location) -> None:
-    await store.house.fund(GUILD, 500, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 500, by=ADMIN)
     await store.audit()
     await plant(
         database,
@@ -122,8 +122,8 @@ async def test_a_computer_player_keeping_its_stake_after_its_seat_closed(
     store: Store, database: Location
 ) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
-    await store.house.fund(GUILD, 500, by=ADMIN)
-    await store.house.seat_bot(CHANNEL, BOT, 200)
+    await store.house_wallet.fund(GUILD, 500, by=ADMIN)
+    await store.house_wallet.seat_bot(CHANNEL, BOT, 200)
     await store.audit()
     # Cashed out to its wallet, as a person is, but never given back to the house.
     await plant(

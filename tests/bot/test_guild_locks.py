@@ -81,7 +81,7 @@ async def every_write_of_a_server(store: Store, guild: int) -> None:
     lobby, thread, cash = guild * 100, guild * 100 + 1, guild * 100 + 2
     alice, bob, carol = guild * 10 + 1, guild * 10 + 2, guild * 10 + 3
     bot, cash_bot = BOT_IDS[0], BOT_IDS[1]
-    await store.house.fund(guild, 1_000, by=alice)
+    await store.house_wallet.fund(guild, 1_000, by=alice)
     created = await store.tournaments.create(
         guild,
         lobby,
@@ -134,10 +134,10 @@ async def every_write_of_a_server(store: Store, guild: int) -> None:
     await store.tournaments.register(called_off.tournament_id, carol, guild_id=guild)
     assert await store.tournaments.cancel(called_off.tournament_id, guild_id=guild) == {}
     await store.seating.open(cash, guild, alice, max_seats=4, min_buy_in=100, max_buy_in=500)
-    await store.house.seat_bot(cash, cash_bot, 200)
+    await store.house_wallet.seat_bot(cash, cash_bot, 200)
     await store.seating.set_messages({cash: 9})
     assert await store.seating.close(cash) == {cash_bot: 200}
-    await store.house.empty(guild, 100, by=alice)
+    await store.house_wallet.empty(guild, 100, by=alice)
     await store.players.set_four_colour(alice, True)
     await store.players.set_always_show(alice, True)
     await store.set_meta(f"server {guild}", "written")
@@ -172,16 +172,17 @@ async def test_no_write_of_one_server_waits_for_another_servers_writer(
     try:
         await asyncio.wait_for(every_write_of_a_server(second, 2), 20)
         # Server 1's own writes do wait for it.
-        waiting = asyncio.create_task(second.house.fund(1, 100, by=1))
+        waiting = asyncio.create_task(second.house_wallet.fund(1, 100, by=1))
         await asyncio.sleep(0.3)
         assert not waiting.done()
     finally:
         release.set()
         await holder
     await asyncio.wait_for(waiting, 5)
-    assert (await second.house.report(1)).balance == 100
+    assert (await second.house_wallet.report(1)).balance == 100
     await second.audit()
-    assert (await second.house.report(2)).balance == 1_000 - 100  # the bot's results came back
+    # The bot's results came back.
+    assert (await second.house_wallet.report(2)).balance == 1_000 - 100
     assert (await second.players.preferences(21)).four_colour
     assert await second.get_meta("server 2") == "written"
 

@@ -44,19 +44,19 @@ def facts(*collected: int) -> HandFacts:
 async def test_admins_fund_and_empty_the_house_by_logged_grants(
     store: Store, database: Location
 ) -> None:
-    assert (await store.house.report(GUILD)).balance == 0  # no starting chips for the house
-    assert await store.house.fund(GUILD, 5_000, by=ADMIN) == 5_000
-    taken = await store.house.empty(GUILD, 1_000, by=ADMIN)
+    assert (await store.house_wallet.report(GUILD)).balance == 0  # no starting chips for the house
+    assert await store.house_wallet.fund(GUILD, 5_000, by=ADMIN) == 5_000
+    taken = await store.house_wallet.empty(GUILD, 1_000, by=ADMIN)
     assert (taken.taken, taken.balance) == (1_000, 4_000)
     assert await moves(database, "admin_grant", "admin_take") == [
         (HOUSE, "admin_grant", 5_000, 5_000),
         (HOUSE, "admin_take", -1_000, -1_000),
     ]
-    report = await store.house.report(GUILD)
+    report = await store.house_wallet.report(GUILD)
     assert (report.balance, report.at_tables, report.funded, report.result) == (4_000, 0, 4_000, 0)
-    await store.house.empty(GUILD, 10_000, by=ADMIN)
+    await store.house_wallet.empty(GUILD, 10_000, by=ADMIN)
     with pytest.raises(NothingToTake):
-        await store.house.empty(GUILD, 1, by=ADMIN)
+        await store.house_wallet.empty(GUILD, 1, by=ADMIN)
 
 
 async def test_a_bot_buys_in_from_the_house_and_its_results_go_back_to_it(
@@ -64,15 +64,15 @@ async def test_a_bot_buys_in_from_the_house_and_its_results_go_back_to_it(
 ) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
     with pytest.raises(HouseEmpty):
-        await store.house.seat_bot(CHANNEL, BOT, 200)  # an empty house seats nobody
+        await store.house_wallet.seat_bot(CHANNEL, BOT, 200)  # an empty house seats nobody
     assert await store.seating.seats(CHANNEL) == []
-    await store.house.fund(GUILD, 300, by=ADMIN)
-    seat = await store.house.seat_bot(CHANNEL, BOT, 200)
+    await store.house_wallet.fund(GUILD, 300, by=ADMIN)
+    seat = await store.house_wallet.seat_bot(CHANNEL, BOT, 200)
     assert (seat.user_id, seat.stack) == (BOT, 200)
     with pytest.raises(HouseEmpty):
-        await store.house.seat_bot(CHANNEL, BOT_IDS[1], 200)  # 100 left
+        await store.house_wallet.seat_bot(CHANNEL, BOT_IDS[1], 200)  # 100 left
     await store.seating.sit(CHANNEL, ALICE, 200)
-    report = await store.house.report(GUILD)
+    report = await store.house_wallet.report(GUILD)
     assert (report.balance, report.at_tables) == (100, 200)
 
     # Alice wins 50 of the bot's chips.
@@ -81,7 +81,7 @@ async def test_a_bot_buys_in_from_the_house_and_its_results_go_back_to_it(
     )
     await store.hands.settle(hand, b"state", [250, 150], facts=facts(100, 0))
     assert await store.seating.leave(CHANNEL, BOT) == 150
-    report = await store.house.report(GUILD)
+    report = await store.house_wallet.report(GUILD)
     assert (report.balance, report.at_tables, report.result) == (250, 0, -50)
     assert (await store.wallets.get(GUILD, BOT)).balance == 0  # a bot keeps nothing
     assert await moves(database, "house_stake", "house_return") == [
@@ -97,23 +97,23 @@ async def test_a_bot_buys_in_from_the_house_and_its_results_go_back_to_it(
     assert [(row.user_id, row.chips) for row in winnings.top] == [(ALICE, 50)]
     # A new season leaves the house's chips alone.
     await store.wallets.reset_season(GUILD, by=ADMIN)
-    assert (await store.house.report(GUILD)).balance == 250
+    assert (await store.house_wallet.report(GUILD)).balance == 250
 
 
 async def test_closing_a_table_returns_a_bots_stack_to_the_house(store: Store) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
-    await store.house.fund(GUILD, 1_000, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 1_000, by=ADMIN)
     for bot in BOT_IDS[:3]:
-        await store.house.seat_bot(CHANNEL, bot, 300)
-    assert (await store.house.report(GUILD)).balance == 100
+        await store.house_wallet.seat_bot(CHANNEL, bot, 300)
+    assert (await store.house_wallet.report(GUILD)).balance == 100
     cashed = await store.seating.close(CHANNEL)
     assert cashed == {BOT_IDS[0]: 300, BOT_IDS[1]: 300, BOT_IDS[2]: 300}
-    report = await store.house.report(GUILD)
+    report = await store.house_wallet.report(GUILD)
     assert (report.balance, report.at_tables, report.result) == (1_000, 0, 0)
 
 
 async def test_only_computer_players_are_staked(store: Store) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
-    await store.house.fund(GUILD, 1_000, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 1_000, by=ADMIN)
     with pytest.raises(ValueError, match="negative"):
-        await store.house.seat_bot(CHANNEL, ALICE, 200)
+        await store.house_wallet.seat_bot(CHANNEL, ALICE, 200)

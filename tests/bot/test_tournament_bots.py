@@ -27,7 +27,7 @@ PEOPLE_GO_OUT_SEED = 2
 
 
 async def house_balance(store: Store) -> int:
-    return (await store.house.report(GUILD)).balance
+    return (await store.house_wallet.report(GUILD)).balance
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:
     run = seeded(TournamentRun(store, seed=22, players=4, seats=4))
-    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await store.house_wallet.fund(GUILD, FUNDS, by=ADMIN)
     shown: list[LobbyView] = []
 
     async def show(view: LobbyView) -> int:
@@ -119,7 +119,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     # A seed under which both people, playing at random, go out before the end (under some a
     # person wins it, and there is no moment with only bots left to measure).
     run = seeded(TournamentRun(store, seed=PEOPLE_GO_OUT_SEED, players=2, seats=6))
-    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await store.house_wallet.fund(GUILD, FUNDS, by=ADMIN)
     # (clock, hands dealt) when the lobby first showed only bots, and when it finished
     moments: dict[str, tuple[float, int]] = {}
 
@@ -161,7 +161,7 @@ async def test_bots_play_on_after_crashes_and_the_books_still_balance(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:
     run = seeded(TournamentRun(store, seed=9, players=3, seats=3))
-    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await store.house_wallet.fund(GUILD, FUNDS, by=ADMIN)
     await run.register_all(level_hands=2, bots=3, bot_style="careful")
     await run.play(crashes=0.02)
     assert run.restarts >= 1 and run.director is not None
@@ -183,7 +183,7 @@ async def test_bots_play_on_after_crashes_and_the_books_still_balance(
 
 async def test_a_cancel_gives_the_house_its_buy_ins_back(store: Store) -> None:
     run = TournamentRun(store, seed=1, players=3, seats=4)
-    await store.house.fund(GUILD, FUNDS, by=ADMIN)
+    await store.house_wallet.fund(GUILD, FUNDS, by=ADMIN)
     tournament = await run.house.tournaments.create(
         GUILD,
         77,
@@ -213,7 +213,7 @@ async def test_bots_the_house_cannot_cover_or_that_would_start_it_alone_are_refu
 ) -> None:
     run = TournamentRun(store, seed=1, players=2, seats=4)
     desk = run.house.tournaments
-    await store.house.fund(GUILD, 250, by=ADMIN)
+    await store.house_wallet.fund(GUILD, 250, by=ADMIN)
 
     async def create(bots: int, *, buy_in: int = BUY_IN, style: str | None = None) -> Tournament:
         return await desk.create(
@@ -257,7 +257,7 @@ async def test_bots_the_house_cannot_cover_or_that_would_start_it_alone_are_refu
     assert await store.tournaments.active() == []
     assert await house_balance(store) == 250
     # A freeroll needs nothing of the house, however empty.
-    await store.house.empty(GUILD, 250, by=ADMIN)
+    await store.house_wallet.empty(GUILD, 250, by=ADMIN)
     free = await create(3, buy_in=0)
     assert len(await store.tournaments.entries(free.tournament_id)) == 3
     await store.audit()

@@ -93,14 +93,14 @@ async def test_bots_sit_only_with_a_person_and_a_funded_house(world: World) -> N
     bots = sorted(user_id for user_id in table.seats if is_bot(user_id))
     assert len(bots) == 2
     assert {table.name(user_id) for user_id in bots} == {"Bot 1 (loose)", "Bot 2 (loose)"}
-    report = await world.bot.store.house.report(world.guild.id)
+    report = await world.bot.store.house_wallet.report(world.guild.id)
     assert (report.balance, report.at_tables) == (250, 2_000)
     # The channel is told, with the bot marked as one.
     assert any("Bot 1 (loose) sits down" in m.content for m in world.channel.history())
     # Someone with Manage Server may send them away too.
     result = await world.admin.slash(world.channel, "table bots remove", count=5)
     assert result.response is not None and "2 computer players leave" in result.response.content
-    assert (await world.bot.store.house.report(world.guild.id)).balance == 2_250
+    assert (await world.bot.store.house_wallet.report(world.guild.id)).balance == 2_250
     refused(await ann.slash(world.channel, "table bots remove"), "No computer player")
     # Anyone may see the house's figures; only admins move its chips.
     shown = await bob.slash(world.channel, "stats", house=True)
@@ -135,7 +135,7 @@ async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
     assert private and all(view.user_id == ann.id for view in private)
     # The bots' results are the house's: what Ann won or lost, it lost or won.
     wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
-    report = await world.bot.store.house.report(world.guild.id)
+    report = await world.bot.store.house_wallet.report(world.guild.id)
     assert report.result == -(wallet.total - 1_000)
     await world.bot.store.audit()
     # Leaderboards rank people only.
@@ -154,7 +154,7 @@ async def test_bots_leave_when_no_person_is_seated(world: World) -> None:
     assert result.response is not None
     table = live_table(world)
     assert table.seats == {}
-    report = await world.bot.store.house.report(world.guild.id)
+    report = await world.bot.store.house_wallet.report(world.guild.id)
     assert (report.balance, report.at_tables, report.result) == (5_000, 0, 0)
     await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
     assert table.live is None  # no hand among bots alone
@@ -260,7 +260,7 @@ async def test_bots_go_home_after_the_hand_the_last_person_leaves_in(world: Worl
     assert result.response is not None and "after" in result.response.content
     await play_hand(world)
     assert table.seats == {}
-    report = await world.bot.store.house.report(world.guild.id)
+    report = await world.bot.store.house_wallet.report(world.guild.id)
     assert report.at_tables == 0 and report.balance == 5_000 + report.result
     await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
     assert table.live is None

@@ -243,13 +243,13 @@ async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_l
     assert "2 computer players (careful) are entered; the house paid their buy-ins." in (
         created.response.content
     )
-    assert (await world.bot.store.house.report(world.guild.id)).balance == 800
+    assert (await world.bot.store.house_wallet.report(world.guild.id)).balance == 800
     text = message_text(lobby(world))
     assert "2 entrants" in text and "Bot 1 (careful)" in text and "Bot 2 (careful)" in text
     assert "<@-" not in text and "Prize pool: 200" in text
     await bob.slash(world.channel, "tournament register", tournament=1)
     await ann.slash(world.channel, "tournament cancel", tournament=1)
-    assert (await world.bot.store.house.report(world.guild.id)).balance == 1000
+    assert (await world.bot.store.house_wallet.report(world.guild.id)).balance == 1000
     assert await wallet(world, bob.id) == 1000
     await world.bot.store.audit()
 

@@ -547,7 +547,7 @@ class ReportQueries:
 
 
 class HouseWallet:
-    """``store.house``: a server's house wallet and the computer players it stakes
+    """``store.house_wallet``: a server's house wallet and the computer players it stakes
     (``house.py``)."""
 
     def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:

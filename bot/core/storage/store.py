@@ -100,7 +100,7 @@ class Store:
         self.players = PlayerRecords(backend)
         self.reports = ReportQueries(backend)
         self.coordination = Coordination(backend)
-        self.house = HouseWallet(backend, self, guilds)
+        self.house_wallet = HouseWallet(backend, self, guilds)
         self.tournaments = TournamentRecords(backend, self, guilds)
 
     @classmethod
