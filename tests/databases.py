@@ -45,9 +45,9 @@ from bot.core.storage import (
     migration_house,
     migration_positions,
     migration_registrations,
+    migration_schedule,
+    migration_tournaments,
     migrations,
-    tournament_schedule,
-    tournament_schema,
 )
 from bot.core.storage.backend import is_postgresql
 from bot.core.storage.migrations import migrate, schema_version
@@ -84,8 +84,8 @@ def template_name() -> str:
             migrations,
             coordination,
             migration_house,
-            tournament_schema,
-            tournament_schedule,
+            migration_tournaments,
+            migration_schedule,
             migration_positions,
             migration_registrations,
         )

@@ -22,14 +22,14 @@ from typing import Final
 import aiosqlite
 import asyncpg
 
-from bot.core.storage import coordination, tournament_schema
+from bot.core.storage import coordination, migration_tournaments
 from bot.core.storage.backend import WRITE_LOCK
 from bot.core.storage.dialects import Dialects, Statement, sqlite_ledger_swap
 from bot.core.storage.errors import SchemaTooNew
 from bot.core.storage.migration_house import HOUSE_MIGRATION, HOUSE_MINTED_BY_KIND
 from bot.core.storage.migration_positions import POSITIONS_MIGRATION
 from bot.core.storage.migration_registrations import REGISTRATIONS_MIGRATION
-from bot.core.storage.tournament_schedule import SCHEDULE_MIGRATION
+from bot.core.storage.migration_schedule import SCHEDULE_MIGRATION
 
 # PostgreSQL's triggers call a function: this one refuses the change with the message the
 # trigger passes (the same messages as SQLite's RAISE), as an integrity error like SQLite's.
@@ -406,10 +406,10 @@ _ALWAYS_SHOW: Final = (
     "ALTER TABLE player_settings ADD COLUMN always_show INTEGER NOT NULL DEFAULT 0"
     " CHECK (always_show IN (0, 1))",
 )
-# Migration 14: tournaments, in ``tournament_schema.py``.
+# Migration 14: tournaments, in ``migration_tournaments.py``.
 _TOURNAMENTS: Final = tuple(
     Dialects(*s) if isinstance(s, tuple) else s
-    for s in tournament_schema.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
+    for s in migration_tournaments.statements(HOUSE_MINTED_BY_KIND, _BURNS_FROM_WALLETS)
 )
 MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     _CORE,
@@ -426,7 +426,7 @@ MIGRATIONS: Final[tuple[tuple[Statement, ...], ...]] = (
     coordination.SCHEMA,
     HOUSE_MIGRATION,
     _TOURNAMENTS,
-    SCHEDULE_MIGRATION,  # 15: tournaments at a set time, in ``tournament_schedule.py``
+    SCHEDULE_MIGRATION,  # 15: tournaments at a set time, in ``migration_schedule.py``
     POSITIONS_MIGRATION,  # 16: each hand's seats, in ``migration_positions.py``
     REGISTRATIONS_MIGRATION,  # 17: a trace of every entry, in ``migration_registrations.py``
 )
