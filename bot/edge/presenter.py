@@ -369,7 +369,10 @@ class DiscordPresenter:
         except TimeoutError:
             return False  # the message is being changed slowly (Discord, the drawing)
         try:
-            if outcome.version <= state.shown:
+            clicked = interaction.message
+            if outcome.version <= state.shown or clicked is None or clicked.id != state.message_id:
+                # Shown already, or clicked on another message than the one showing the table
+                # (one replaced for its age): the delivery edits the table's own.
                 return False
             match update:
                 case TableView(hand=HandView() as hand) if self._editable(state, hand.hand_id):
