@@ -260,6 +260,14 @@ async def test_a_child_that_cannot_be_spawned_is_one_error_and_pictures_come_bla
     assert drawing.pid is None
 
 
+
+async def _three_pictures(drawing: DrawingProcess) -> list[bytes]:
+    """Three tables asked of ``drawing``, which is then closed."""
+    try:
+        return [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
+    finally:
+        await drawing.close()
+
 @pytest.mark.slow  # a real drawing process
 async def test_a_child_that_fails_to_start_says_why_once(
     caplog: pytest.LogCaptureFixture,
@@ -267,11 +275,7 @@ async def test_a_child_that_fails_to_start_says_why_once(
     broken = "import render; render.warm_up = lambda pictures: 1 / 0; import runpy; "
     broken += "runpy.run_module('bot.edge.drawing', run_name='__main__')"
     drawing = DrawingProcess([sys.executable, "-c", broken])
-    try:
-        pictures = [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
-    finally:
-        await drawing.close()
-    assert pictures == [BLANK] * 3
+    assert await _three_pictures(drawing) == [BLANK] * 3
     (error,) = _errors(caplog)
     assert "could not start (ZeroDivisionError: division by zero)" in error
     assert "only their text" in error
@@ -322,11 +326,7 @@ async def test_a_child_the_sandbox_kills_is_one_error_naming_the_signal(
 ) -> None:
     """The unit as it was shipped before: setpriority denied, a denied call killing."""
     drawing = DrawingProcess(_sandboxed("--deny", "setpriority", "--kill"))
-    try:
-        pictures = [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
-    finally:
-        await drawing.close()
-    assert pictures == [BLANK] * 3
+    assert await _three_pictures(drawing) == [BLANK] * 3
     (error,) = _errors(caplog)
     assert "killed by SIGSYS: a system call its sandbox denies" in error
 
