@@ -160,7 +160,7 @@ class TableGroup(
             game=game,
             hands_per_game=hands_per_game,
         )
-        await self.bot.house.tables.open(
+        await self.bot.house.seating.open(
             cast(int, interaction.guild_id), channel_id, interaction.user.id, config
         )
         params = opened_params(texts, config, lang)
@@ -177,7 +177,7 @@ class TableGroup(
     async def info(self, interaction: discord.Interaction) -> None:
         texts = self.bot.texts
         lang = language_of(interaction)
-        info = self.bot.house.tables.info(channel_id_of(interaction), lang)
+        info = self.bot.house.seating.info(channel_id_of(interaction), lang)
         lines = seat_lines(info.players, texts, lang)
         if info.next_game is not None:
             lines.insert(0, info.next_game)
@@ -219,14 +219,14 @@ class TableGroup(
     )
     async def ledger(self, interaction: discord.Interaction) -> None:
         lang = language_of(interaction)
-        ledger = await self.bot.house.tables.ledger(channel_id_of(interaction))
+        ledger = await self.bot.house.seating.ledger(channel_id_of(interaction))
         embed, picture = await self.bot.presenter.ledger_message(ledger, lang)
         await reply(interaction, embed=embed, file=picture)
 
 
 async def close_table(bot: StudBot, interaction: discord.Interaction, *, can_manage: bool) -> None:
     """Close the channel's table: the opener's own, or anyone's for one who may manage."""
-    await bot.house.tables.close(
+    await bot.house.seating.close(
         channel_id_of(interaction), interaction.user.id, can_manage=can_manage
     )
     await reply(interaction, bot.texts.t(language_of(interaction), "table_closed"))
@@ -271,7 +271,7 @@ class SeatingCommands(commands.Cog):
         self, interaction: discord.Interaction, buy_in: Range[int, 1, 1_000_000_000] | None = None
     ) -> None:
         lang = language_of(interaction)
-        seat = await self.bot.house.tables.sit(
+        seat = await self.bot.house.seating.sit(
             channel_id_of(interaction),
             interaction.user.id,
             interaction.user.display_name,
@@ -287,7 +287,7 @@ class SeatingCommands(commands.Cog):
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         lang = language_of(interaction)
-        chips = await self.bot.house.tables.leave(channel_id_of(interaction), interaction.user.id)
+        chips = await self.bot.house.seating.leave(channel_id_of(interaction), interaction.user.id)
         t = self.bot.texts.t
         text = t(lang, "leave_after_hand") if chips is None else t(lang, "left_now", stack=chips)
         await reply(interaction, text)
@@ -295,7 +295,7 @@ class SeatingCommands(commands.Cog):
     @app_commands.command(name="sitout", description="Sit out from the next hand")
     @app_commands.guild_only()
     async def sitout(self, interaction: discord.Interaction) -> None:
-        await self.bot.house.tables.set_sitting_out(
+        await self.bot.house.seating.set_sitting_out(
             channel_id_of(interaction), interaction.user.id, True
         )
         await reply(interaction, self.bot.texts.t(language_of(interaction), "sat_out"))
@@ -303,7 +303,7 @@ class SeatingCommands(commands.Cog):
     @app_commands.command(name="sitin", description="Come back in from the next hand")
     @app_commands.guild_only()
     async def sitin(self, interaction: discord.Interaction) -> None:
-        await self.bot.house.tables.set_sitting_out(
+        await self.bot.house.seating.set_sitting_out(
             channel_id_of(interaction), interaction.user.id, False
         )
         await reply(interaction, self.bot.texts.t(language_of(interaction), "sat_in"))

@@ -19,8 +19,8 @@ from bot.core.clock import Clock
 from bot.core.computer_seats import bot_ids, bot_name, humans, style_of
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
+from bot.core.open_tables import OpenTables
 from bot.core.players import Players
-from bot.core.registry import Registry
 from bot.core.storage import HouseEmpty, Store
 from bot.core.storage.house import is_bot
 from bot.core.table import Table
@@ -44,7 +44,7 @@ class ComputerPlayers:
         texts: Texts,
         clock: Clock,
         tasks: Tasks,
-        registry: Registry,
+        open_tables: OpenTables,
         dealer: Dealer,
         players: Players,
         *,
@@ -55,7 +55,7 @@ class ComputerPlayers:
         self._texts = texts
         self._clock = clock
         self._tasks = tasks
-        self._registry = registry
+        self._open_tables = open_tables
         self._dealer = dealer
         self._players = players
         self.delay = delay  # the shortest and longest pause before acting, in seconds
@@ -77,7 +77,7 @@ class ComputerPlayers:
         """Seat up to ``count`` computer players of ``style`` in free seats; returns how many
         sat. The table's opener or a member with Manage Server; someone must be seated; the
         house pays each one's buy-in (``HouseEmpty`` when it can't pay the first)."""
-        table = self._registry.get(channel_id)
+        table = self._open_tables.get(channel_id)
         _check_allowed(table, user_id, can_manage)
         style = style or DEFAULT_STYLE.name
         if style not in STYLES or count < 1:
@@ -114,7 +114,7 @@ class ComputerPlayers:
     async def remove(self, channel_id: int, user_id: int, *, can_manage: bool, count: int) -> int:
         """Send up to ``count`` computer players away (the last seated first): now, or after
         the hand they are in. Returns how many go."""
-        table = self._registry.get(channel_id)
+        table = self._open_tables.get(channel_id)
         _check_allowed(table, user_id, can_manage)
         async with table.lock:
             seated = sorted(

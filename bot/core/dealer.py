@@ -19,8 +19,8 @@ from bot.core.clock import Clock, pauses
 from bot.core.computer_seats import humans, send_bots_home
 from bot.core.errors import BotLacksPermissions, TableError
 from bot.core.games import game_name
+from bot.core.open_tables import OpenTables
 from bot.core.players import Players
-from bot.core.registry import Registry
 from bot.core.showing import private_view, results_view
 from bot.core.stats import hand_facts
 from bot.core.storage import HandEnd, Store
@@ -64,14 +64,14 @@ class Dealer:
         texts: Texts,
         clock: Clock,
         tasks: Tasks,
-        registry: Registry,
+        open_tables: OpenTables,
         players: Players,
     ) -> None:
         self._store = store
         self._texts = texts
         self._clock = clock
         self._tasks = tasks
-        self._registry = registry
+        self._open_tables = open_tables
         self._players = players
         self.turns = TurnClock(store, clock, tasks, self._out_of_time)
 
@@ -193,7 +193,7 @@ class Dealer:
         (Discord permission names; None: not known): a table that can't be shown pauses, one
         that can again resumes.
         """
-        table = self._registry.get(channel_id)
+        table = self._open_tables.get(channel_id)
         if missing:
             self.turns.pause(table, BotLacksPermissions(missing))
         elif missing is not None:
@@ -235,7 +235,7 @@ class Dealer:
     async def cards(self, channel_id: int, user_id: int, *, name: str, lang: str) -> PrivateView:
         """The player's own cards in the current hand (My cards); ``TableError`` if he has
         none. ``name`` and ``lang`` are how he goes now, for his picture."""
-        table = self._registry.get(channel_id)
+        table = self._open_tables.get(channel_id)
         live = table.live
         if live is None or live.seat_of(user_id) is None:
             raise TableError("no_cards")

@@ -1,6 +1,6 @@
 """The core as the edge sees it: one object made in ``main()`` whose parts each do one job.
 
-- ``tables``: opening and closing tables, seats (``bot.core.tables``);
+- ``seating``: opening and closing tables, seats (``bot.core.seating``);
 - ``dealer``: hands, from the deal to the settlement, and the turn clock (``bot.core.dealer``);
 - ``players``: names and each player's own settings (``bot.core.players``);
 - ``tournaments``: creating, registering for and running tournaments (``bot.core.tournament``);
@@ -24,12 +24,12 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.computer_players import DEFAULT_DELAY, ComputerPlayers
 from bot.core.dealer import Dealer
 from bot.core.errors import BotLacksPermissions
+from bot.core.open_tables import OpenTables
 from bot.core.outbox import Effect, Outbox, Shown, Why
 from bot.core.players import Players
 from bot.core.recovery import Recovery
-from bot.core.registry import Registry
+from bot.core.seating import Seating
 from bot.core.storage import Store
-from bot.core.tables import Tables
 from bot.core.tasks import Tasks
 from bot.core.tournament import Lobby, Tournaments
 from bot.core.views import PrivateView, TableView
@@ -62,16 +62,16 @@ class House:
         self.clock: Clock = clock or SystemClock()
         self.tasks = Tasks()
         self._messages = _MessageIds(store)
-        self.registry = Registry(texts, self.clock, self, show or (lambda outbox: None))
-        self.players = Players(store, self.registry)
-        self.dealer = Dealer(store, texts, self.clock, self.tasks, self.registry, self.players)
-        self.tables = Tables(store, texts, self.registry, self.dealer, self.players)
+        self.open_tables = OpenTables(texts, self.clock, self, show or (lambda outbox: None))
+        self.players = Players(store, self.open_tables)
+        self.dealer = Dealer(store, texts, self.clock, self.tasks, self.open_tables, self.players)
+        self.seating = Seating(store, texts, self.open_tables, self.dealer, self.players)
         self.computer_players = ComputerPlayers(
             store,
             texts,
             self.clock,
             self.tasks,
-            self.registry,
+            self.open_tables,
             self.dealer,
             self.players,
             delay=bot_delay,
@@ -80,7 +80,7 @@ class House:
             store,
             self.clock,
             self.tasks,
-            self.registry,
+            self.open_tables,
             self.dealer,
             self.players,
             texts,
@@ -89,7 +89,7 @@ class House:
         )
         self.recovery = Recovery(
             store,
-            self.registry,
+            self.open_tables,
             self.dealer,
             self.players,
             self.tasks,
@@ -101,13 +101,13 @@ class House:
     def subscribe(self, channel_id: int, user_id: int | None = None) -> Subscription[Shown]:
         """A face watching the channel's table: its views as they change, and ``user_id``'s own
         cards (None: a spectator's); ``TableError`` if the channel has no table."""
-        return self.registry.get(channel_id).outbox.subscribe(user_id)
+        return self.open_tables.get(channel_id).outbox.subscribe(user_id)
 
     # ------------------------------------------------------------------ the edge's reports
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None:
         if isinstance(effect, TableView) and effect.hand is not None:
-            table = self.registry.find(outbox.channel_id)
+            table = self.open_tables.find(outbox.channel_id)
             if table is None:
                 return
             if effect.hand.buttons:
@@ -119,14 +119,14 @@ class House:
 
     def posted(self, outbox: Outbox, effect: Effect, message_id: int) -> None:
         self.delivered(outbox, effect)
-        table = self.registry.find(outbox.channel_id)
+        table = self.open_tables.find(outbox.channel_id)
         if table is not None:
             table.message_id = message_id
             if not table.closed:
                 self._messages.posted(table.channel_id, message_id)
 
     def failed(self, outbox: Outbox, effect: Effect, why: Why, permissions: Sequence[str]) -> None:
-        table = self.registry.find(outbox.channel_id)
+        table = self.open_tables.find(outbox.channel_id)
         if table is None:
             return
         match why:
@@ -134,7 +134,7 @@ class House:
                 self.dealer.turns.pause(table, BotLacksPermissions(permissions))
             case Why.CHANNEL_GONE:
                 outbox.drain()
-                self.tasks.spawn(self.tables.abandon(outbox.channel_id))
+                self.tasks.spawn(self.seating.abandon(outbox.channel_id))
             case Why.DMS_CLOSED if isinstance(effect, PrivateView):
                 self.dealer.dm_failed(table, effect.hand_id, effect.user_id)
 

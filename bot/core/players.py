@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from bot.core.registry import Registry
+from bot.core.open_tables import OpenTables
 from bot.core.storage import Store
 from bot.core.table import Table
 
@@ -18,9 +18,9 @@ log = logging.getLogger(__name__)
 
 
 class Players:
-    def __init__(self, store: Store, registry: Registry) -> None:
+    def __init__(self, store: Store, open_tables: OpenTables) -> None:
         self._store = store
-        self._registry = registry
+        self._open_tables = open_tables
         self._saved_names: dict[tuple[int, int], str] = {}
         self._decks: dict[int, bool] = {}
         self._showing: dict[int, bool] = {}
@@ -28,7 +28,7 @@ class Players:
     async def seen(self, guild_id: int, user_id: int, name: str) -> None:
         """A player went by ``name`` on ``guild_id`` (he sat, acted or ran a command): the
         tables he plays at show it, and it is saved, when it changed."""
-        for table in self._registry.in_guild(guild_id):
+        for table in self._open_tables.in_guild(guild_id):
             if user_id in table.names:
                 table.names[user_id] = name
         key = (guild_id, user_id)

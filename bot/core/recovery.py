@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import error_id
+from bot.core.open_tables import OpenTables
 from bot.core.outbox import ClearButtons
 from bot.core.players import Players
-from bot.core.registry import Registry
 from bot.core.storage import HandRecord, Store
 from bot.core.table import LiveHand, Table
 from bot.core.tasks import Tasks
@@ -29,7 +29,7 @@ class Recovery:
     def __init__(
         self,
         store: Store,
-        registry: Registry,
+        open_tables: OpenTables,
         dealer: Dealer,
         players: Players,
         tasks: Tasks,
@@ -43,7 +43,7 @@ class Recovery:
         ``tournaments`` gives the restored tournament tables back to their directors, before
         any of their hands goes on."""
         self._store = store
-        self._registry = registry
+        self._open_tables = open_tables
         self._dealer = dealer
         self._players = players
         self._tasks = tasks
@@ -67,7 +67,7 @@ class Recovery:
                 hand = next((h for h in live_hands if h.channel_id == record.channel_id), None)
                 await self._close_unreadable(record.channel_id, hand, error)
                 continue
-            table = self._registry.add(
+            table = self._open_tables.add(
                 record.channel_id, record.guild_id, record.opener_id, config, rotation
             )
             table.seats = {s.user_id: s for s in await self._store.seating.seats(record.channel_id)}
@@ -85,7 +85,7 @@ class Recovery:
             await self._tournaments()
         restored: list[int] = []
         for hand_record in live_hands:
-            table_or_none = self._registry.find(hand_record.channel_id)
+            table_or_none = self._open_tables.find(hand_record.channel_id)
             if table_or_none is None:
                 continue  # another process's, or its table could not be loaded and was closed
             table = table_or_none
@@ -107,7 +107,7 @@ class Recovery:
                     await self._void_unrestorable(table, hand_record.hand_id, error)
                     continue
             restored.append(hand_record.hand_id)
-        for table in self._registry:
+        for table in self._open_tables:
             if table.live is None:
                 table.outbox.redraw()
                 self._dealer.schedule(table)
@@ -167,10 +167,10 @@ class Recovery:
 
     async def shutdown(self) -> None:
         """Stop every clock and countdown, then wait for the changes in flight to be saved."""
-        for table in self._registry:
+        for table in self._open_tables:
             self._dealer.stop(table)
         await self._tasks.stop()
-        for table in self._registry:
+        for table in self._open_tables:
             async with table.lock:
                 pass
         await self._flush()

@@ -259,7 +259,7 @@ class StudBot(commands.AutoShardedBot):
 
     def live_counts(self) -> tuple[int, int, int]:
         """(tables open, players seated, effects waiting in their outboxes), for the metrics."""
-        tables = list(self.house.registry)
+        tables = list(self.house.open_tables)
         return (
             len(tables),
             sum(len(table.seats) for table in tables),

@@ -33,28 +33,28 @@ class Session:
     async def open(self) -> None:
         # Between two hands the countdown waits for the test: players sit and leave meanwhile.
         config = TableConfig(DEFAULT_STAKES, 6, 100, 1000, TURN, countdown_seconds=COUNTDOWN)
-        await self.manager.tables.open(GUILD, CHANNEL, 1, config)
+        await self.manager.seating.open(GUILD, CHANNEL, 1, config)
 
     async def sit(self, user_id: int, buy_in: int) -> None:
-        await self.manager.tables.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
+        await self.manager.seating.sit(CHANNEL, user_id, NAMES[user_id], buy_in)
         self.bought[user_id] += buy_in
 
     async def leave(self, user_id: int) -> None:
-        chips = await self.manager.tables.leave(CHANNEL, user_id)
+        chips = await self.manager.seating.leave(CHANNEL, user_id)
         assert chips is not None, "leave between hands"
         self.taken[user_id] += chips
 
     async def start(self) -> StudHand:
         """The countdown runs out: the next hand is dealt."""
         await self.clock.advance(COUNTDOWN, self.manager)
-        live = self.manager.tables.get(CHANNEL).live
+        live = self.manager.seating.get(CHANNEL).live
         assert live is not None
         self.hand_ids.append(live.hand_id)
         return live.hand
 
     async def play_hand(self) -> None:
         await self.start()
-        table = self.manager.tables.get(CHANNEL)
+        table = self.manager.seating.get(CHANNEL)
         assert table.live is not None
         hand_id = table.live.hand_id
         while table.live is not None and table.live.hand_id == hand_id:

@@ -35,7 +35,7 @@ async def play_all_in(
     house, screen = screened(store, clock)
     await house.recovery.restore()
     await clock.advance(0, house)
-    table = house.tables.get(CHANNEL)
+    table = house.seating.get(CHANNEL)
     while table.live is not None:
         actor = table.actor_id()
         assert actor is not None

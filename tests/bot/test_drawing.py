@@ -260,13 +260,13 @@ async def test_a_child_that_cannot_be_spawned_is_one_error_and_pictures_come_bla
     assert drawing.pid is None
 
 
-
 async def _three_pictures(drawing: DrawingProcess) -> list[bytes]:
     """Three tables asked of ``drawing``, which is then closed."""
     try:
         return [await drawing.draw(table_png, _view(50), TableLabels()) for _ in range(3)]
     finally:
         await drawing.close()
+
 
 @pytest.mark.slow  # a real drawing process
 async def test_a_child_that_fails_to_start_says_why_once(

@@ -103,7 +103,7 @@ async def test_the_last_hands_are_one_file_oldest_first_with_the_reveals_apart(
 
 async def test_the_session_is_the_channels_latest_table(store: Store) -> None:
     first = await played(store, hands=2)
-    await first.manager.tables.close(CHANNEL, ANN, can_manage=False)
+    await first.manager.seating.close(CHANNEL, ANN, can_manage=False)
     # After the close, the session is still the table that closed.
     await check_export(store, await export(store, session_channel=CHANNEL), first.hand_ids)
     second = await played(store, hands=3, seed=2)

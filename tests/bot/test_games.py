@@ -80,7 +80,7 @@ def test_hands_per_game_is_only_for_a_mixed_table() -> None:
 
 async def fold_hand(manager: House) -> None:
     """The bring-in is posted and everyone else folds: the hand ends."""
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     while table.live is not None:
         actor = table.actor_id()
         assert actor is not None
@@ -99,13 +99,13 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
     when the game changes and what comes next."""
     clock = ManualClock()
     manager, screen = screened(store, clock)
-    await manager.tables.open(GUILD, CHANNEL, 1, mixed())
+    await manager.seating.open(GUILD, CHANNEL, 1, mixed())
     for user_id in (1, 2):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 500)
     variants = []
     for _ in range(7):
         await clock.advance(0, manager)
-        live = manager.tables.get(CHANNEL).live
+        live = manager.seating.get(CHANNEL).live
         assert live is not None
         variants.append(live.hand.variant)
         await fold_hand(manager)
@@ -117,7 +117,7 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
         "Stud Hi-Lo now, for 2 hands; then Seven Card Stud.",
         "Seven Card Stud now, for 2 hands; then Razz.",
     ]
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert next_game(table, TEXTS, "en") == "Razz after 1 more hand"
     await manager.recovery.shutdown()
 
@@ -125,28 +125,28 @@ async def test_a_mixed_table_deals_each_game_in_turn_and_says_so(store: Store) -
 async def test_a_restart_carries_on_the_rotation_where_it_was(store: Store) -> None:
     clock = ManualClock()
     manager, _ = screened(store, clock)
-    await manager.tables.open(GUILD, CHANNEL, 1, mixed(every=3))
+    await manager.seating.open(GUILD, CHANNEL, 1, mixed(every=3))
     for user_id in (1, 2):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 500)
     for _ in range(4):  # three of stud, one of Razz; the fifth hand is dealt and in play
         await clock.advance(0, manager)
         await fold_hand(manager)
     await clock.advance(0, manager)
-    before = manager.tables.get(CHANNEL)
+    before = manager.seating.get(CHANNEL)
     assert before.live is not None and before.live.hand.variant is RAZZ
     assert next_game(before, TEXTS, "en") == "Stud Hi-Lo after 1 more hand"
     await manager.recovery.shutdown()
 
     restarted, screen = screened(store, clock)
     await restarted.recovery.restore()
-    table = restarted.tables.get(CHANNEL)
+    table = restarted.seating.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is RAZZ
     assert next_game(table, TEXTS, "en") == "Stud Hi-Lo after 1 more hand"
     variants = []
     await fold_hand(restarted)
     for _ in range(4):
         await clock.advance(0, restarted)
-        live = restarted.tables.get(CHANNEL).live
+        live = restarted.seating.get(CHANNEL).live
         assert live is not None
         variants.append(live.hand.variant)
         await fold_hand(restarted)
@@ -162,11 +162,11 @@ async def test_a_single_game_table_deals_its_game_and_is_saved_with_it(store: St
     clock = ManualClock()
     manager, _ = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, game=HI_LO)
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
     for user_id in (1, 2):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None and table.live.hand.variant is STUD_HI_LO
     assert next_game(table, TEXTS, "en") is None
     saved = await store.seating.table(CHANNEL)

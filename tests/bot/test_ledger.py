@@ -74,7 +74,7 @@ async def test_the_ledger_agrees_with_a_replay_of_the_stored_hands(store: Store)
             await session.sit(5, 500)
     assert 4 in session.bought and len(session.hand_ids) == 12
     before_close = {seat.user_id: seat.stack for seat in await store.seating.seats(CHANNEL)}
-    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
+    await session.manager.seating.close(CHANNEL, 1, can_manage=False)
     session.taken.update(before_close)
     closed = await store.reports.table_ledger(CHANNEL)
     assert closed is not None and closed.closed_at is not None
@@ -95,7 +95,7 @@ async def test_a_hand_in_progress_keeps_its_chips_on_the_table_and_out_of_the_ne
     await session.sit(1, 500)
     await session.sit(2, 300)
     await session.start()
-    table = session.manager.tables.get(CHANNEL)
+    table = session.manager.seating.get(CHANNEL)
     await session.manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.hands == 0
@@ -114,9 +114,9 @@ async def test_a_table_closed_with_its_channel_gone_counts_no_voided_hand(store:
     await session.start()
     voided = session.hand_ids.pop()  # the replay counts the settled hands only
     await session.manager.dealer.act(
-        CHANNEL, session.manager.tables.get(CHANNEL).actor_id() or 0, "bring_in"
+        CHANNEL, session.manager.seating.get(CHANNEL).actor_id() or 0, "bring_in"
     )
-    await session.manager.tables.abandon(CHANNEL)
+    await session.manager.seating.abandon(CHANNEL)
     assert (await store.hands.get(voided)).outcome == "voided"
     ledger = await store.reports.table_ledger(CHANNEL)
     assert ledger is not None and ledger.closed_at is not None
@@ -135,7 +135,7 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     await session.sit(1, 500)
     await session.sit(2, 250)
     await session.play_hand()
-    await session.manager.tables.close(CHANNEL, 1, can_manage=False)
+    await session.manager.seating.close(CHANNEL, 1, can_manage=False)
     await session.clock.advance(0, session.manager)
     effects = session.screen.effects
     closing = next(
@@ -150,9 +150,9 @@ async def test_closing_posts_the_ledger_after_the_closing_line(store: Store) -> 
     assert nets == sorted(nets, reverse=True) and sum(nets) == 0 and ledger.totals().net == 0
     assert ledger.totals().cashed_out == 750 and ledger.totals().on_table == 0
     # The ledger stays readable after the close, until another table opens there.
-    assert await session.manager.tables.ledger(CHANNEL) == ledger
+    assert await session.manager.seating.ledger(CHANNEL) == ledger
     await session.open()
-    fresh = await session.manager.tables.ledger(CHANNEL)
+    fresh = await session.manager.seating.ledger(CHANNEL)
     assert fresh.closed_at is None and fresh.lines == () and fresh.hands == 0
 
 
@@ -170,8 +170,8 @@ async def test_a_ledger_that_cant_be_read_does_not_stop_the_close(
 
     monkeypatch.setattr(store.reports, "table_ledger", broken)
     with caplog.at_level(logging.WARNING):
-        cashed = await session.manager.tables.close(CHANNEL, 1, can_manage=False)
-    assert sum(cashed.values()) == 1000 and list(session.manager.registry) == []
+        cashed = await session.manager.seating.close(CHANNEL, 1, can_manage=False)
+    assert sum(cashed.values()) == 1000 and list(session.manager.open_tables) == []
     assert not [e for e in session.screen.effects if isinstance(e, Ledger)]
     assert any("ledger can't be read" in record.getMessage() for record in caplog.records)
     await store.audit()
@@ -181,7 +181,7 @@ async def test_a_channel_that_never_had_a_table_has_no_ledger(store: Store) -> N
     manager = new_house(store, ManualClock())
     assert await store.reports.table_ledger(CHANNEL) is None
     with pytest.raises(TableError) as refused:
-        await manager.tables.ledger(CHANNEL)
+        await manager.seating.ledger(CHANNEL)
     assert refused.value.key == "no_table"
 
 

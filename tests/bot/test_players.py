@@ -21,13 +21,13 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
     clock = ManualClock()
     manager, _ = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, lang="ru", four_colour=True)
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
-    await manager.tables.sit(CHANNEL, 1, "Оля", 500)
-    await manager.tables.sit(CHANNEL, 2, "Борис", 500)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.sit(CHANNEL, 1, "Оля", 500)
+    await manager.seating.sit(CHANNEL, 2, "Борис", 500)
     # A later name (he acted under it) replaces the one he sat with.
     await manager.players.seen(GUILD, 2, "Боря")
     await clock.advance(0, manager)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None and table.name(2) == "Боря"
     actor = table.actor_id()
     assert actor is not None
@@ -36,7 +36,7 @@ async def test_a_restored_table_names_its_players_as_they_were_last_seen(
 
     fresh, screen = screened(store, clock)
     assert await fresh.recovery.restore() == [table.live.hand_id]
-    restored = fresh.tables.get(CHANNEL)
+    restored = fresh.seating.get(CHANNEL)
     assert restored.config.lang == "ru" and restored.config.four_colour
     assert {restored.name(1), restored.name(2)} == {"Оля", "Боря"}
     assert any("Боря" in line or "Оля" in line for line in restored.log)
@@ -87,18 +87,18 @@ async def test_a_new_name_reaches_his_seats_in_that_server_only(store: Store) ->
     other_guild, other_channel = GUILD + 1, CHANNEL + 1
     await store.wallets.grant(other_guild, 7, 1000, reason="test", by=1)
     for guild, channel in ((GUILD, CHANNEL), (other_guild, other_channel)):
-        await manager.tables.open(guild, channel, 1, config)
-        await manager.tables.sit(channel, 7, "Ann", 500)
+        await manager.seating.open(guild, channel, 1, config)
+        await manager.seating.sit(channel, 7, "Ann", 500)
     await manager.players.seen(GUILD, 7, "Ann B.")
-    assert manager.tables.get(CHANNEL).name(7) == "Ann B."
-    assert manager.tables.get(other_channel).name(7) == "Ann"
-    await manager.tables.close(CHANNEL, 1, can_manage=True)
+    assert manager.seating.get(CHANNEL).name(7) == "Ann B."
+    assert manager.seating.get(other_channel).name(7) == "Ann"
+    await manager.seating.close(CHANNEL, 1, can_manage=True)
     await manager.players.seen(GUILD, 7, "Ann C.")  # no table left in that server
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
-    await manager.tables.sit(CHANNEL, 7, "Ann", 500)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.sit(CHANNEL, 7, "Ann", 500)
     await manager.players.seen(GUILD, 7, "Ann D.")
-    assert manager.tables.get(CHANNEL).name(7) == "Ann D."
-    assert manager.tables.get(other_channel).name(7) == "Ann"
+    assert manager.seating.get(CHANNEL).name(7) == "Ann D."
+    assert manager.seating.get(other_channel).name(7) == "Ann"
     await manager.recovery.shutdown()
 
 
@@ -109,13 +109,13 @@ async def test_a_name_that_cannot_be_saved_still_shows_and_fails_nothing(
     the command or action that brought it goes on."""
     manager, _ = screened(store, ManualClock())
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0)
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
-    await manager.tables.sit(CHANNEL, 1, "Ann", 500)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.sit(CHANNEL, 1, "Ann", 500)
 
     async def refused(*args: object) -> None:
         raise OSError("the database is gone")
 
     monkeypatch.setattr(store.players, "save_name", refused)
     await manager.players.remember(GUILD, 1, "Annie")
-    assert manager.tables.get(CHANNEL).name(1) == "Annie"
+    assert manager.seating.get(CHANNEL).name(1) == "Annie"
     assert "could not save a player's name" in caplog.text

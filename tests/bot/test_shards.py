@@ -110,11 +110,11 @@ def process(store: Store, clock: ManualClock, shard: int) -> tuple[House, Screen
 
 
 async def mid_hand(manager: House, clock: ManualClock, guild: int, channel: int) -> int:
-    await manager.tables.open(guild, channel, 1, config())
+    await manager.seating.open(guild, channel, 1, config())
     for user_id in (1, 2):
-        await manager.tables.sit(channel, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(channel, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    live = manager.tables.get(channel).live
+    live = manager.seating.get(channel).live
     assert live is not None
     return live.hand_id
 
@@ -135,14 +135,14 @@ async def test_a_restarted_process_restores_its_own_tables_and_never_touches_the
     await first.recovery.shutdown()
     restarted, restarted_screen = process(store, clock, 0)
     assert await restarted.recovery.restore() == [hand_0]
-    assert {table.channel_id for table in restarted.registry} == {CHANNEL_0}
+    assert {table.channel_id for table in restarted.open_tables} == {CHANNEL_0}
     await clock.advance(0, restarted)
     assert any("restarted" in line for line in restarted_screen.lines)
     after = await store.hands.get(hand_1)
     assert (after.version, after.state) == (before.version, before.state)
     # The other process's table never paused or heard of the restart, and still plays.
     assert not any("restarted" in line for line in screen.lines[lines:])
-    table = second.tables.get(CHANNEL_1)
+    table = second.seating.get(CHANNEL_1)
     assert table.live is not None and table.live.hand_id == hand_1
     outcome = await second.dealer.act(CHANNEL_1, table.actor_id() or 0, "bring_in")
     assert (outcome.action, outcome.amount) == ("bring_in", 3)

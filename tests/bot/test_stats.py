@@ -207,14 +207,14 @@ async def play_random_hands(store: Store, hands: int, seed: int) -> list[int]:
         game=MIXED,
         hands_per_game=2,
     )
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
     for user_id in range(1, 5):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 1000)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 1000)
     rng = random.Random(seed)
     hand_ids = []
     for _ in range(hands):
         await clock.advance(COUNTDOWN, manager)
-        table = manager.tables.get(CHANNEL)
+        table = manager.seating.get(CHANNEL)
         assert table.live is not None
         hand_ids.append(table.live.hand_id)
         while table.live is not None:

@@ -345,7 +345,7 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
         clock = ManualClock()
         manager = new_house(store, clock)
         assert await manager.recovery.restore() == [2]
-        table = manager.tables.get(CHANNEL)
+        table = manager.seating.get(CHANNEL)
         assert table.live is not None and table.live.hand.events == live.events
         while table.live is not None:
             actor = table.actor_id()

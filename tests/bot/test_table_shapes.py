@@ -36,7 +36,7 @@ async def play(
         manager, screen = screened(store, clock)
         await manager.recovery.restore()
         await clock.advance(0, manager)
-        table = manager.tables.get(CHANNEL)
+        table = manager.seating.get(CHANNEL)
         while table.live is not None and table.live.hand_id <= max_hands:
             hand_id = table.live.hand_id
             while table.live is not None and table.live.hand_id == hand_id:

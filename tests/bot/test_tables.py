@@ -43,9 +43,9 @@ async def seated(
     """A table with ``players`` seated and its first hand dealt; ``shown=False``: Discord is
     down, nothing reaches the channel."""
     manager, screen = screened(store, clock, working=shown)
-    await manager.tables.open(GUILD, CHANNEL, 1, config(**kw))
+    await manager.seating.open(GUILD, CHANNEL, 1, config(**kw))
     for user_id in range(1, players + 1):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
     return manager, screen
 
@@ -58,7 +58,7 @@ async def delivered() -> None:
 
 async def test_two_clicks_at_the_same_moment_apply_once(store: Store, clock: ManualClock) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     actor = table.actor_id()
     assert actor is not None
@@ -80,7 +80,7 @@ async def test_a_failed_save_rolls_the_hand_back(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     before = table.live.hand.to_dict()
 
@@ -98,7 +98,7 @@ async def test_the_commitment_goes_out_before_cards_and_matches_the_deck(
     store: Store, clock: ManualClock
 ) -> None:
     manager, screen = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     await delivered()
     # The first thing the channel is told about the hand, in its message, is its commitment;
@@ -133,7 +133,7 @@ async def test_timeouts_play_the_hand_out_and_sit_players_out(
             break
         await clock.advance(TURN, manager)
     assert screen.results, "the clock never finished the hand"
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is None
     assert all(seat.sitting_out for seat in table.seats.values())
     assert sum("sits out" in line or "sitting out" in line for line in screen.lines) == 2
@@ -143,7 +143,7 @@ async def test_timeouts_play_the_hand_out_and_sit_players_out(
 
 async def test_the_warning_comes_before_the_end_of_a_turn(store: Store, clock: ManualClock) -> None:
     manager, screen = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     actor = table.actor_id()
     await clock.advance(TURN - WARNING_SECONDS - 1, manager)
     assert screen.pings == []
@@ -161,7 +161,7 @@ async def test_nobody_times_out_while_the_table_cannot_be_shown(
     """The turn clock starts when the actor's buttons are delivered: Discord's outage is not
     his time."""
     manager, screen = await seated(store, clock, shown=False)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     seq = table.live.seq
     await clock.advance(10 * TURN, manager)
@@ -177,7 +177,7 @@ async def test_a_paused_table_refuses_actions_with_the_reason_and_stops_the_cloc
     store: Store, clock: ManualClock
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     actor = table.actor_id() or 0
     seq = table.live.seq
@@ -200,7 +200,7 @@ async def test_messages_posted_meanwhile_are_saved_together_newest_last(
     store: Store, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     saved: list[dict[int, int]] = []
     real = store.seating.set_messages
 
@@ -221,7 +221,7 @@ async def test_messages_posted_meanwhile_are_saved_together_newest_last(
 
 async def test_restore_continues_a_hand_from_the_database(store: Store, clock: ManualClock) -> None:
     manager, _ = await seated(store, clock, players=3)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     state = table.live.hand.to_dict()
@@ -232,7 +232,7 @@ async def test_restore_continues_a_hand_from_the_database(store: Store, clock: M
 
     fresh, screen = screened(store, clock)
     assert await fresh.recovery.restore() == [table.live.hand_id]
-    restored = fresh.tables.get(CHANNEL)
+    restored = fresh.seating.get(CHANNEL)
     assert restored.live is not None and restored.live.hand.to_dict() == state
     await delivered()
     assert screen.private == []  # nothing is re-dealt on a restart
@@ -256,7 +256,7 @@ async def test_a_hand_over_when_dealt_settles_and_the_next_one_starts(
     assert len(screen.results) == 1 and screen.results[0].public.is_over
     first = await store.hands.get(screen.results[0].hand_id)
     assert first.outcome == "settled"
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     if min(player.final_stack or 0 for player in first.players) > 0:
         assert table.live is not None and table.live.hand_id > first.hand_id
     else:
@@ -328,11 +328,11 @@ async def two_tables_mid_hand(database: Location, clock: ManualClock) -> tuple[L
     store = await Store.open(database)
     manager, _ = screened(store, clock)
     for channel in (CHANNEL, CHANNEL + 1):
-        await manager.tables.open(GUILD, channel, 1, config())
+        await manager.seating.open(GUILD, channel, 1, config())
         for user_id in (1, 2):
-            await manager.tables.sit(channel, user_id, f"p{user_id}", 500)
+            await manager.seating.sit(channel, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
-    first, second = manager.tables.get(CHANNEL).live, manager.tables.get(CHANNEL + 1).live
+    first, second = manager.seating.get(CHANNEL).live, manager.seating.get(CHANNEL + 1).live
     assert first is not None and second is not None
     await manager.recovery.shutdown()
     await store.close()
@@ -357,7 +357,7 @@ async def test_restore_voids_a_corrupt_hand_with_a_refund_and_resumes_the_others
     voided = await store.hands.get(broken.hand_id)
     assert voided.outcome == "voided"
     assert {p.final_stack for p in voided.players} == {500}
-    assert fresh.tables.get(CHANNEL + 1).live is not None
+    assert fresh.seating.get(CHANNEL + 1).live is not None
     await store.audit()
     await fresh.recovery.shutdown()
     await store.close()
@@ -373,7 +373,7 @@ async def test_a_table_whose_settings_cannot_be_read_is_closed_with_every_chip_r
     store = await Store.open(database)
     fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
-    assert CHANNEL not in fresh.registry and fresh.tables.get(CHANNEL + 1).live is not None
+    assert CHANNEL not in fresh.open_tables and fresh.seating.get(CHANNEL + 1).live is not None
     assert await store.seating.table(CHANNEL) is None
     # Each player's chips: all back in the wallet but the 500 still at the other table.
     for user_id in (1, 2):
@@ -388,12 +388,12 @@ async def test_a_table_whose_channel_is_gone_is_closed_mid_hand_with_every_chip_
     store: Store, clock: ManualClock
 ) -> None:
     manager, _ = await seated(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     await manager.dealer.act(CHANNEL, table.actor_id() or 0, "bring_in")
     hand_id = table.live.hand_id
-    await manager.tables.abandon(CHANNEL)
-    assert CHANNEL not in manager.registry and table.closed
+    await manager.seating.abandon(CHANNEL)
+    assert CHANNEL not in manager.open_tables and table.closed
     assert (await store.hands.get(hand_id)).outcome == "voided"
     for user_id in (1, 2):
         wallet = await store.wallets.get(GUILD, user_id)
@@ -415,9 +415,9 @@ async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
     manager, _ = screened(store, clock)
     await manager.recovery.restore()
     await clock.advance(0, manager)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
-    await manager.tables.set_sitting_out(CHANNEL, 2, True)  # mid-hand: from the next one
+    await manager.seating.set_sitting_out(CHANNEL, 2, True)  # mid-hand: from the next one
     while table.live is not None:
         actor = table.actor_id()
         assert actor is not None
@@ -430,9 +430,9 @@ async def test_every_bust_leaves_the_table_a_player_sitting_out_too(
     assert list(table.seats) == [1] and [s.user_id for s in await store.seating.seats(CHANNEL)] == [
         1
     ]
-    assert [player.position for player in manager.tables.info(CHANNEL, "en").players] == [0]
+    assert [player.position for player in manager.seating.info(CHANNEL, "en").players] == [0]
     ledger = {
-        line.entry.user_id: line.entry for line in (await manager.tables.ledger(CHANNEL)).lines
+        line.entry.user_id: line.entry for line in (await manager.seating.ledger(CHANNEL)).lines
     }
     assert not ledger[2].seated and ledger[2].on_table == 0 and ledger[2].net == -20
     await store.audit()
@@ -462,14 +462,14 @@ async def test_a_restart_mid_hand_moves_the_dealer_on_after_that_hand(
     """RULES 1.4: the hand after a restart is dealt from the seat after the last dealer's, not
     as a table's first hand."""
     manager, _ = await seated(store, clock, players=3, countdown=30)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     await clock.advance(30, manager)
     first = dealer_position(table)
     await manager.recovery.shutdown()
 
     fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
-    restored = fresh.tables.get(CHANNEL)
+    restored = fresh.seating.get(CHANNEL)
     await play_out(fresh, restored)
     await clock.advance(30, fresh)
     positions = sorted(seat.position for seat in restored.seats.values())
@@ -483,20 +483,20 @@ async def test_a_restart_between_hands_moves_the_dealer_on_though_he_left(
 ) -> None:
     """The last dealer cashed out as his hand ended: his seat is gone, the order is not."""
     manager, _ = await seated(store, clock, players=4, countdown=30)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     await clock.advance(30, manager)
     await play_out(manager, table)
     await clock.advance(30, manager)
     second = dealer_position(table)
     leaver = table.live.users[table.live.hand.dealer] if table.live is not None else 0
-    assert await manager.tables.leave(CHANNEL, leaver) is None  # after this hand
+    assert await manager.seating.leave(CHANNEL, leaver) is None  # after this hand
     await play_out(manager, table)
     await manager.recovery.shutdown()
     assert leaver not in {seat.user_id for seat in await store.seating.seats(CHANNEL)}
 
     fresh, _ = screened(store, clock)
     await fresh.recovery.restore()
-    restored = fresh.tables.get(CHANNEL)
+    restored = fresh.seating.get(CHANNEL)
     await clock.advance(30, fresh)
     positions = sorted(seat.position for seat in restored.seats.values())
     assert dealer_position(restored) == next_clockwise(positions, second)

@@ -17,9 +17,9 @@ BANK = 30
 async def dealt(store: Store, clock: ManualClock, bank: int = BANK) -> tuple[House, Screen]:
     manager, screen = screened(store, clock)
     config = TableConfig(DEFAULT_STAKES, 8, 100, 1000, TURN, 0, time_bank=bank)
-    await manager.tables.open(GUILD, CHANNEL, 1, config)
+    await manager.seating.open(GUILD, CHANNEL, 1, config)
     for user_id in (1, 2):
-        await manager.tables.sit(CHANNEL, user_id, f"p{user_id}", 500)
+        await manager.seating.sit(CHANNEL, user_id, f"p{user_id}", 500)
     await clock.advance(0, manager)
     return manager, screen
 
@@ -37,7 +37,7 @@ async def saved_banks(store: Store) -> dict[int, float | None]:
 async def test_the_bank_runs_once_the_turn_is_over_then_rules_6_act(store: Store) -> None:
     clock = ManualClock()
     manager, screen = await dealt(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     assert table.live is not None
     first = actor(table)
     pictures = screen.pictures
@@ -59,7 +59,7 @@ async def test_acting_on_the_bank_spends_what_was_used_and_each_hand_refills_it(
 ) -> None:
     clock = ManualClock()
     manager, _ = await dealt(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     first = actor(table)
     await clock.advance(TURN + 12, manager)
     await manager.dealer.act(CHANNEL, first, "bring_in")
@@ -81,21 +81,21 @@ async def test_acting_on_the_bank_spends_what_was_used_and_each_hand_refills_it(
 async def test_a_restart_keeps_what_is_left_of_each_bank(store: Store) -> None:
     clock = ManualClock()
     manager, _ = await dealt(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     first = actor(table)
     await clock.advance(TURN + 20, manager)
     await manager.dealer.act(CHANNEL, first, "bring_in")
     await manager.recovery.shutdown()
     restarted, _ = screened(store, clock)
     await restarted.recovery.restore()
-    assert restarted.tables.get(CHANNEL).bank(first) == BANK - 20
+    assert restarted.seating.get(CHANNEL).bank(first) == BANK - 20
     await restarted.recovery.shutdown()
 
 
 async def test_a_paused_table_stops_the_bank_and_keeps_what_is_left(store: Store) -> None:
     clock = ManualClock()
     manager, _ = await dealt(store, clock)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     first = actor(table)
     await clock.advance(TURN + 10, manager)
     manager.dealer.turns.pause(table, TableError("bot_lacks_permissions"))
@@ -110,7 +110,7 @@ async def test_a_paused_table_stops_the_bank_and_keeps_what_is_left(store: Store
 async def test_no_bank_means_the_turn_clock_alone(store: Store) -> None:
     clock = ManualClock()
     manager, screen = await dealt(store, clock, bank=0)
-    table = manager.tables.get(CHANNEL)
+    table = manager.seating.get(CHANNEL)
     await clock.advance(TURN, manager)
     assert table.live is not None and table.live.hand.timed_out
     assert not any("time bank" in line for line in screen.lines)

@@ -110,9 +110,9 @@ async def test_levels_rise_from_the_next_hand_and_nobody_sits_out(store: Store) 
     actor = live.users[0]
     # A tournament table takes no /sit, /leave or /sitout (its chips are not the wallets').
     for refused in (
-        run.house.tables.leave(table.channel_id, actor),
-        run.house.tables.set_sitting_out(table.channel_id, actor, True),
-        run.house.tables.sit(table.channel_id, 9999, "Zed", 100),
+        run.house.seating.leave(table.channel_id, actor),
+        run.house.seating.set_sitting_out(table.channel_id, actor, True),
+        run.house.seating.sit(table.channel_id, 9999, "Zed", 100),
         # Nor /table bots: its organiser enters computer players when he creates it.
         run.house.computer_players.add(
             table.channel_id, actor, can_manage=True, count=1, style=None

@@ -71,11 +71,11 @@ def down_cards(table: Table) -> dict[int, set[Card]]:
 async def play(house: House, screen: Screen, game: str, rng: random.Random) -> None:
     players = rng.randint(2, 6)
     config = TableConfig(DEFAULT_STAKES, 8, 20, 1000, TURN, 0, game=game, time_bank=0)
-    await house.tables.open(GUILD, CHANNEL, 1, config)
+    await house.seating.open(GUILD, CHANNEL, 1, config)
     for user_id in range(1, players + 1):
         # Short stacks too: all-ins and side pots, where hands are shown early.
-        await house.tables.sit(CHANNEL, user_id, f"p{user_id}", rng.choice((20, 45, 300)))
-    table = house.tables.get(CHANNEL)
+        await house.seating.sit(CHANNEL, user_id, f"p{user_id}", rng.choice((20, 45, 300)))
+    table = house.seating.get(CHANNEL)
     clock = house.clock
     assert isinstance(clock, ManualClock)
     for _ in range(HANDS_PER_GAME):
@@ -99,7 +99,7 @@ async def play(house: House, screen: Screen, game: str, rng: random.Random) -> N
         check_delivered(this_hand(screen.effects[seen:], hand_id), secret, shown(screen))
         for user_id in list(table.seats):
             if table.seats[user_id].sitting_out:
-                await house.tables.set_sitting_out(CHANNEL, user_id, False)
+                await house.seating.set_sitting_out(CHANNEL, user_id, False)
 
 
 def this_hand(effects: list[Effect], hand_id: int) -> list[Effect]:

@@ -233,7 +233,7 @@ async def check_the_end(run: TournamentRun, players: int) -> None:
     wallets = {user: (await run.store.wallets.get(1, user)).balance for user in run.users}
     assert all(wallets[user] == 1000 - BUY_IN + paid.get(user, 0) for user in run.users)
     assert await run.store.tournaments.tables(tid) == []
-    assert run.house.registry.find(5001) is None
+    assert run.house.open_tables.find(5001) is None
     # Hand-for-hand on the bubble (11.6): in each round every table dealt once at most.
     for record in run.records:
         rounds = [(table, r) for table, r in record.dealt if r is not None]

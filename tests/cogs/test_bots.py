@@ -142,7 +142,7 @@ async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
     board = await world.bot.store.reports.winnings(world.guild.id, user_id=ann.id)
     assert [row.user_id for row in board.top] == [ann.id]
     # The table's ledger names the bots as bots, as the picture and the channel's lines do.
-    ledger = await world.bot.house.tables.ledger(world.channel.id)
+    ledger = await world.bot.house.seating.ledger(world.channel.id)
     assert sorted(line.name for line in ledger.lines) == ["Bot 1 (tight)", "Bot 2 (tight)", "ann"]
 
 

@@ -44,7 +44,7 @@ async def test_table_open_with_custom_stakes_and_bad_stakes(world: World) -> Non
         await ann.slash(world.channel, "table open", bring_in=30, small_bet=10),
         "Those stakes don't work",
     )
-    assert list(world.bot.house.registry) == []
+    assert list(world.bot.house.open_tables) == []
     result = await ann.slash(
         world.channel, "table open", ante=2, bring_in=5, small_bet=20, big_bet=40, seats=3
     )
@@ -234,7 +234,7 @@ async def test_closing_needs_the_opener_or_manage_server_and_no_hand(world: Worl
     await play_out_with_buttons(world)
     result = await world.admin.slash(world.channel, "table close")
     assert result.response is not None and "The table is closed" in result.response.content
-    assert list(world.bot.house.registry) == []
+    assert list(world.bot.house.open_tables) == []
     for player in (ann, bob):
         assert (await world.bot.store.wallets.get(world.guild.id, player.id)).seated == 0
     await world.bot.store.audit()

@@ -144,7 +144,7 @@ async def test_hands_per_game_on_a_single_game_table_is_refused(world: World) ->
         await ann.slash(world.channel, "table open", game="razz", hands_per_game=3),
         "only apply to a mixed table",
     )
-    assert list(world.bot.house.registry) == []
+    assert list(world.bot.house.open_tables) == []
 
 
 @pytest.mark.slow  # two drawing processes: the first, killed, and its replacement
@@ -180,12 +180,12 @@ async def test_a_click_enters_the_core_once_and_drawing_its_picture_never(
         return called
 
     parts = {
-        "tables": house.tables,
+        "tables": house.seating,
         "dealer": house.dealer,
         "turns": house.dealer.turns,
         "players": house.players,
         "recovery": house.recovery,
-        "registry": house.registry,
+        "open_tables": house.open_tables,
     }
     for part, obj in parts.items():
         for name in dir(type(obj)):

@@ -60,7 +60,7 @@ async def stop_like_a_crash(bot: StudBot) -> None:
 
 
 def live_table(world: World) -> Table:
-    return world.bot.house.tables.get(world.channel.id)
+    return world.bot.house.seating.get(world.channel.id)
 
 
 def components(message: discord.Message) -> list[Any]:

@@ -132,7 +132,7 @@ async def _let_run() -> None:
 
 
 def turn_clock_running(bot: StudBot) -> bool:
-    return any(t.timer is not None and not t.timer.done() for t in bot.house.registry)
+    return any(t.timer is not None and not t.timer.done() for t in bot.house.open_tables)
 
 
 async def pass_discords_delays(clock: DiscordTime, bot: StudBot, fake: FakeDiscord) -> None:
@@ -163,7 +163,7 @@ class Harness:
         self.clock = clock  # None: the bot and the fake run on the wall clock alone
 
     def table(self, channel_id: int | None = None) -> Table:
-        return self.bot.house.tables.get(channel_id or self.discord.channel_id)
+        return self.bot.house.seating.get(channel_id or self.discord.channel_id)
 
     async def settled(self) -> None:
         """Let the bot finish what the last interaction started (DMs, message edits)."""
@@ -191,7 +191,7 @@ class Harness:
     async def applied(self, seq: int, channel_id: int | None = None) -> None:
         """Wait for the decision acknowledged at ``seq`` to be applied (acknowledgement comes
         first, the work after)."""
-        table = self.bot.house.registry.find(channel_id or self.discord.channel_id)
+        table = self.bot.house.open_tables.find(channel_id or self.discord.channel_id)
         if table is None:
             return  # the decision ended its table's last hand (a tournament's end)
         for _ in range(400):

@@ -269,7 +269,7 @@ async def test_table_open_without_the_permissions_it_needs_names_them(h: Harness
     await fake.set_app_permissions(fake.channel_id, ALL_PERMISSIONS & ~SEND_MESSAGES)
     reply = await h.slash(fake.add_user("ann"), "table open")
     assert reply.ephemeral and "Send Messages" in reply.content
-    assert list(h.bot.house.registry) == []
+    assert list(h.bot.house.open_tables) == []
     assert [r for r in fake.requests_to(CHANNEL_POST) if r.status == 403] == []
 
 

@@ -33,10 +33,10 @@ async def test_only_staff_are_offered_moderate_and_it_closes_anyones_table(
         await fake.slash(bob, "moderate close")
     refused = await h.slash(bob, "table close")
     assert refused.ephemeral and "Only the player who opened the table" in refused.content
-    assert h.bot.house.registry.find(fake.channel_id) is not None
+    assert h.bot.house.open_tables.find(fake.channel_id) is not None
     closed = await h.slash(admin, "moderate close", permissions=STAFF)
     assert closed.content.startswith("The table is closed.")
-    assert h.bot.house.registry.find(fake.channel_id) is None
+    assert h.bot.house.open_tables.find(fake.channel_id) is None
 
 
 async def test_a_member_the_server_gives_moderate_may_use_it_without_manage_server(

@@ -143,7 +143,7 @@ async def test_a_sit_and_go_played_to_its_winner_pays_and_closes_its_thread(
     )
     await h.settled()
     assert fake.threads[thread_id]["thread_metadata"]["archived"], "nothing reopened it"
-    assert h.bot.house.registry.find(thread_id) is None
+    assert h.bot.house.open_tables.find(thread_id) is None
     await h.bot.store.audit()
 
 

@@ -23,8 +23,8 @@ from bot.core.computer_seats import bot_ids, bot_name
 from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
+from bot.core.open_tables import OpenTables
 from bot.core.players import Players
-from bot.core.registry import Registry
 from bot.core.settings import DEFAULT_TIME_BANK
 from bot.core.storage import (
     RegistrationClosed,
@@ -100,7 +100,7 @@ class Tournaments:
         store: Store,
         clock: Clock,
         tasks: Tasks,
-        registry: Registry,
+        open_tables: OpenTables,
         dealer: Dealer,
         players: Players,
         texts: Texts,
@@ -117,7 +117,7 @@ class Tournaments:
         self._owns = owns
         self._clock = clock
         self._tasks = tasks
-        self._registry = registry
+        self._open_tables = open_tables
         self._dealer = dealer
         self._players = players
         self.directors: dict[int, TournamentDirector] = {}  # tournament id -> its director
@@ -522,7 +522,7 @@ class Tournaments:
         return director
 
     async def _open(self, tournament: Tournament, channel_id: int, config: TableConfig) -> Table:
-        table = self._registry.add(
+        table = self._open_tables.add(
             channel_id, tournament.guild_id, tournament.organiser_id, config, config.rotation()
         )
         table.seats = {s.user_id: s for s in await self._store.seating.seats(channel_id)}
@@ -548,7 +548,7 @@ class Tournaments:
             if tournament.state != "running":
                 continue
             stored = await self._store.tournaments.tables(tournament.tournament_id)
-            found = {t.number: self._registry.find(t.channel_id) for t in stored}
+            found = {t.number: self._open_tables.find(t.channel_id) for t in stored}
             tables = {number: table for number, table in found.items() if table is not None}
             if not tables or len(tables) != len(stored):
                 continue  # another process's
@@ -586,7 +586,7 @@ class Tournaments:
             tables,
             store=self._store,
             dealer=self._dealer,
-            registry=self._registry,
+            open_tables=self._open_tables,
             clock=self._clock,
             tasks=self._tasks,
             players_left=left,

@@ -25,7 +25,7 @@ from random import Random
 from bot.core.clock import Clock, pauses
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
-from bot.core.registry import Registry
+from bot.core.open_tables import OpenTables
 from bot.core.storage import HandEnd, RegistrationClosed, Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import LiveHand, Table
@@ -87,7 +87,7 @@ class TournamentDirector:
         *,
         store: Store,
         dealer: Dealer,
-        registry: Registry,
+        open_tables: OpenTables,
         clock: Clock,
         tasks: Tasks,
         players_left: set[int],
@@ -102,7 +102,7 @@ class TournamentDirector:
         self._numbers = {table.channel_id: number for number, table in tables.items()}
         self._store = store
         self._dealer = dealer
-        self._registry = registry
+        self._open_tables = open_tables
         self._clock = clock
         self._tasks = tasks
         self._on_finish = on_finish
@@ -420,7 +420,7 @@ class TournamentDirector:
             table = self.tables.pop(number)
             del self._numbers[table.channel_id]
             self._dealer.stop(table)
-            self._registry.remove(table)
+            self._open_tables.remove(table)
         for table in self.tables.values():
             await self._refresh(table)
         was = self.hand_for_hand
@@ -583,5 +583,5 @@ class TournamentDirector:
             if winner in table.seats:
                 table.outbox.say("tournament_won", name=table.name(winner))
             self._dealer.stop(table)
-            self._registry.remove(table)
+            self._open_tables.remove(table)
         await self._on_finish(self)

@@ -14,7 +14,7 @@ from bot.core.table import Table
 from words import Texts
 
 
-class Registry:
+class OpenTables:
     def __init__(
         self,
         texts: Texts,

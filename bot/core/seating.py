@@ -13,9 +13,9 @@ from bot.core.config import TableConfig
 from bot.core.dealer import Dealer
 from bot.core.errors import TableError
 from bot.core.ledger import SessionLedger
+from bot.core.open_tables import OpenTables
 from bot.core.outbox import Ledger
 from bot.core.players import Players
-from bot.core.registry import Registry
 from bot.core.showing import table_info
 from bot.core.storage import Seat, Store
 from bot.core.table import Table, fallback_name
@@ -25,31 +25,31 @@ from words import EN, Texts
 log = logging.getLogger(__name__)
 
 
-class Tables:
+class Seating:
     def __init__(
         self,
         store: Store,
         texts: Texts,
-        registry: Registry,
+        open_tables: OpenTables,
         dealer: Dealer,
         players: Players,
     ) -> None:
         self._store = store
         self._texts = texts
-        self.registry = registry
+        self.open_tables = open_tables
         self._dealer = dealer
         self._players = players
 
     def get(self, channel_id: int) -> Table:
         """The channel's open table (for the core's parts and tests; the edge takes views)."""
-        return self.registry.get(channel_id)
+        return self.open_tables.get(channel_id)
 
     # ------------------------------------------------------------------ tables
 
     async def open(
         self, guild_id: int, channel_id: int, opener_id: int, config: TableConfig
     ) -> None:
-        if self.registry.find(channel_id) is not None:
+        if self.open_tables.find(channel_id) is not None:
             raise TableError("table_exists")
         if not config.min_buy_in <= config.max_buy_in or config.min_buy_in < config.stakes.big_bet:
             raise TableError("bad_buy_in_limits")
@@ -62,12 +62,12 @@ class Tables:
             max_buy_in=config.max_buy_in,
             settings=config.to_settings(),
         )
-        table = self.registry.add(channel_id, guild_id, opener_id, config, config.rotation())
+        table = self.open_tables.add(channel_id, guild_id, opener_id, config, config.rotation())
         table.outbox.say("table_opened", **opened_params(self._texts, config, config.lang))
         table.outbox.redraw()
 
     async def close(self, channel_id: int, user_id: int, *, can_manage: bool) -> dict[int, int]:
-        table = _cash(self.registry.get(channel_id))
+        table = _cash(self.open_tables.get(channel_id))
         if user_id != table.opener_id and not can_manage:
             raise TableError("close_not_allowed")
         async with table.lock:
@@ -84,7 +84,7 @@ class Tables:
 
     async def abandon(self, channel_id: int) -> None:
         """The channel is gone: give back every chip (voiding a hand in play) and close."""
-        table = self.registry.find(channel_id)
+        table = self.open_tables.find(channel_id)
         if table is None:
             return
         async with table.lock:
@@ -101,7 +101,7 @@ class Tables:
 
     def _forget(self, table: Table) -> None:
         self._dealer.stop(table)
-        self.registry.remove(table)
+        self.open_tables.remove(table)
 
     async def ledger(self, channel_id: int) -> SessionLedger:
         """Who sat at the channel's table since it opened, and how each did; once the table
@@ -132,14 +132,14 @@ class Tables:
 
     def info(self, channel_id: int, lang: str) -> TableInfo:
         """The table's settings and players, read in ``lang``."""
-        return table_info(self.registry.get(channel_id), self._texts, lang)
+        return table_info(self.open_tables.get(channel_id), self._texts, lang)
 
     # ------------------------------------------------------------------ seats
 
     async def sit(
         self, channel_id: int, user_id: int, name: str, buy_in: int | None, lang: str = EN
     ) -> SeatTaken:
-        table = _cash(self.registry.get(channel_id))
+        table = _cash(self.open_tables.get(channel_id))
         table.names[user_id] = name
         table.langs[user_id] = lang
         await self._players.seen(table.guild_id, user_id, name)
@@ -165,7 +165,7 @@ class Tables:
 
     async def leave(self, channel_id: int, user_id: int) -> int | None:
         """Cash out now (``chips``), or after the hand he is in (``None``)."""
-        table = _cash(self.registry.get(channel_id))
+        table = _cash(self.open_tables.get(channel_id))
         async with table.lock:
             seat = _seat(table, user_id)
             if table.live is not None and table.live.seat_of(user_id) is not None:
@@ -183,7 +183,7 @@ class Tables:
         return chips
 
     async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> None:
-        table = _cash(self.registry.get(channel_id))
+        table = _cash(self.open_tables.get(channel_id))
         async with table.lock:
             seat = _seat(table, user_id)
             if seat.sitting_out == sitting_out:
