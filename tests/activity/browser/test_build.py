@@ -4,6 +4,7 @@ a change to the source that was not built again would ship the old page unnotice
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 ROOT = Path(__file__).parents[3]
 PAGE = ROOT / "bot" / "activity" / "page"
 STATIC = ROOT / "bot" / "activity" / "static"
+BUDGET = 300_000  # bytes, gzipped: what a phone downloads before it can show the table
 
 
 def _files(directory: Path) -> dict[str, bytes]:
@@ -53,3 +55,10 @@ def test_the_shipped_page_is_what_its_source_builds_to(tmp_path: Path) -> None:
     assert sorted(shipped) == sorted(fresh)
     stale = [name for name in fresh if shipped[name] != fresh[name]]
     assert not stale, f"bot/activity/static is not the page's build; run npm run build: {stale}"
+
+
+def test_the_page_is_within_its_download_budget() -> None:
+    """A count, not a time: the shipped files as a browser downloads them, compressed."""
+    compressed = {name: len(gzip.compress(data, 9)) for name, data in _files(STATIC).items()}
+    assert "index.html" in compressed and "assets/app.js" in compressed
+    assert sum(compressed.values()) < BUDGET, compressed

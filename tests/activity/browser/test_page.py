@@ -55,6 +55,15 @@ async def boxes(frame: Any, selector: str) -> list[dict[str, float]]:
     return [box for box in found if box is not None]
 
 
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
 async def test_the_page_proves_who_he_is_connects_and_draws_his_table(
     browser: Any, server: StandIn
 ) -> None:
@@ -124,17 +133,12 @@ async def test_at_phone_size_everything_needed_is_on_the_screen(
                 and box["y"] + box["height"] <= PHONE["height"] + 0.5
             )
             assert inside, f"{what} outside the 360x640 screen: {box}"
-    # No seat covers another.
+    # No seat covers another, nor a bet, nor the pot.
     panels = await boxes(frame, ".panel")
+    others = await boxes(frame, "[data-testid=bet], [data-testid=pot]")
     for i, a in enumerate(panels):
-        for b in panels[i + 1 :]:
-            apart = (
-                a["x"] + a["width"] <= b["x"]
-                or b["x"] + b["width"] <= a["x"]
-                or a["y"] + a["height"] <= b["y"]
-                or b["y"] + b["height"] <= a["y"]
-            )
-            assert apart, f"seats overlap: {a} {b}"
+        for b in (*panels[i + 1 :], *others):
+            assert apart(a, b), f"overlap: {a} {b}"
     scrolls = await frame.locator("body").evaluate(
         "body => body.scrollHeight > innerHeight || body.scrollWidth > innerWidth"
     )

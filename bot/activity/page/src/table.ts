@@ -321,8 +321,8 @@ export function drawTable(root: HTMLElement, state: State, portrait: boolean): v
       bet.dataset.testid = "bet";
       bet.append(el("span", "chip"), el("span", "amount", chips(place.seat.bet)));
       // On the felt between the seat and the pot.
-      bet.style.left = `${50 + (x - 50) * 0.5}%`;
-      bet.style.top = `${50 + (y - 50) * 0.5}%`;
+      bet.style.left = `${50 + (x - 50) * 0.4}%`;
+      bet.style.top = `${50 + (y - 50) * 0.4}%`;
       table.append(bet);
     }
   });
