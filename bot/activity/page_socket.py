@@ -23,7 +23,7 @@ from bot.activity.wire import dumps, frame
 from bot.core.config import TableConfig
 from bot.core.errors import TableError, error_id
 from bot.core.house import House
-from bot.core.outbox import Line, Shown
+from bot.core.outbox import Line, Outbox, Shown
 from bot.core.settings import GameDefaults
 from bot.core.storage import StoreError
 from bot.core.views import PrivateView, ResultsView, TableView
@@ -122,13 +122,16 @@ class PageSocket:
                 await asyncio.sleep(self.poll)
                 continue
             told_none = False
+            # The table subscribed to (the channel may have another by the time this one
+            # closes).
+            outbox = self.house.open_tables.get(self.channel_id).outbox
             try:
-                await self._forward(subscription)
+                await self._forward(subscription, outbox)
             finally:
                 subscription.close()
             await self._send({"type": "closed"})
 
-    async def _forward(self, subscription: Subscription[Shown]) -> None:
+    async def _forward(self, subscription: Subscription[Shown], outbox: Outbox) -> None:
         """Every view the table hands over, until it closes."""
         while True:
             try:
@@ -137,8 +140,7 @@ class PageSocket:
                 item = None
             if item is not None:
                 await self._show(item)
-            table = self.house.open_tables.find(self.channel_id)
-            if table is None or table.closed:
+            if outbox.closed:
                 for rest in subscription.pending():
                     await self._show(rest)
                 return
