@@ -76,13 +76,12 @@ class Page:
 
 
 @dataclass
-class Rig:
+class Pages:
+    """Pages opened at ``server`` in the fake Discord's first channel."""
+
     fake: FakeDiscord
-    house: House
-    store: Store
     server: ActivityServer
     http: aiohttp.ClientSession
-    screen: Screen
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     @property
@@ -134,12 +133,24 @@ class Rig:
     def channel(self) -> int:
         return self.fake.channel_id
 
+    def user(self, name: str) -> int:
+        return int(self.fake.add_user(name)["id"])
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+@dataclass
+class Rig(Pages):
+    house: House = field(kw_only=True)
+    store: Store = field(kw_only=True)
+    screen: Screen = field(kw_only=True)
+
     async def open_table(self, game: str = "stud") -> None:
         config = TableConfig.from_options(GAME, "en", game=game)
         await self.house.seating.open(self.fake.guild_id, self.channel, 1, config)
-
-    def user(self, name: str) -> int:
-        return int(self.fake.add_user(name)["id"])
 
 
 @asynccontextmanager
@@ -154,27 +165,35 @@ async def activity_rig(tmp_path: Path, **server: Any) -> AsyncIterator[Rig]:
     store = await Store.open(path)
     screen = Screen()
     house = House(store, TEXTS, show=screen.wake)
-    settings = ActivitySettings(0, fake.client_secret, "https://activity.test")
+    activity = activity_server(fake, house, GAME, lambda: fake.app_id, **server)
+    async with aiohttp.ClientSession() as http, activity:
+        rig = Rig(fake, activity, http, house=house, store=store, screen=screen)
+        try:
+            yield rig
+        finally:
+            await rig.close()
+            await house.recovery.shutdown()
+    await store.close()
+    await fake.stop()
+
+
+def activity_server(
+    fake: FakeDiscord,
+    house: House,
+    game: GameDefaults,
+    application_id: Callable[[], int | None],
+    **server: Any,
+) -> ActivityServer:
+    """The Activity's server for ``house`` on a free port, asking ``fake`` who is who."""
     server.setdefault("poll", 0.05)
-    activity = ActivityServer(
-        settings,
+    return ActivityServer(
+        ActivitySettings(0, fake.client_secret, "https://activity.test"),
         house,
         TEXTS,
-        GAME,
-        application_id=lambda: fake.app_id,
+        game,
+        application_id=application_id,
         api_base=fake.api_base,
         bot_token="fake-token",
         origins={ORIGIN},
         **server,
     )
-    async with aiohttp.ClientSession() as http, activity:
-        rig = Rig(fake, house, store, activity, http, screen)
-        try:
-            yield rig
-        finally:
-            for task in rig.tasks:
-                task.cancel()
-            await asyncio.gather(*rig.tasks, return_exceptions=True)
-            await house.recovery.shutdown()
-    await store.close()
-    await fake.stop()
