@@ -129,17 +129,21 @@ async def open_activity(
     size: dict[str, int],
     *,
     platform: str = "mobile",
+    instance_id: str = INSTANCE_ID,
+    guild_id: str = GUILD_ID,
+    channel_id: str = CHANNEL_ID,
 ) -> tuple[Any, Any]:
     """A new browser context showing ``player``'s Discord client with the Activity framed in
-    it, served by the server at ``server_url``. Returns the page and the Activity's frame."""
+    it (instance ``instance_id`` in that channel), served by the server at ``server_url``.
+    Returns the page and the Activity's frame."""
     proxy = f"https://{client_id}.discordsays.com"
     context = await browser.new_context(viewport=size, device_scale_factor=1)
     setup = {
         "proxy": proxy,
         "client_id": client_id,
-        "instance_id": INSTANCE_ID,
-        "guild_id": GUILD_ID,
-        "channel_id": CHANNEL_ID,
+        "instance_id": instance_id,
+        "guild_id": guild_id,
+        "channel_id": channel_id,
         "frame_id": f"frame-{player.user_id}",
         "platform": platform,
         "code": player.code,
@@ -166,7 +170,7 @@ async def open_activity(
         f"wss://{client_id}.discordsays.com/**", _bridge(server_url, proxy)
     )
     page = await context.new_page()
-    await page.goto(f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}")
+    await page.goto(f"https://discord.com/channels/{guild_id}/{channel_id}")
     frame = page.frame_locator("#activity")
     return page, frame
 
