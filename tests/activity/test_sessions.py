@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.activity.page_socket import BURST
+from bot.activity.page_socket import Rate
 from tests.activity.pages import ORIGIN, Rig, activity_rig
 from tests.e2e.fake_activity import authorize, start_instance
 from tests.texts import TEXTS
@@ -140,7 +140,7 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
         # The clock stands still: the burst is spent by what came, then every message is
         # dropped with an error, whatever it asks.
         spent = len(bad) - 1  # the one too big was not counted
-        for _ in range(BURST - spent):
+        for _ in range(Rate().burst - spent):
             await page.request({"type": "my_cards"})
         await page.ws.send_str(json.dumps({"type": "sit", "id": 99, "chips": 100}))
         await page.until(
