@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,12 @@ log = logging.getLogger(__name__)
 MESSAGE_BYTES: Final = 4096  # a page message is a few dozen bytes; more is not a page's
 ACTIONS: Final = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
 BUTTON_WORDS: Final = (*(f"btn_{name}" for name in ACTIONS), "btn_cards")
+TABLE_WORDS: Final = (
+    *(f"game_{game}" for game in ("stud", "razz", "hilo", "mixed")),
+    *(f"street_{street}" for street in (3, 4, 5, 6, 7, "showdown")),
+    "stakes",
+)
+COMMAND: Final = re.compile(r"\{cmd_(\w+)\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +318,16 @@ def _is_int(value: object) -> bool:
 
 @lru_cache(maxsize=16)
 def page_words(texts: Texts, lang: str) -> dict[str, str]:
-    """Every word the page shows, in ``lang``: the ``activity_`` messages and the buttons'."""
+    """Every word the page shows, in ``lang``: the ``activity_`` messages, the buttons' and
+    the table's own (games, streets, stakes). Templates, their placeholders for the page to
+    fill, except a command's, named as typed in ``lang`` ("/hand verify")."""
     catalogue = texts.catalogue(lang)
     keys = [key for key in catalogue.template if key.startswith("activity_")]
-    return {key: catalogue.raw(key) for key in (*keys, *BUTTON_WORDS)}
+    words = {key: catalogue.raw(key) for key in (*keys, *BUTTON_WORDS, *TABLE_WORDS)}
+    for key, text in words.items():
+        for command in COMMAND.findall(text):
+            text = text.replace(
+                f"{{cmd_{command}}}", texts.slash_command(command.replace("_", " "), lang)
+            )
+        words[key] = text
+    return words

@@ -45,6 +45,10 @@ async def test_a_good_code_gives_a_session_for_the_user_discord_names(rig: Rig) 
     assert welcome["user_id"] == str(ann) and welcome["lang"] == "ru"
     assert welcome["words"]["activity_open"] == TEXTS.t("ru", "activity_open")
     assert welcome["words"]["btn_fold"] == TEXTS.t("ru", "btn_fold")
+    assert welcome["words"]["game_razz"] == TEXTS.t("ru", "game_razz")
+    # A command is named as typed in the page's language; the page fills the rest.
+    reveal = welcome["words"]["activity_reveal"]
+    assert TEXTS.slash_command("hand verify", "ru") in reveal and "{hand_id}" in reveal
     assert await page.until(lambda f: f["type"] == "no_table") == {
         "type": "no_table",
         "can_open": True,
