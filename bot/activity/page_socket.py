@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,10 +35,14 @@ from words import Texts
 log = logging.getLogger(__name__)
 
 MESSAGE_BYTES: Final = 4096  # a page message is a few dozen bytes; more is not a page's
-BURST: Final = 10  # messages at once...
-PER_SECOND: Final = 5.0  # ...then this many a second
 ACTIONS: Final = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
 BUTTON_WORDS: Final = (*(f"btn_{name}" for name in ACTIONS), "btn_cards")
+TABLE_WORDS: Final = (
+    *(f"game_{game}" for game in ("stud", "razz", "hilo", "mixed")),
+    *(f"street_{street}" for street in (3, 4, 5, 6, 7, "showdown")),
+    "stakes",
+)
+COMMAND: Final = re.compile(r"\{cmd_(\w+)\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +56,28 @@ class Session:
     made: float
 
 
-class Bucket:
-    """At most ``BURST`` messages at once, then ``PER_SECOND``; ``clock`` in seconds."""
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """How many messages a socket may send: ``burst`` at once, then ``per_second``."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    burst: int = 10
+    per_second: float = 5.0  # a player clicks far less; more is a script
+
+
+class Bucket:
+    """At most ``rate.burst`` messages at once, then ``rate.per_second``; ``clock`` in
+    seconds."""
+
+    def __init__(self, clock: Callable[[], float], rate: Rate) -> None:
         self._clock = clock
-        self._tokens = float(BURST)
+        self._rate = rate
+        self._tokens = float(rate.burst)
         self._at = clock()
 
     def take(self) -> bool:
         now = self._clock()
-        self._tokens = min(float(BURST), self._tokens + (now - self._at) * PER_SECOND)
+        rate = self._rate
+        self._tokens = min(float(rate.burst), self._tokens + (now - self._at) * rate.per_second)
         self._at = now
         if self._tokens < 1:
             return False
@@ -85,11 +101,12 @@ class PageSocket:
     texts: Texts
     game: GameDefaults  # what a table opened from the page is opened with, as /table open's
     clock: Callable[[], float]  # monotonic seconds, for the rate limit
+    rate: Rate
     poll: float  # how often a socket without a table looks for one opened meanwhile
 
     def __post_init__(self) -> None:
         self._sending = asyncio.Lock()
-        self._bucket = Bucket(self.clock)
+        self._bucket = Bucket(self.clock, self.rate)
         self._words_lang: str | None = None
         identity = self.session.identity
         self.user_id, self.channel_id = identity.user_id, identity.channel_id
@@ -301,7 +318,16 @@ def _is_int(value: object) -> bool:
 
 @lru_cache(maxsize=16)
 def page_words(texts: Texts, lang: str) -> dict[str, str]:
-    """Every word the page shows, in ``lang``: the ``activity_`` messages and the buttons'."""
+    """Every word the page shows, in ``lang``: the ``activity_`` messages, the buttons' and
+    the table's own (games, streets, stakes). Templates, their placeholders for the page to
+    fill, except a command's, named as typed in ``lang`` ("/hand verify")."""
     catalogue = texts.catalogue(lang)
     keys = [key for key in catalogue.template if key.startswith("activity_")]
-    return {key: catalogue.raw(key) for key in (*keys, *BUTTON_WORDS)}
+    words = {key: catalogue.raw(key) for key in (*keys, *BUTTON_WORDS, *TABLE_WORDS)}
+    for key, text in words.items():
+        for command in COMMAND.findall(text):
+            text = text.replace(
+                f"{{cmd_{command}}}", texts.slash_command(command.replace("_", " "), lang)
+            )
+        words[key] = text
+    return words

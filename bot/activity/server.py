@@ -28,7 +28,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.activity.identity import DiscordApi, Identity, NotProven
-from bot.activity.page_socket import PageSocket, Session
+from bot.activity.page_socket import PageSocket, Rate, Session
 from bot.core.house import House
 from bot.core.settings import ActivitySettings, GameDefaults
 from words import Texts
@@ -41,6 +41,7 @@ SESSION_SECONDS: Final = 12 * 3600.0  # a page open longer authenticates again
 HELLO_SECONDS: Final = 10.0  # a socket that names no session in this long is closed
 SOCKET_BYTES: Final = 64 * 1024  # beyond this aiohttp closes the socket (1009)
 TOKEN_BODY_BYTES: Final = 4096
+A_PERSONS: Final = Rate()  # a socket's messages: as fast as a person clicks
 
 
 def proxy_origin(client_id: int) -> str:
@@ -61,12 +62,13 @@ class ActivityServer:
         bot_token: str,
         origins: Iterable[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        rate: Rate = A_PERSONS,
         poll: float = 1.0,
         static: Path = STATIC,
     ) -> None:
         """``application_id`` is the bot's, known once it has logged in; ``api_base`` Discord's
         API (the bot's own, a fake one in tests). ``origins``: the page origins taken (default:
-        Discord's proxy for the application)."""
+        Discord's proxy for the application); ``rate``: the messages a socket may send."""
         self.settings = settings
         self._house = house
         self._texts = texts
@@ -76,6 +78,7 @@ class ActivityServer:
         self._bot_token = bot_token
         self._origins = None if origins is None else frozenset(origins)
         self._clock = clock
+        self._rate = rate
         self._poll = poll
         self._static = static
         self._sessions: dict[str, Session] = {}
@@ -208,7 +211,14 @@ class ActivityServer:
         self._sockets.add(ws)
         try:
             await PageSocket(
-                ws, session, self._house, self._texts, self._game, self._clock, self._poll
+                ws,
+                session,
+                self._house,
+                self._texts,
+                self._game,
+                self._clock,
+                self._rate,
+                self._poll,
             ).run()
         finally:
             self._sockets.discard(ws)

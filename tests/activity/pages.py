@@ -94,15 +94,16 @@ class Pages:
         ) as response:
             return response.status, await response.json()
 
-    async def session(self, user_id: int, instance_id: str | None = None) -> tuple[str, str]:
-        """(session, instance id) for ``user_id`` at a page in the channel's Activity."""
-        instance_id = instance_id or start_instance(self.fake, self.fake.channel_id)
-        self.fake.activity_instances[instance_id][1].add(user_id)
+    async def session(self, user_id: int, *, channel: int | None = None) -> tuple[str, str]:
+        """(session, instance id) for ``user_id`` at a page in the Activity of ``channel``
+        (default: the fake's first)."""
+        channel = channel or self.fake.channel_id
+        instance_id = start_instance(self.fake, channel, user_id)
         status, body = await self.token(
             {
                 "code": authorize(self.fake, user_id),
                 "instance_id": instance_id,
-                "channel_id": str(self.fake.channel_id),
+                "channel_id": str(channel),
                 "guild_id": str(self.fake.guild_id),
             }
         )
@@ -148,9 +149,9 @@ class Rig(Pages):
     store: Store = field(kw_only=True)
     screen: Screen = field(kw_only=True)
 
-    async def open_table(self, game: str = "stud") -> None:
+    async def open_table(self, game: str = "stud", channel: int | None = None) -> None:
         config = TableConfig.from_options(GAME, "en", game=game)
-        await self.house.seating.open(self.fake.guild_id, self.channel, 1, config)
+        await self.house.seating.open(self.fake.guild_id, channel or self.channel, 1, config)
 
 
 @asynccontextmanager

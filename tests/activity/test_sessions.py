@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.activity.page_socket import BURST
+from bot.activity.page_socket import Rate
 from tests.activity.pages import ORIGIN, Rig, activity_rig
 from tests.e2e.fake_activity import authorize, start_instance
 from tests.texts import TEXTS
@@ -45,6 +45,10 @@ async def test_a_good_code_gives_a_session_for_the_user_discord_names(rig: Rig) 
     assert welcome["user_id"] == str(ann) and welcome["lang"] == "ru"
     assert welcome["words"]["activity_open"] == TEXTS.t("ru", "activity_open")
     assert welcome["words"]["btn_fold"] == TEXTS.t("ru", "btn_fold")
+    assert welcome["words"]["game_razz"] == TEXTS.t("ru", "game_razz")
+    # A command is named as typed in the page's language; the page fills the rest.
+    reveal = welcome["words"]["activity_reveal"]
+    assert TEXTS.slash_command("hand verify", "ru") in reveal and "{hand_id}" in reveal
     assert await page.until(lambda f: f["type"] == "no_table") == {
         "type": "no_table",
         "can_open": True,
@@ -140,7 +144,7 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
         # The clock stands still: the burst is spent by what came, then every message is
         # dropped with an error, whatever it asks.
         spent = len(bad) - 1  # the one too big was not counted
-        for _ in range(BURST - spent):
+        for _ in range(Rate().burst - spent):
             await page.request({"type": "my_cards"})
         await page.ws.send_str(json.dumps({"type": "sit", "id": 99, "chips": 100}))
         await page.until(
