@@ -19,56 +19,10 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.activity.page_socket import page_words
 from words import Texts
 
 CLIENT_ID = "1234567890123456789"
-# The page's words not yet in this branch's catalogues (docs/activity.md lists them): the
-# server's English, until the catalogues have them.
-PENDING_WORDS = {
-    "activity_connecting": "Connecting…",
-    "activity_disconnected": "Connection lost. Reconnecting…",
-    "activity_no_table": "There is no table in this channel.",
-    "activity_open": "Open a table",
-    "activity_sit": "Sit down",
-    "activity_buy_in": "Buy-in",
-    "activity_leave": "Leave",
-    "activity_sit_out": "Sit out",
-    "activity_sit_in": "Sit in",
-    "activity_pot": "Pot",
-    "activity_to_act": "To act",
-    "activity_your_turn": "Your turn",
-    "activity_time_bank": "Time bank",
-    "activity_waiting": "Waiting for players",
-    "activity_next_hand": "Next hand in {seconds} s",
-    "activity_watching": "Watching",
-    "activity_folded": "Folded",
-    "activity_all_in": "All in",
-    "activity_sitting_out": "Sitting out",
-    "activity_leaving": "Leaving after this hand",
-    "activity_mucked": "Mucked",
-    "activity_results": "Results",
-    "activity_won": "Won {amount}",
-    "activity_odds": "Chances",
-    "activity_commitment": "Deck commitment",
-    "activity_closed": "The table was closed.",
-    "activity_level": "Level {level}",
-    "activity_street_3": "3rd street",
-    "activity_street_4": "4th street",
-    "activity_street_5": "5th street",
-    "activity_street_6": "6th street",
-    "activity_street_7": "7th street",
-    "activity_showdown": "Showdown",
-    "activity_game_stud": "Seven Card Stud",
-    "activity_game_razz": "Razz",
-    "activity_game_hilo": "Stud Hi-Lo",
-    "activity_stakes": "{small_bet}/{big_bet} · ante {ante} · bring-in {bring_in}",
-    "activity_seconds": "{seconds} s",
-    "activity_main_pot": "Main pot",
-    "activity_side_pot": "Side pot {n}",
-    "activity_reveal": (
-        "Check hand #{hand_id}'s deck against its commitment: /hand verify {hand_id}"
-    ),
-}
 ORIGIN = f"https://{CLIENT_ID}.discordsays.com"
 
 
@@ -128,12 +82,6 @@ class StandIn:
             await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
-
-    def words(self) -> dict[str, str]:
-        """What the real server sends: the catalogue's ``activity_`` texts and the buttons'."""
-        catalogue = self.texts.catalogue(self.lang)
-        keys = [key for key in catalogue.template if key.startswith(("activity_", "btn_"))]
-        return {**PENDING_WORDS, **{key: catalogue.raw(key) for key in keys}}
 
     async def connected(self, user: User) -> None:
         event = self._connected.setdefault(user.user_id, asyncio.Event())
@@ -198,7 +146,7 @@ class StandIn:
             "user_id": user.user_id,
             "channel_id": session.channel_id,
             "lang": self.lang,
-            "words": self.words(),
+            "words": page_words(self.texts, self.lang),
         }
         await ws.send_str(json.dumps(welcome))
         for message in self.opening.get(user.user_id, []):

@@ -121,7 +121,9 @@ function places(state: State): Place[] {
 function slot(k: number, count: number, portrait: boolean): [number, number] {
   const angle = Math.PI / 2 + (2 * Math.PI * k) / Math.max(count, 2);
   const [rx, ry] = portrait ? [33, 40] : [39, 37];
-  return [50 + rx * Math.cos(angle), 50 + ry * Math.sin(angle)];
+  const y = 50 + ry * Math.sin(angle);
+  // On a phone the bottom seat (the viewer's, larger) needs the room its neighbours leave.
+  return [50 + rx * Math.cos(angle), portrait && k > 0 ? Math.min(y, 70) : y];
 }
 
 function cardsRow(place: Place, own: PrivateView | null, handId: string): HTMLElement {
@@ -255,15 +257,15 @@ function header(state: State): HTMLElement {
   const view = state.view;
   const hand = view?.hand;
   const game = hand?.game ?? state.results?.game ?? view?.game;
-  if (game) bar.append(el("span", "game", t(`activity_game_${game}`)));
+  if (game) bar.append(el("span", "game", t(`game_${game}`)));
   if (hand) {
-    bar.append(el("span", "street", t(`activity_street_${hand.street}`)));
+    bar.append(el("span", "street", t(`street_${hand.street}`)));
   } else if (state.results) {
     const showdown = state.results.public.seats.some((seat) => seat.shown);
-    bar.append(el("span", "street", showdown ? t("activity_showdown") : t("activity_results")));
+    bar.append(el("span", "street", showdown ? t("street_showdown") : t("activity_results")));
   }
   const stakes = view?.stakes ?? state.results?.stakes;
-  if (stakes) bar.append(el("span", "stakes", t("activity_stakes", { ...stakes })));
+  if (stakes) bar.append(el("span", "stakes", t("stakes", { ...stakes })));
   if (view?.level) bar.append(el("span", "level", t("activity_level", { level: view.level.number })));
   if (view?.next_game) bar.append(el("span", "next-game", view.next_game));
   if (view && !seated(state)) bar.append(el("span", "watching", t("activity_watching")));
