@@ -50,6 +50,26 @@ def _seat(seat: int, **changes: Any) -> dict[str, Any]:
     return base
 
 
+def _public(
+    seats: list[dict[str, Any]], pot: int, eligible: list[int], actor: int | None
+) -> dict[str, Any]:
+    """A PublicTable on seventh street, the hand over when nobody is to act."""
+    return {
+        "seats": seats,
+        "stakes": STAKES,
+        "dealer": 6,
+        "street": 7,
+        "pot": pot,
+        "pots": [{"amount": pot, "eligible": eligible}],
+        "community": None,
+        "actor": actor,
+        "is_over": actor is None,
+        "results": [],
+        "high_game": True,
+        "low_game": False,
+    }
+
+
 def seventh_street(actor: int = DANA, seq: int = 17) -> dict[str, Any]:
     """Seven players on seventh street, bets in front of three, ``actor`` to act."""
     seats = [_seat(i, is_actor=i == actor) for i in range(7)]
@@ -59,53 +79,32 @@ def seventh_street(actor: int = DANA, seq: int = 17) -> dict[str, Any]:
     seats[5]["stack"] = 0
     seats[5]["all_in"] = True
     pot = sum(seat["committed"] for seat in seats) + 100
-    public = {
-        "seats": seats,
-        "stakes": STAKES,
-        "dealer": 6,
-        "street": 7,
-        "pot": pot,
-        "pots": [{"amount": pot, "eligible": list(range(7))}],
-        "community": None,
-        "actor": actor,
-        "is_over": False,
-        "results": [],
-        "high_game": True,
-        "low_game": False,
-    }
-    return {
-        "type": "table",
-        "view": {
-            "channel_id": "700000000000000001",
-            "lang": "en",
-            "stakes": STAKES,
+    public = _public(seats, pot, list(range(7)), actor)
+    return _table(
+        "stud",
+        [],
+        None,
+        {
+            "hand_id": HAND_ID,
+            "seq": seq,
             "game": "stud",
-            "next_game": None,
-            "seats": [],
-            "next_hand_at_in": None,
-            "hand": {
-                "hand_id": HAND_ID,
-                "seq": seq,
-                "game": "stud",
-                "street": 7,
-                "public": public,
-                "names": list(NAMES),
-                "users": [user.user_id for user in USERS],
-                "log": ["Ann bets 20", "Boris raises to 40", "Chidi calls 40"],
-                "actor": NAMES[actor],
-                "deadline_in": 24.0,
-                "on_time_bank": False,
-                "buttons": [
-                    {"action": "fold", "amount": None},
-                    {"action": "call", "amount": 40},
-                    {"action": "raise", "amount": 60},
-                ],
-                "labels": {"seats": [{"name": name, "sitting_out": False} for name in NAMES]},
-                "commitment": DIGEST,
-            },
-            "level": None,
+            "street": 7,
+            "public": public,
+            "names": list(NAMES),
+            "users": [user.user_id for user in USERS],
+            "log": ["Ann bets 20", "Boris raises to 40", "Chidi calls 40"],
+            "actor": NAMES[actor],
+            "deadline_in": 24.0,
+            "on_time_bank": False,
+            "buttons": [
+                {"action": "fold", "amount": None},
+                {"action": "call", "amount": 40},
+                {"action": "raise", "amount": 60},
+            ],
+            "labels": {"seats": [{"name": name, "sitting_out": False} for name in NAMES]},
+            "commitment": DIGEST,
         },
-    }
+    )
 
 
 def danas_cards(four_colour: bool = False) -> dict[str, Any]:
@@ -156,20 +155,7 @@ def showdown() -> dict[str, Any]:
     )
     seats[1]["mucked"] = True
     seats[5].update(stack=0, all_in=True)
-    public = {
-        "seats": seats,
-        "stakes": STAKES,
-        "dealer": 6,
-        "street": 7,
-        "pot": 412,
-        "pots": [{"amount": 412, "eligible": [0, 1, 5, 6]}],
-        "community": None,
-        "actor": None,
-        "is_over": True,
-        "results": [],
-        "high_game": True,
-        "low_game": False,
-    }
+    public = _public(seats, 412, [0, 1, 5, 6], None)
     return {
         "type": "results",
         "view": {
@@ -207,27 +193,34 @@ def showdown() -> dict[str, Any]:
 
 def between_hands(seated: tuple[User, ...], next_in: float | None = 12.0) -> dict[str, Any]:
     """An idle table with ``seated`` waiting, the next hand ``next_in`` seconds away."""
+    waiting = [
+        {
+            "position": i,
+            "name": user.name,
+            "stack": 500,
+            "sitting_out": i == 1,
+            "leaving": False,
+            "user_id": user.user_id,
+        }
+        for i, user in enumerate(seated)
+    ]
+    return _table("razz", waiting, next_in, None)
+
+
+def _table(
+    game: str, waiting: list[dict[str, Any]], next_in: float | None, hand: dict[str, Any] | None
+) -> dict[str, Any]:
     return {
         "type": "table",
         "view": {
             "channel_id": "700000000000000001",
             "lang": "en",
             "stakes": STAKES,
-            "game": "razz",
+            "game": game,
             "next_game": None,
-            "seats": [
-                {
-                    "position": i,
-                    "name": user.name,
-                    "stack": 500,
-                    "sitting_out": i == 1,
-                    "leaving": False,
-                    "user_id": user.user_id,
-                }
-                for i, user in enumerate(seated)
-            ],
+            "seats": waiting,
             "next_hand_at_in": next_in,
-            "hand": None,
+            "hand": hand,
             "level": None,
         },
     }

@@ -49,6 +49,21 @@ async def server() -> AsyncIterator[StandIn]:
         yield stand_in
 
 
+async def open_as(
+    browser: Any,
+    server: StandIn,
+    user: User,
+    *opening: dict[str, Any],
+    size: dict[str, int] = PHONE,
+    platform: str = "mobile",
+) -> tuple[Any, Any]:
+    """``user``'s Discord client with the Activity open, the server saying ``opening`` first."""
+    server.opening[user.user_id] = list(opening)
+    return await open_activity(
+        browser, server.url, CLIENT_ID, player(user), size, platform=platform
+    )
+
+
 async def boxes(frame: Any, selector: str) -> list[dict[str, float]]:
     locator = frame.locator(selector)
     found = [await locator.nth(i).bounding_box() for i in range(await locator.count())]
@@ -67,8 +82,9 @@ def apart(a: dict[str, float], b: dict[str, float]) -> bool:
 async def test_the_page_proves_who_he_is_connects_and_draws_his_table(
     browser: Any, server: StandIn
 ) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards()]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+    page, frame = await open_as(
+        browser, server, DANA, scenes.seventh_street(), scenes.danas_cards()
+    )
     await server.connected(DANA)
     await frame.locator(".seat").first.wait_for()
 
@@ -111,8 +127,7 @@ async def test_the_page_proves_who_he_is_connects_and_draws_his_table(
 async def test_at_phone_size_everything_needed_is_on_the_screen(
     browser: Any, server: StandIn
 ) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards()]
-    _, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+    _, frame = await open_as(browser, server, DANA, scenes.seventh_street(), scenes.danas_cards())
     await frame.locator(".actions button").first.wait_for()
     needed = {
         "cards": ".card",
@@ -148,8 +163,9 @@ async def test_at_phone_size_everything_needed_is_on_the_screen(
 async def test_the_actor_acts_with_the_buttons_choices_and_sees_a_refusal(
     browser: Any, server: StandIn
 ) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(seq=17), scenes.danas_cards()]
-    _, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+    _, frame = await open_as(
+        browser, server, DANA, scenes.seventh_street(seq=17), scenes.danas_cards()
+    )
     buttons = frame.locator(".actions button")
     await buttons.first.wait_for()
     assert await buttons.all_inner_texts() == ["Fold", "Call 40", "Raise to 60"]
@@ -175,9 +191,14 @@ async def test_the_actor_acts_with_the_buttons_choices_and_sees_a_refusal(
 
 
 async def test_at_desktop_size_the_table_is_drawn_larger(browser: Any, server: StandIn) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards()]
-    page, frame = await open_activity(
-        browser, server.url, CLIENT_ID, player(DANA), DESKTOP, platform="desktop"
+    page, frame = await open_as(
+        browser,
+        server,
+        DANA,
+        scenes.seventh_street(),
+        scenes.danas_cards(),
+        size=DESKTOP,
+        platform="desktop",
     )
     await frame.locator(".actions button").first.wait_for()
     card = await frame.locator(".seat[data-seat='0'] .card").first.bounding_box()
@@ -191,8 +212,9 @@ async def test_at_desktop_size_the_table_is_drawn_larger(browser: Any, server: S
 async def test_the_results_show_hands_winners_chances_and_the_fairness_line(
     browser: Any, server: StandIn
 ) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards()]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+    page, frame = await open_as(
+        browser, server, DANA, scenes.seventh_street(), scenes.danas_cards()
+    )
     await frame.locator(".seat").first.wait_for()
     await server.push(DANA, scenes.showdown())
     ann = frame.locator(".seat[data-seat='0']")
@@ -218,8 +240,7 @@ async def test_a_spectator_sees_no_down_card_and_may_sit_down(
     browser: Any, server: StandIn
 ) -> None:
     watcher = scenes.SPECTATOR
-    server.opening[watcher.user_id] = [scenes.seventh_street()]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(watcher), PHONE)
+    page, frame = await open_as(browser, server, watcher, scenes.seventh_street())
     await frame.locator(".seat").first.wait_for()
     assert await frame.locator(".card.hidden").count() == 0
     assert await frame.locator(".card.back").count() == 7 * 3
@@ -235,8 +256,9 @@ async def test_between_hands_the_waiting_players_and_the_countdown_show(
     browser: Any, server: StandIn
 ) -> None:
     ann = scenes.USERS[0]
-    server.opening[ann.user_id] = [scenes.between_hands(scenes.USERS[:3], next_in=30.0)]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(ann), PHONE)
+    page, frame = await open_as(
+        browser, server, ann, scenes.between_hands(scenes.USERS[:3], next_in=30.0)
+    )
     countdown = frame.locator("[data-next]")
     await countdown.wait_for()
     first = await countdown.inner_text()
@@ -254,8 +276,7 @@ async def test_between_hands_the_waiting_players_and_the_countdown_show(
 
 async def test_a_channel_without_a_table_offers_to_open_one(browser: Any, server: StandIn) -> None:
     ann = scenes.USERS[0]
-    server.opening[ann.user_id] = [{"type": "no_table", "can_open": True}]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(ann), PHONE)
+    page, frame = await open_as(browser, server, ann, {"type": "no_table", "can_open": True})
     await frame.locator("text=There is no table in this channel.").wait_for()
     await frame.locator("button[data-action=open]").click()
     assert (await server.request(ann, "open"))["type"] == "open"
@@ -265,8 +286,9 @@ async def test_a_channel_without_a_table_offers_to_open_one(browser: Any, server
 
 
 async def test_the_four_colour_deck_is_his_choice(browser: Any, server: StandIn) -> None:
-    server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards(four_colour=True)]
-    page, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+    page, frame = await open_as(
+        browser, server, DANA, scenes.seventh_street(), scenes.danas_cards(four_colour=True)
+    )
     diamond = frame.locator(".seat[data-seat='3'] .card[data-card='3d'] .rank")
     await diamond.wait_for()
     blue = await diamond.evaluate("element => getComputedStyle(element).color")
@@ -280,8 +302,9 @@ async def test_the_page_speaks_the_tables_language(browser: Any) -> None:
     require_browser()
     texts = Texts()
     async with StandIn(STATIC, scenes.USERS, texts, lang="ru") as server:
-        server.opening[DANA.user_id] = [scenes.seventh_street(), scenes.danas_cards()]
-        page, frame = await open_activity(browser, server.url, CLIENT_ID, player(DANA), PHONE)
+        page, frame = await open_as(
+            browser, server, DANA, scenes.seventh_street(), scenes.danas_cards()
+        )
         call = frame.locator("button[data-action=call]")
         await call.wait_for()
         expected = texts.catalogue("ru").raw("btn_call").replace("{amount}", "40")
