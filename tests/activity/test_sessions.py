@@ -154,3 +154,28 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
         now[0] += 1.0  # a second on: five more
         assert (await page.request({"type": "sit", "chips": 100}))["type"] == "done"
         assert ann in table.seats
+
+
+async def test_the_page_is_served_with_and_without_discords_proxy_prefix(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    (static / "assets").mkdir(parents=True)
+    (static / "index.html").write_text("<!doctype html><title>Stud</title>")
+    (static / "assets" / "app.js").write_text("console.log('stud')")
+    (tmp_path / "secret.txt").write_text("not the page's")
+    async with activity_rig(tmp_path, static=static) as rig:
+
+        async def get(path: str) -> tuple[int, str]:
+            async with rig.http.get(f"{rig.base}{path}") as response:
+                return response.status, await response.text()
+
+        assert await get("/") == (200, "<!doctype html><title>Stud</title>")
+        assert await get("/.proxy/") == await get("/")
+        assert await get("/assets/app.js") == (200, "console.log('stud')")
+        assert await get("/.proxy/assets/app.js") == (200, "console.log('stud')")
+        assert (await get("/assets/../../secret.txt"))[0] == 404
+        assert (await get("/%2e%2e/secret.txt"))[0] == 404
+        assert (await get("/assets/missing.js"))[0] == 404
+        assert await get("/api/config") == (200, json.dumps({"client_id": str(rig.fake.app_id)}))
+    async with activity_rig(tmp_path, static=tmp_path / "none") as bare:
+        # The page not built: said so, not a stack trace.
+        assert (await bare.http.get(f"{bare.base}/")).status == 503
