@@ -24,6 +24,7 @@ from words import Texts
 
 CLIENT_ID = "1234567890123456789"
 ORIGIN = f"https://{CLIENT_ID}.discordsays.com"
+SESSION_ENDED = "Your session has ended: close the Activity and open it again."
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,8 @@ class StandIn:
     tokens: list[dict[str, Any]] = field(default_factory=list)  # /api/token's requests
     issued: dict[str, str] = field(default_factory=dict)  # access token -> user id
     url: str = ""
+    refuse_sessions: bool = False  # every socket's session refused, as an expired one is
+    sockets_opened: int = 0
 
     def __post_init__(self) -> None:
         self._sessions: dict[str, Session] = {}
@@ -86,6 +89,11 @@ class StandIn:
     async def connected(self, user: User) -> None:
         event = self._connected.setdefault(user.user_id, asyncio.Event())
         await asyncio.wait_for(event.wait(), 20)
+
+    async def drop(self, user: User) -> None:
+        """The server goes away (a restart): the socket closes with 1001, Going Away."""
+        self._connected[user.user_id].clear()
+        await self._sockets.pop(user.user_id).close(code=1001)
 
     async def push(self, user: User, message: dict[str, Any]) -> None:
         await self._sockets[user.user_id].send_str(json.dumps(message))
@@ -126,18 +134,22 @@ class StandIn:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
+        self.sockets_opened += 1
         if request.headers.get("Origin") != ORIGIN:
             await ws.close(code=1008, message=b"origin")
             return ws
         hello = json.loads((await ws.receive()).data)
         session = self._sessions.get(hello.get("session"))
         if (
-            hello.get("type") != "hello"
+            self.refuse_sessions
+            or hello.get("type") != "hello"
             or session is None
             or session.instance_id != hello.get("instance_id")
             or session.channel_id != hello.get("channel_id")
         ):
-            await ws.close(code=1008, message=b"session")
+            # As the bot's server does: the reason in an error message, then the close.
+            await ws.send_str(json.dumps({"type": "error", "reason": SESSION_ENDED}))
+            await ws.close(code=1008)
             return ws
         user = session.user
         self._sockets[user.user_id] = ws

@@ -23,7 +23,7 @@ from tests.activity.browser.discord_client import (
     require_browser,
     snapshot,
 )
-from tests.activity.browser.stand_in import CLIENT_ID, ORIGIN, StandIn, User
+from tests.activity.browser.stand_in import CLIENT_ID, ORIGIN, SESSION_ENDED, StandIn, User
 from words import Texts
 
 pytestmark = pytest.mark.slow
@@ -311,3 +311,23 @@ async def test_the_page_speaks_the_tables_language(browser: Any) -> None:
         assert await call.inner_text() == expected
         assert await page.evaluate("document.querySelector('#activity').contentDocument") is None
         await snapshot(page, "phone-russian")
+
+
+async def test_a_refused_session_is_said_and_not_tried_again(browser: Any, server: StandIn) -> None:
+    server.refuse_sessions = True
+    page, frame = await open_as(browser, server, DANA, scenes.seventh_street())
+    await frame.locator("#screen", has_text=SESSION_ENDED).wait_for()
+    assert server.sockets_opened == 1
+    await page.wait_for_timeout(2500)  # longer than the wait before a reconnection
+    assert server.sockets_opened == 1 and not server.received
+
+
+async def test_a_lost_connection_is_said_and_made_again(browser: Any, server: StandIn) -> None:
+    _, frame = await open_as(browser, server, DANA, scenes.seventh_street(), scenes.danas_cards())
+    await frame.locator(".seat").first.wait_for()
+    await server.drop(DANA)
+    await frame.locator("#screen", has_text="Connection lost").wait_for()
+    # The same session, a new socket: the table is drawn again from what the server sends.
+    await server.connected(DANA)
+    await frame.locator(".seat[data-seat='3'] .card.hidden").first.wait_for()
+    assert server.sockets_opened == 2

@@ -29,6 +29,7 @@ let socket: WebSocket | null = null;
 let hello = "";
 let nextId = 1;
 let welcomed = false;
+let lastError = ""; // a refused session is said in an error just before its socket closes
 
 function show(message: string, action?: { label: string; run: () => void }): void {
   screen.replaceChildren();
@@ -130,6 +131,7 @@ function receive(message: ServerMessage): void {
       return;
     case "refused":
     case "error":
+      lastError = message.reason;
       say(message.reason);
       // The bar was disabled by the press: draw it again so the player can choose again.
       if (state.view) drawActions(bar, state, send);
@@ -150,7 +152,7 @@ function connect(): void {
     socket = null;
     // 1008: the server refused the session; anything else is the network, tried again.
     if (event.code === 1008) {
-      show(event.reason || t("activity_closed"));
+      show(event.reason || lastError || t("activity_disconnected"));
       return;
     }
     if (welcomed) show(t("activity_disconnected"));
