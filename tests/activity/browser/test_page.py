@@ -245,11 +245,15 @@ async def test_a_spectator_sees_no_down_card_and_may_sit_down(
     assert await frame.locator(".card.hidden").count() == 0
     assert await frame.locator(".card.back").count() == 7 * 3
     assert await frame.locator(".bar .watching").inner_text() == "Watching"
+    await snapshot(page, "phone-spectator")
     await frame.locator("input.buy-in").fill("300")
     await frame.locator("button[data-action=sit]").click()
     sit = await server.request(watcher, "sit")
     assert sit["chips"] == 300
-    await snapshot(page, "phone-spectator")
+    # Seated for the next hand, which this one's view does not show: he may sit out or leave.
+    await server.push(watcher, {"type": "done", "id": sit["id"], "position": 7, "stack": 300})
+    await frame.locator("button[data-action=leave]").wait_for()
+    assert await frame.locator("button[data-action=sit]").count() == 0
 
 
 async def test_between_hands_the_waiting_players_and_the_countdown_show(

@@ -23,6 +23,7 @@ const state: State = {
   users: new Map(),
   cards: null,
   lines: [],
+  justSat: false,
 };
 const LINES_KEPT = 20;
 let socket: WebSocket | null = null;
@@ -91,6 +92,8 @@ function receive(message: ServerMessage): void {
       const hand = message.view.hand;
       state.view = message.view;
       state.viewAt = now;
+      // A table between hands lists everyone seated; a hand lists those dealt in.
+      if (!hand || hand.users.includes(state.me)) state.justSat = false;
       if (hand) {
         // A new hand replaces the last one's results; its players are kept for them.
         if (state.results?.hand_id !== hand.hand_id) state.results = null;
@@ -126,6 +129,8 @@ function receive(message: ServerMessage): void {
       show(t("activity_closed"));
       return;
     case "done":
+      if (message.position !== undefined) state.justSat = true;
+      if (message.chips !== undefined) state.justSat = false; // he left
       // The bar was disabled by the press; the table's own change, if any, redraws it too.
       if (state.view) drawActions(bar, state, send);
       return;

@@ -171,7 +171,7 @@ export type ServerMessage =
   | { type: "no_table"; can_open: boolean }
   | { type: "line"; text: string }
   | { type: "closed" }
-  | { type: "done"; id: number }
+  | { type: "done"; id: number; position?: number; chips?: number | null }
   | { type: "refused"; id: number; reason: string }
   | { type: "error"; reason: string };
 

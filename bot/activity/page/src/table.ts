@@ -23,6 +23,8 @@ export interface State {
   users: Map<string, string[]>; // each recent hand's user ids by engine seat
   cards: PrivateView | null;
   lines: string[]; // what the table said in its channel lately
+  // He sat down during a hand: the hand's view does not list the players waiting for the next.
+  justSat: boolean;
 }
 
 /** A seat as drawn: from the hand in play, a finished hand, or the players waiting. */
@@ -73,7 +75,7 @@ function waiting(state: State): SeatInfo | undefined {
 
 /** Whether the viewer has a seat at the table (in the hand or waiting for the next). */
 export function seated(state: State): boolean {
-  return waiting(state) !== undefined || mySeat(state) !== null;
+  return state.justSat || waiting(state) !== undefined || mySeat(state) !== null;
 }
 
 export function sittingOut(state: State): boolean {
