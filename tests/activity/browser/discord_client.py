@@ -27,7 +27,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's Chromium; else a system Chrome (GitHub's Ubuntu runners have one); STUD_CHROMIUM
+# names another. Playwright drives it and never downloads a browser of its own.
+BROWSERS = (Path("/usr/bin/chromium"), Path("/usr/bin/google-chrome"))
 INSTANCE_ID = "i-1234-gc-700000000000000001"
 GUILD_ID = "600000000000000001"
 CHANNEL_ID = "700000000000000001"
@@ -82,11 +84,18 @@ window.addEventListener("message", (event) => {
 """
 
 
+def browser_path() -> Path | None:
+    named = os.environ.get("STUD_CHROMIUM")
+    candidates = (Path(named),) if named else BROWSERS
+    return next((path for path in candidates if path.exists()), None)
+
+
 def require_browser() -> None:
     """Skip without Chromium or Playwright, saying how to get them; fail under CI=true."""
     missing = []
-    if not CHROMIUM.exists():
-        missing.append(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    if browser_path() is None:
+        where = os.environ.get("STUD_CHROMIUM") or " or ".join(map(str, BROWSERS))
+        missing.append(f"no Chromium at {where} (apt-get install chromium)")
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
@@ -113,8 +122,7 @@ async def chromium() -> AsyncIterator[Any]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        # Debian's Chromium; Playwright never downloads a browser of its own here.
-        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM))
+        browser = await playwright.chromium.launch(executable_path=str(browser_path()))
         try:
             yield browser
         finally:

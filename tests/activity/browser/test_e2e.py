@@ -47,6 +47,7 @@ def _free_port() -> int:
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, int]]:
     """The fake Discord and the bot's process with the Activity on; the web server's port."""
+    require_browser()
     fake = FakeDiscord()
     fake.activities = True
     await fake.start()
@@ -117,7 +118,6 @@ async def _anns_turn(frame: Any) -> bool:
 async def test_a_hand_played_in_the_activity_and_on_the_buttons(
     bot: tuple[FakeDiscord, int],
 ) -> None:
-    require_browser()
     fake, port = bot
     server = f"http://127.0.0.1:{port}"
     client_id = str(fake.app_id)
