@@ -231,6 +231,12 @@ async def test_the_results_show_hands_winners_chances_and_the_fairness_line(
     assert "Ann wins the pot of 412" in await log.inner_text()
     assert scenes.DIGEST in await log.inner_text()
     await snapshot(page, "phone-showdown")
+    # In Stud Hi-Lo the chances are the high half's and the low half's.
+    hilo = scenes.showdown()
+    hilo["view"]["public"]["low_game"] = True
+    hilo["view"]["odds"]["seats"][0]["low"] = 0.25
+    await server.push(DANA, hilo)
+    await ann.locator(".odds", has_text="71% / 25%").wait_for()
     await server.push(DANA, scenes.between_hands(scenes.USERS[:4], next_in=9.0))
     await frame.locator("[data-next]").wait_for()
     await snapshot(page, "phone-showdown-next-hand")

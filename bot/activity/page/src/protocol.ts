@@ -62,6 +62,8 @@ export interface PublicTable {
   community: Card | null;
   actor: number | null;
   is_over: boolean;
+  high_game: boolean;
+  low_game: boolean;
 }
 
 export interface SeatLabel {

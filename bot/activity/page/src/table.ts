@@ -208,7 +208,8 @@ function seatPanel(place: Place, state: State, mine: boolean, handId: string, ov
   const chances = over ? state.results?.odds?.seats.find((c) => c.seat === place.index) : undefined;
   if (chances) {
     const percent = (share: number): string => `${Math.round(share * 100)}%`;
-    const split = state.results?.public.seats && chances.low > 0 && chances.high > 0;
+    // Stud Hi-Lo: the high half's chances and the low half's, as the message gives them.
+    const split = state.results?.public.low_game && state.results.public.high_game;
     const text = split ? `${percent(chances.high)} / ${percent(chances.low)}` : percent(chances.win);
     panel.append(el("div", "odds", text));
   }
