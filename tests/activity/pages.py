@@ -155,16 +155,19 @@ class Rig(Pages):
 
 
 @asynccontextmanager
-async def activity_rig(tmp_path: Path, **server: Any) -> AsyncIterator[Rig]:
-    """A core on a new SQLite file, shown on a :class:`Screen`, and the Activity's server on a
-    free port, talking to a fake Discord for who is who."""
+async def activity_rig(
+    tmp_path: Path, screen: Screen | None = None, **server: Any
+) -> AsyncIterator[Rig]:
+    """A core on a new SQLite file, shown on ``screen`` (default: a :class:`Screen` that keeps
+    what it is shown), and the Activity's server on a free port, talking to a fake Discord for
+    who is who."""
     fake = FakeDiscord()
     fake.activities = True
     await fake.start()
     path = tmp_path / "stud.db"
     await migrated_sqlite(path)
     store = await Store.open(path)
-    screen = Screen()
+    screen = screen or Screen()
     house = House(store, TEXTS, show=screen.wake)
     activity = activity_server(fake, house, GAME, lambda: fake.app_id, **server)
     # No limit to the connections: each socket holds one (the benchmark opens hundreds).
