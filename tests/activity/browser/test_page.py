@@ -288,9 +288,15 @@ async def test_a_channel_without_a_table_offers_to_open_one(browser: Any, server
     ann = scenes.USERS[0]
     page, frame = await open_as(browser, server, ann, {"type": "no_table", "can_open": True})
     await frame.locator("text=There is no table in this channel.").wait_for()
+    button = await frame.locator("button[data-action=open]").bounding_box()
+    assert button is not None and button["height"] < 60  # a button, not a column
     await frame.locator("button[data-action=open]").click()
-    assert (await server.request(ann, "open"))["type"] == "open"
+    opened = await server.request(ann, "open")
     await snapshot(page, "phone-no-table")
+    refusal = "This channel already has a table."
+    await server.push(ann, {"type": "refused", "id": opened["id"], "reason": refusal})
+    await frame.locator("#toast", has_text=refusal).wait_for()
+    assert await frame.locator("button[data-action=open]").is_enabled()
     await server.push(ann, scenes.between_hands((ann,), next_in=None))
     await frame.locator("text=Waiting for players").wait_for()
 

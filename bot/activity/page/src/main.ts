@@ -138,8 +138,9 @@ function receive(message: ServerMessage): void {
     case "error":
       lastError = message.reason;
       say(message.reason);
-      // The bar was disabled by the press: draw it again so the player can choose again.
+      // The press disabled its button: offer the choice again.
       if (state.view) drawActions(bar, state, send);
+      for (const button of screen.querySelectorAll("button")) button.disabled = false;
       return;
   }
   if (state.view) redraw();
