@@ -1,6 +1,7 @@
 """Tables as the server sends them (docs/activity.md, "Views as JSON"), for the page to draw:
-the fullest a phone must hold (seven players on seventh street, all still in), a finished hand
-with shown, mucked and all-in hands, and a table between hands."""
+the fullest a phone must hold (seven players on seventh street, all still in; a full table of
+eight on sixth), a finished hand with shown, mucked and all-in hands, and a table between
+hands."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 from tests.activity.browser.stand_in import User
 
 STAKES = {"ante": 1, "bring_in": 3, "small_bet": 10, "big_bet": 20}
-NAMES = ("Ann", "Boris", "Chidi", "Dana", "Eun-ji", "Farrukh", "Grace")
+NAMES = ("Ann", "Boris", "Chidi", "Dana", "Eun-ji", "Farrukh", "Grace", "Hiro")
+SEVEN = NAMES[:7]
 USERS = tuple(
     User(user_id=str(900000000000000001 + i), name=name, code=f"code-{name.lower()}")
     for i, name in enumerate(NAMES)
@@ -17,7 +19,7 @@ USERS = tuple(
 SPECTATOR = User(user_id="900000000000000099", name="Watcher", code="code-watcher")
 HAND_ID = "41"
 DIGEST = "9f2c" * 16
-# Seven up cards and fourteen down cards' worth of a deck: every player's four up cards.
+# Every player's four up cards (seven players' seven cards each fit in a deck; eight don't).
 UP = (
     ("Kd", "7c", "7h", "2s"),
     ("Ah", "Qc", "9d", "9s"),
@@ -26,6 +28,7 @@ UP = (
     ("Jh", "Jc", "3c", "8s"),
     ("2h", "5s", "6c", "Qs"),
     ("3h", "4s", "8h", "Kc"),
+    ("Ac", "2d", "5h", "6s"),
 )
 DANA = 3
 
@@ -70,16 +73,20 @@ def _public(
     }
 
 
-def seventh_street(actor: int = DANA, seq: int = 17) -> dict[str, Any]:
-    """Seven players on seventh street, bets in front of three, ``actor`` to act."""
-    seats = [_seat(i, is_actor=i == actor) for i in range(7)]
+def seventh_street(actor: int = DANA, seq: int = 17, players: int = 7) -> dict[str, Any]:
+    """Seven players on seventh street, bets in front of three, ``actor`` to act; with eight,
+    sixth street (eight players' seven cards are more than a deck)."""
+    street = 7 if players < 8 else 6
+    names = NAMES[:players]
+    seats = [_seat(i, is_actor=i == actor, down_count=street - 4) for i in range(players)]
     seats[0]["bet"] = 20
     seats[1]["bet"] = 40
     seats[2]["bet"] = 40
     seats[5]["stack"] = 0
     seats[5]["all_in"] = True
     pot = sum(seat["committed"] for seat in seats) + 100
-    public = _public(seats, pot, list(range(7)), actor)
+    public = _public(seats, pot, list(range(players)), actor)
+    public["street"] = street
     return _table(
         "stud",
         [],
@@ -88,12 +95,12 @@ def seventh_street(actor: int = DANA, seq: int = 17) -> dict[str, Any]:
             "hand_id": HAND_ID,
             "seq": seq,
             "game": "stud",
-            "street": 7,
+            "street": street,
             "public": public,
-            "names": list(NAMES),
-            "users": [user.user_id for user in USERS],
+            "names": list(names),
+            "users": [user.user_id for user in USERS[:players]],
             "log": ["Ann bets 20", "Boris raises to 40", "Chidi calls 40"],
-            "actor": NAMES[actor],
+            "actor": names[actor],
             "deadline_in": 24.0,
             "on_time_bank": False,
             "buttons": [
@@ -101,17 +108,18 @@ def seventh_street(actor: int = DANA, seq: int = 17) -> dict[str, Any]:
                 {"action": "call", "amount": 40},
                 {"action": "raise", "amount": 60},
             ],
-            "labels": {"seats": [{"name": name, "sitting_out": False} for name in NAMES]},
+            "labels": {"seats": [{"name": name, "sitting_out": False} for name in names]},
             "commitment": DIGEST,
         },
     )
 
 
-def danas_cards(four_colour: bool = False) -> dict[str, Any]:
+def danas_cards(four_colour: bool = False, street: int = 7) -> dict[str, Any]:
     downs = ("As", "Ks", "3d")
     order = [(downs[0], False), (downs[1], False)]
     order += [(card, True) for card in UP[DANA]]
-    order.append((downs[2], False))
+    if street == 7:
+        order.append((downs[2], False))
     return {
         "type": "cards",
         "view": {
@@ -165,14 +173,14 @@ def showdown() -> dict[str, Any]:
             "stakes": STAKES,
             "street": 7,
             "public": public,
-            "labels": {"seats": [{"name": name, "sitting_out": False} for name in NAMES]},
+            "labels": {"seats": [{"name": name, "sitting_out": False} for name in SEVEN]},
             "lines": [
                 "All in on 6th street, the chances were: Ann 71%, Boris 9%, Farrukh 8%, Grace 12%",
                 "Ann shows Four of a kind, Sevens",
                 "Grace shows Three of a kind, Kings",
                 "Ann wins the pot of 412",
             ],
-            "nets": [[name, 341 if name == "Ann" else -71] for name in NAMES],
+            "nets": [[name, 341 if name == "Ann" else -71] for name in SEVEN],
             "next_hand_at_in": 9.0,
             "next_game": None,
             "commitment": DIGEST,

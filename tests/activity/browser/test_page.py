@@ -124,10 +124,18 @@ async def test_the_page_proves_who_he_is_connects_and_draws_his_table(
     await snapshot(page, "phone-seventh-street")
 
 
+@pytest.mark.parametrize("players", [7, 8])
 async def test_at_phone_size_everything_needed_is_on_the_screen(
-    browser: Any, server: StandIn
+    browser: Any, server: StandIn, players: int
 ) -> None:
-    _, frame = await open_as(browser, server, DANA, scenes.seventh_street(), scenes.danas_cards())
+    street = 7 if players == 7 else 6
+    page, frame = await open_as(
+        browser,
+        server,
+        DANA,
+        scenes.seventh_street(players=players),
+        scenes.danas_cards(street=street),
+    )
     await frame.locator(".actions button").first.wait_for()
     needed = {
         "cards": ".card",
@@ -158,6 +166,7 @@ async def test_at_phone_size_everything_needed_is_on_the_screen(
         "body => body.scrollHeight > innerHeight || body.scrollWidth > innerWidth"
     )
     assert not scrolls
+    await snapshot(page, f"phone-{players}-players")
 
 
 async def test_the_actor_acts_with_the_buttons_choices_and_sees_a_refusal(

@@ -119,13 +119,25 @@ function places(state: State): Place[] {
   }));
 }
 
+// A phone in portrait: each table size's places by hand, clockwise from the bottom (the
+// viewer's, larger), two columns at the sides and the rest across the top, so no seat covers
+// another at 360x640.
+const PORTRAIT: Record<number, [number, number][]> = {
+  2: [[50, 90], [50, 12]],
+  3: [[50, 90], [20, 28], [80, 28]],
+  4: [[50, 90], [17, 50], [50, 12], [83, 50]],
+  5: [[50, 90], [17, 62], [30, 15], [70, 15], [83, 62]],
+  6: [[50, 90], [17, 66], [17, 36], [50, 11], [83, 36], [83, 66]],
+  7: [[50, 90], [22, 68], [17, 41], [34, 13], [66, 13], [83, 41], [78, 68]],
+  8: [[50, 90], [17, 68], [17, 43], [17, 18], [50, 9], [83, 18], [83, 43], [83, 68]],
+};
+
 /** Where the k-th place clockwise from the bottom sits, in % of the table's box. */
 function slot(k: number, count: number, portrait: boolean): [number, number] {
+  const fixed = portrait ? PORTRAIT[count]?.[k] : undefined;
+  if (fixed) return fixed;
   const angle = Math.PI / 2 + (2 * Math.PI * k) / Math.max(count, 2);
-  const [rx, ry] = portrait ? [33, 40] : [39, 37];
-  const y = 50 + ry * Math.sin(angle);
-  // On a phone the bottom seat (the viewer's, larger) needs the room its neighbours leave.
-  return [50 + rx * Math.cos(angle), portrait && k > 0 ? Math.min(y, 70) : y];
+  return [50 + 39 * Math.cos(angle), 50 + 37 * Math.sin(angle)];
 }
 
 function cardsRow(place: Place, own: PrivateView | null, handId: string): HTMLElement {
