@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot import cli, cluster
+from bot.activity.server import ActivityServer
 from bot.cli import EXIT_SETTINGS
 from bot.cli import open_store as open_store  # tests and benchmarks open the store as we do
 from bot.core.settings import Settings, SettingsError, load_settings, with_shards
@@ -102,7 +103,11 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
         if stop.is_set():
             log.info("stopping: signal received before connecting")
             return
-        async with StudBot(settings, store, Texts(), identify_turns=turns) as bot:
+        texts = Texts()
+        async with (
+            StudBot(settings, store, texts, identify_turns=turns) as bot,
+            activity(settings, bot, texts),
+        ):
 
             async def opened(shard_id: int) -> None:
                 # Only a start that opened a session spent one of Discord's: it alone counts.
@@ -131,6 +136,24 @@ async def run(settings: Settings, identify_lock: Path | None = None) -> None:
             await asyncio.gather(counting, return_exceptions=True)
         await store.close()
     log.info("stopped")
+
+
+def activity(
+    settings: Settings, bot: StudBot, texts: Texts
+) -> contextlib.AbstractAsyncContextManager[object]:
+    """The Activity's web server while the bot runs, when the Activity is on (ACTIVITY_*); it
+    reaches Discord's API where the bot does."""
+    if settings.activity is None:
+        return contextlib.nullcontext()
+    return ActivityServer(
+        settings.activity,
+        bot.house,
+        texts,
+        settings.game,
+        application_id=lambda: bot.application_id,
+        api_base=discord.http.Route.BASE,
+        bot_token=settings.token,
+    )
 
 
 COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], Coroutine[Any, Any, None]]] = {

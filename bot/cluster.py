@@ -198,6 +198,13 @@ class Cluster:
 
 async def cluster(settings: Settings, args: argparse.Namespace) -> None:
     processes: int = args.processes
+    if settings.activity is not None and processes > 1:
+        # One web server on one port, with the tables of one process behind it.
+        raise StartupFailure(
+            EXIT_SETTINGS,
+            "the Activity (ACTIVITY_PORT) runs in a single process: unset ACTIVITY_PORT, "
+            "DISCORD_CLIENT_SECRET and ACTIVITY_URL for a cluster, or run stud-bot run",
+        )
     count = settings.shard_count
     if count is None:
         # Discord's count, unless that leaves a process without a shard: more shards than it

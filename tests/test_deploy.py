@@ -124,6 +124,38 @@ def test_every_file_the_monitoring_profile_mounts_is_there_and_agrees() -> None:
     assert (choice["type"], choice["query"]) == ("datasource", "prometheus")
 
 
+def test_the_activity_profile_puts_caddy_in_front_of_the_bots_activity_port() -> None:
+    services = _yaml("compose.yaml")["services"]
+    caddy, bot = services["caddy"], services["bot"]
+    assert caddy["profiles"] == ["activity"] and caddy["restart"] == "unless-stopped"
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in caddy["volumes"]
+    assert {"80:80", "443:443"} <= set(caddy["ports"])  # the certificate's challenge, HTTPS
+    # The bot listens beyond its container; Caddy proxies to it by its service name, on the
+    # port both read from .env, with the same default.
+    assert bot["environment"]["ACTIVITY_HOST"] == "0.0.0.0"
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    (upstream,) = re.findall(r"^\s*reverse_proxy (\S+)$", caddyfile, re.MULTILINE)
+    assert upstream == "{$ACTIVITY_UPSTREAM:bot}:{$ACTIVITY_PORT:8080}"
+    assert caddy["environment"]["ACTIVITY_PORT"] == "${ACTIVITY_PORT:-8080}"
+    assert re.search(r"^\{\$ACTIVITY_DOMAIN\} \{$", caddyfile, re.MULTILINE)
+
+
+@pytest.mark.slow  # runs caddy
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_caddy_reads_the_caddyfile_as_a_proxy_to_the_bot() -> None:
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", str(ROOT / "deploy" / "Caddyfile")],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], "ACTIVITY_DOMAIN": "stud.example.org"},
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    (server,) = json.loads(adapted.stdout)["apps"]["http"]["servers"].values()
+    (route,) = server["routes"]
+    assert route["match"] == [{"host": ["stud.example.org"]}]
+    assert '"dial":"bot:8080"' in json.dumps(route, separators=(",", ":"))
+
+
 @pytest.mark.slow  # runs systemd-analyze
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd is not installed")
 def test_systemd_takes_every_line_of_the_unit(tmp_path: Path) -> None:

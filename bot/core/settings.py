@@ -58,6 +58,18 @@ class GameDefaults:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivitySettings:
+    """The table as a Discord Activity (docs/activity.md): the web server's port and address,
+    the application's OAuth2 secret, and the public HTTPS address Discord's proxy reaches it
+    at."""
+
+    port: int
+    client_secret: str = field(repr=False)
+    url: str
+    host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     token: str = field(repr=False)  # never printed, not even by repr() in a traceback
     database_path: str = "stud.db"
@@ -75,6 +87,7 @@ class Settings:
     metrics_port: int = 0  # 0: no metrics; else Prometheus's /metrics and /healthz on it
     # The shortest and longest pause before a computer player acts, in seconds.
     bot_delay: tuple[float, float] = (1.0, 3.0)
+    activity: ActivitySettings | None = None  # None: no Activity, no web server, no button
 
     @property
     def database(self) -> str:
@@ -139,6 +152,10 @@ class Environment(BaseSettings):
     COUNTDOWN_SECONDS: str = ""
     BOT_DELAY_MIN_MS: str = ""
     BOT_DELAY_MAX_MS: str = ""
+    ACTIVITY_PORT: str = ""
+    ACTIVITY_HOST: str = ""
+    ACTIVITY_URL: str = ""
+    DISCORD_CLIENT_SECRET: str = ""
 
     @classmethod
     def settings_customise_sources(
@@ -214,6 +231,32 @@ def _int(env: Mapping[str, str], key: str, default: int, minimum: int = 0) -> in
     return value
 
 
+ACTIVITY_KEYS = ("ACTIVITY_PORT", "DISCORD_CLIENT_SECRET", "ACTIVITY_URL")
+
+
+def _activity(env: Mapping[str, str]) -> ActivitySettings | None:
+    """The Activity's settings: all three given, or none (then it is off)."""
+    given = [key for key in ACTIVITY_KEYS if env[key]]
+    if not given:
+        return None
+    if missing := [key for key in ACTIVITY_KEYS if not env[key]]:
+        raise SettingsError(
+            f"{given[0]} is set but {', '.join(missing)} is not: the Activity needs all of "
+            f"{', '.join(ACTIVITY_KEYS)} (or none of them)"
+        )
+    port = _int(env, "ACTIVITY_PORT", 0, 1)
+    if port > 65535:
+        raise SettingsError("ACTIVITY_PORT must be a TCP port (1-65535)")
+    url = env["ACTIVITY_URL"].rstrip("/")
+    if not url.startswith("https://") or len(url) <= len("https://"):
+        raise SettingsError(
+            f"ACTIVITY_URL must be the https:// address Discord's proxy reaches, not {url!r}"
+        )
+    return ActivitySettings(
+        port, env["DISCORD_CLIENT_SECRET"], url, env["ACTIVITY_HOST"] or "127.0.0.1"
+    )
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, dotenv_path: str | Path | None = ".env"
 ) -> Settings:
@@ -282,6 +325,7 @@ def load_settings(
         game=game,
         metrics_port=_int(merged, "METRICS_PORT", 0, 0),
         bot_delay=bot_delay,
+        activity=_activity(merged),
     )
     if settings.metrics_port > 65535:
         raise SettingsError("METRICS_PORT must be a TCP port (1-65535), or 0 for no metrics")

@@ -79,6 +79,7 @@ def _hand_view(
         street=hand.street,
         public=public,
         names=names,
+        users=live.users,
         log=tuple(table.log),
         actor=None if hand.actor is None else names[hand.actor],
         deadline=deadline,
@@ -246,7 +247,14 @@ def seat_infos(table: Table) -> tuple[SeatInfo, ...]:
         if live is not None and (index := live.seat_of(seat.user_id)) is not None:
             stack = live.hand.stacks[index]
         infos.append(
-            SeatInfo(seat.position, table.name(seat.user_id), stack, seat.sitting_out, seat.leaving)
+            SeatInfo(
+                seat.position,
+                table.name(seat.user_id),
+                stack,
+                seat.sitting_out,
+                seat.leaving,
+                seat.user_id,
+            )
         )
     return tuple(infos)
 

@@ -30,13 +30,15 @@ class ButtonSpec:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seated player: his place (from 0), name, chips (in the hand, if he is in it)."""
+    """A seated player: his place (from 0), name, chips (in the hand, if he is in it), and who
+    he is (a face other than Discord's finds its own player's seat by it)."""
 
     position: int
     name: str
     stack: int
     sitting_out: bool
     leaving: bool
+    user_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ class HandView:
     street: int
     public: PublicTable
     names: tuple[str, ...]  # by engine seat
+    users: tuple[int, ...]  # who sits in each engine seat
     log: tuple[str, ...]  # the hand's latest lines, oldest first
     actor: str | None  # the name of the player to act
     deadline: float

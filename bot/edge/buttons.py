@@ -23,6 +23,7 @@ ACTION_ID: Final = re.compile(
     r":(?P<action>fold|check|call|bring_in|complete|bet|raise):(?P<amount>\d*)"
 )
 CARDS_ID: Final = re.compile(r"stud:cards:(?P<channel>\d+)")
+LAUNCH_ID: Final = re.compile(r"stud:launch:(?P<channel>\d+)")
 
 STYLES = {
     "fold": discord.ButtonStyle.danger,
@@ -51,8 +52,11 @@ def action_rows(
     specs: Sequence[ButtonSpec],
     lang: str,
     texts: Texts,
+    *,
+    launch: bool = False,
 ) -> list[discord.ui.ActionRow[Any]]:
-    """The actions due (at most five), then My cards in a row of its own."""
+    """The actions due (at most five), then My cards in a row of its own, with the button that
+    opens the table as a Discord Activity when the Activity is on (``launch``)."""
     actions = discord.ui.ActionRow[Any](
         *(
             discord.ui.Button[Any](
@@ -71,4 +75,13 @@ def action_rows(
             custom_id=f"stud:cards:{channel_id}",
         )
     )
+    if launch:
+        cards.add_item(
+            discord.ui.Button[Any](
+                label=texts.t(lang, "btn_activity"),
+                style=discord.ButtonStyle.primary,
+                emoji="\N{VIDEO GAME}",
+                custom_id=f"stud:launch:{channel_id}",
+            )
+        )
     return [actions, cards] if specs else [cards]

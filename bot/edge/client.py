@@ -45,7 +45,7 @@ from bot.edge.metrics import CountedDrawing, Metrics
 from bot.edge.presenter import DiscordPresenter
 from bot.edge.router import on_interaction
 from bot.edge.translator import CommandTranslator
-from words import Texts
+from words import EN, Texts
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,30 @@ async def command_payload(
         await command.get_translated_payload(tree, translator)
         for command in tree._get_all_commands(guild=guild)
     ]
+
+
+PRIMARY_ENTRY_POINT = 4  # the command type that opens an app's Activity from the App Launcher
+DISCORD_LAUNCH_ACTIVITY = 2  # its handler: Discord opens the Activity and says so in the channel
+
+
+def entry_point(texts: Texts) -> dict[str, Any]:
+    """The Activity's Entry Point command, as Discord documents it (global only, one an app;
+    docs/interactions/application-commands, "Entry Point Commands"). In servers only: the table
+    is a server channel's."""
+    description = texts.t(EN, "entry_point_description")
+    return {
+        "type": PRIMARY_ENTRY_POINT,
+        "name": "launch",
+        "description": description,
+        "description_localizations": {
+            code.replace("_", "-"): texts.t(code, "entry_point_description")
+            for code in texts.codes
+            if code != EN
+        },
+        "handler": DISCORD_LAUNCH_ACTIVITY,
+        "integration_types": [0],
+        "contexts": [0],
+    }
 
 
 def payload_digest(payload: list[dict[str, Any]]) -> str:
@@ -160,6 +184,7 @@ class StudBot(commands.AutoShardedBot):
             budget=budget,
             dms=ClosedDms(store.coordination, clock=clock.now),
             table_shown=None if metrics is None else metrics.update_seconds.observe,
+            launch=settings.activity is not None,
         )
         self.lobbies = Lobbies(self, texts, self.presenter.shown)
         shards = settings.shards
@@ -211,7 +236,7 @@ class StudBot(commands.AutoShardedBot):
         guild = None if guild_id is None else discord.Object(guild_id)
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        digest = payload_digest(await command_payload(self.tree, guild_id))
+        digest = payload_digest(await self._payload(guild_id))
         key = self._sync_key(guild_id)
         stored = await self.store.get_meta(key)
         if stored is not None and not force:
@@ -227,7 +252,26 @@ class StudBot(commands.AutoShardedBot):
         log.info("synced %d commands (%s)", len(synced), _scope(guild_id))
         return ids
 
+    async def _payload(self, guild_id: int | None) -> list[dict[str, Any]]:
+        """What a sync sends to a scope: the tree's commands, and globally, with the Activity
+        on, its Entry Point command (a bulk overwrite that left it out would be refused)."""
+        payload = await command_payload(self.tree, guild_id)
+        if guild_id is None and self.settings.activity is not None:
+            payload.append(entry_point(self.texts))
+        return payload
+
     async def _put(self, guild: discord.Object | None) -> list[discord.app_commands.AppCommand]:
+        if guild is None and self.settings.activity is not None:
+            # discord.py's tree has no Entry Point command: the same PUT, with it.
+            assert self.application_id is not None
+            data = await self.http.bulk_upsert_global_commands(
+                self.application_id, payload=await self._payload(None)
+            )
+            return [
+                discord.app_commands.AppCommand(data=command, state=self._connection)
+                for command in data
+                if command.get("type") != PRIMARY_ENTRY_POINT  # not one a message names
+            ]
         try:
             return await self.tree.sync(guild=guild)
         except discord.Forbidden:

@@ -32,10 +32,13 @@ GOLD: Final = discord.Colour.gold()
 
 
 def hand_layout(
-    view: TableView, hand: HandView, texts: Texts, picture: str
+    view: TableView, hand: HandView, texts: Texts, picture: str, *, launch: bool = False
 ) -> discord.ui.LayoutView:
-    """The live message of the hand in play: its picture, text and buttons."""
-    rows = action_rows(view.channel_id, hand.hand_id, hand.seq, hand.buttons, view.lang, texts)
+    """The live message of the hand in play: its picture, text and buttons (``launch``: with
+    the one that opens the table as a Discord Activity)."""
+    rows = action_rows(
+        view.channel_id, hand.hand_id, hand.seq, hand.buttons, view.lang, texts, launch=launch
+    )
     return _layout(picture, hand_text(view, hand, texts), GREEN, rows)
 
 

@@ -123,9 +123,12 @@ class DiscordPresenter:
         budget: InvalidRequests,
         dms: ClosedDms,
         table_shown: Callable[[float], None] | None = None,
+        launch: bool = False,
     ) -> None:
         """``clock`` is the core's; ``table_shown`` is told how long each table update took to
-        show (the metrics, when they are on)."""
+        show (the metrics, when they are on); ``launch``: the table's message has the button
+        that opens it as a Discord Activity (the Activity is on)."""
+        self.launch = launch
         self.bot = bot
         self.budget = budget  # what Discord's invalid-request budget has spent
         self.dms = dms  # who takes no DMs
@@ -323,7 +326,7 @@ class DiscordPresenter:
         self, state: _MessageState, view: TableView, hand: HandView
     ) -> tuple[discord.ui.LayoutView, discord.File | None]:
         """A live hand's message, with its picture when the message's is not this one."""
-        layout = hand_layout(view, hand, self.texts, TABLE_PICTURE)
+        layout = hand_layout(view, hand, self.texts, TABLE_PICTURE, launch=self.launch)
         picture = None
         if hand.picture != state.picture or not self._editable(state, hand.hand_id):
             # Cards dealt or shown, a seat changed, or a new message: the picture goes up.

@@ -23,7 +23,7 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from bot.core.errors import TableError
-from bot.edge.buttons import ACTION_ID, CARDS_ID, PREFIX
+from bot.edge.buttons import ACTION_ID, CARDS_ID, LAUNCH_ID, PREFIX
 from bot.edge.funnel import Host, acknowledge, answer, answer_error, language_of
 from bot.edge.lobby import LOBBY_ID, PAGE_ID, entrants_page, registered_text
 from bot.edge.metrics import Metrics
@@ -149,6 +149,18 @@ class CardsClick(_Click, template=CARDS_ID):
             await answer_error(interaction, error)
 
 
+class LaunchClick(_Click, template=LAUNCH_ID):
+    """Play at the table: Discord opens the table as the app's Activity in the channel (the
+    interaction answered with LAUNCH_ACTIVITY); the Activity learns who opened it itself."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            _same_channel(interaction, int(self.match["channel"]))
+            await interaction.response.launch_activity()
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
 class LobbyClick(_Click, template=LOBBY_ID):
     """Register, Unregister or Entrants under a tournament's lobby: one call into the desk,
     answered privately (the lobby itself shows the change)."""
@@ -209,7 +221,7 @@ class PageClick(_Click, template=PAGE_ID):
 
 
 # Every button the bot makes.
-CLICKS: tuple[type[_Click], ...] = (ActionClick, CardsClick, LobbyClick, PageClick)
+CLICKS: tuple[type[_Click], ...] = (ActionClick, CardsClick, LaunchClick, LobbyClick, PageClick)
 
 
 def _same_channel(interaction: discord.Interaction, channel_id: int) -> None:

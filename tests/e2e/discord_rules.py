@@ -68,6 +68,10 @@ NUMBER_RANGE: Final = (-(2.0**53), 2.0**53)
 COMMAND_CHARS_MAX = 4000
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, NUMBER = 1, 2, 3, 4, 10
 CHAT_INPUT = 1
+# An Activity's Entry Point command (its handler: 1 the app answers, 2 Discord launches it);
+# one an app, global only ("Entry Point Commands").
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_HANDLERS = (1, 2)
 # A message older than this takes only a few edits (error 30046, "Maximum number of edits to
 # messages older than 1 hour reached"); Discord does not document how few, so the fake takes none.
 OLD_MESSAGE_SECONDS = 3600.0
@@ -142,7 +146,8 @@ def _longest(value: object, localisations: object) -> int:
 def command_problems(command: JSON) -> list[str]:
     """Everything Discord would refuse in one command of a bulk overwrite."""
     kind = command.get("type", CHAT_INPUT)
-    chat = kind == CHAT_INPUT
+    # An Entry Point command is named and described as a slash command is, without options.
+    chat = kind in (CHAT_INPUT, PRIMARY_ENTRY_POINT)
     where = f"/{command.get('name')}"
     problems = list(
         _localised(
@@ -164,6 +169,13 @@ def command_problems(command: JSON) -> list[str]:
         problems += _options(where, command.get("options") or [], depth=0)
     elif command.get("description") not in ("", None):
         problems.append(f"{where}: a context menu command's description must be empty")
+    if kind == PRIMARY_ENTRY_POINT:
+        if command.get("options"):
+            problems.append(f"{where}: an Entry Point command has no options")
+        if command.get("handler") not in ENTRY_POINT_HANDLERS:
+            problems.append(f"{where}: handler {command.get('handler')!r} is not 1 or 2")
+    elif "handler" in command:
+        problems.append(f"{where}: only an Entry Point command has a handler")
     total = _characters(command)
     if total > COMMAND_CHARS_MAX:
         problems.append(f"{where}: {total} characters, over Discord's {COMMAND_CHARS_MAX}")
@@ -273,9 +285,15 @@ def _characters(node: JSON) -> int:
     return total
 
 
-def sync_problems(commands: list[JSON]) -> list[str]:
-    """Everything Discord would refuse in a bulk overwrite of ``commands``."""
+def sync_problems(commands: list[JSON], *, guild: bool = False) -> list[str]:
+    """Everything Discord would refuse in a bulk overwrite of ``commands`` (a server's with
+    ``guild``)."""
     problems = [problem for command in commands for problem in command_problems(command)]
+    entry_points = [c for c in commands if c.get("type") == PRIMARY_ENTRY_POINT]
+    if len(entry_points) > 1:
+        problems.append("more than one Entry Point command")
+    if entry_points and guild:
+        problems.append("an Entry Point command is global only")
     keys = [(command.get("type", CHAT_INPUT), command.get("name")) for command in commands]
     if len(set(keys)) != len(keys):
         problems.append("two commands of one type share a name")

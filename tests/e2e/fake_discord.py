@@ -55,6 +55,7 @@ from tests.e2e.discord_rules import (
     message_problems,
     sync_problems,
 )
+from tests.e2e.fake_activity import activity_answer, launch_refused, launched
 from tests.e2e.faults import (
     FORBIDDEN_MESSAGES,
     FaultKind,
@@ -269,6 +270,14 @@ class FakeDiscord:
     on_update: Callable[[int], None] | None = None
     # When requests and interactions arrive and how long slow answers take (set before start())
     clock: Clock = field(default_factory=WallClock)
+    # The app's Activity (docs/activities): its OAuth2 secret, the codes the Embedded App SDK's
+    # authorize gave (code -> user id), the access tokens they became, and the running
+    # instances (instance id -> (channel id, the users in it)). LAUNCH_ACTIVITY needs it on.
+    activities: bool = False
+    client_secret: str = "fake-client-secret"
+    oauth_codes: dict[str, int] = field(default_factory=dict)
+    access_tokens: dict[str, int] = field(default_factory=dict)
+    activity_instances: dict[str, tuple[int, set[int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._ids = itertools.count(1_300_000_000_000_000_000)
@@ -597,6 +606,8 @@ class FakeDiscord:
         content_type = request.headers.get("Content-Type", "")
         if content_type.startswith("multipart/"):
             return multipart(content_type, await request.read())
+        if content_type.startswith("application/x-www-form-urlencoded"):
+            return dict(await request.post()), []  # OAuth2's token endpoint
         if request.can_read_body:
             return await request.json(), []
         return {}, []
@@ -681,12 +692,19 @@ class FakeDiscord:
             record = self.interactions.get(int(path.split("/")[2]))
             if record is not None and record.first_callback is None:
                 record.first_callback = arrived
-        response, kind = await self._respond(method, path, body, files, arrived)
+        authorization = request.headers.get("Authorization", "")
+        response, kind = await self._respond(method, path, body, files, arrived, authorization)
         self.requests.append(RequestRecord(method, path, response.status, arrived, kind))
         return response
 
     async def _respond(
-        self, method: str, path: str, body: Any, files: list[Upload], arrived: float
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        files: list[Upload],
+        arrived: float,
+        authorization: str = "",
     ) -> tuple[web.Response, FaultKind | None]:
         """The answer after rate limits and faults, and the kind of fault that shaped it."""
         headers: dict[str, str] = {}
@@ -709,7 +727,7 @@ class FakeDiscord:
                 await asyncio.wait({wait})  # ended by stop() too: then it answers at once
             finally:
                 self._slow.discard(wait)
-        response = self._answer(method, path, body, files, arrived)
+        response = self._answer(method, path, body, files, arrived, authorization)
         response.headers.update(headers)
         return response, None if fault is None else fault.kind
 
@@ -719,9 +737,17 @@ class FakeDiscord:
         return [r for r in self.requests if route_matches(route, r.method, r.path, dms)]
 
     def _answer(
-        self, method: str, path: str, body: Any, files: list[Upload], arrived: float
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        files: list[Upload],
+        arrived: float,
+        authorization: str = "",
     ) -> web.Response:
         parts = path.strip("/").split("/")
+        if (activity := activity_answer(self, method, parts, body, authorization)) is not None:
+            return activity
         if method == "GET" and path == "/users/@me":
             return json_response(self.bot_user)
         if method == "GET" and path == "/gateway/bot":
@@ -756,7 +782,7 @@ class FakeDiscord:
                 return json_response(self.commands.get(guild_id, []))
             names = tuple(command["name"] for command in body)
             self.command_requests.append(CommandSync(method, guild_id, arrived, names))
-            if problems := sync_problems(body):
+            if problems := sync_problems(body, guild=guild_id is not None):
                 # Discord refuses the whole overwrite: "Invalid Form Body".
                 self.refused_syncs.append(problems)
                 return invalid(problems)
@@ -1057,6 +1083,8 @@ class FakeDiscord:
         kind = int(body["type"])
         data = body.get("data") or {}
         message = None
+        if refused := launch_refused(self, kind, record.kind):
+            return refused
         if kind == 7:
             # UPDATE_MESSAGE: the answer to a click is the edit of the message it was on.
             clicked = self._clicked.get(interaction_id)
@@ -1079,10 +1107,11 @@ class FakeDiscord:
             self._originals[interaction_id] = int(message["id"])
         callback = Callback(kind, data, files, message, interaction_id)
         future.set_result(callback)
+        instance = launched(self, kind, record.channel_id, record.user_id)
         interaction = {
             "id": str(interaction_id),
             "type": kind,
-            "activity_instance_id": None,
+            "activity_instance_id": instance,
             "response_message_id": message["id"] if message else None,
             "response_message_loading": kind == 5,
             "response_message_ephemeral": callback.ephemeral,
@@ -1090,6 +1119,8 @@ class FakeDiscord:
         resource: JSON = {"type": kind}
         if message is not None and kind == 4:
             resource["message"] = as_returned(message)
+        if instance is not None:
+            resource["activity_instance"] = {"id": instance}
         return json_response({"interaction": interaction, "resource": resource})
 
     # ------------------------------------------------------------------ players

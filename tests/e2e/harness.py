@@ -23,7 +23,7 @@ import pytest
 import yarl
 
 from bot.__main__ import open_store
-from bot.core.settings import GameDefaults, Settings
+from bot.core.settings import ActivitySettings, GameDefaults, Settings
 from bot.core.table import Table
 from bot.edge.client import StudBot
 from bot.edge.drawing import InProcessDrawing
@@ -220,6 +220,7 @@ async def start_bot(
     game: GameDefaults | None = None,
     clock: DiscordTime | None = None,
     metrics_port: int = 0,
+    activity: ActivitySettings | None = None,
 ) -> AsyncIterator[Harness]:
     """The bot in this process, connected to ``fake``, until the test is done; pictures drawn
     in-process. With ``clock``, the bot and the fake run on it and Discord's delays pass at
@@ -239,6 +240,7 @@ async def start_bot(
         # Long enough for every player to sit before the first deal, short for a fast test.
         game=game or GameDefaults(countdown_seconds=COUNTDOWN),
         metrics_port=metrics_port,
+        activity=activity,
     )
     await migrated_sqlite(database)  # a copy of a file migrated once per session
     store = await open_store(settings)
