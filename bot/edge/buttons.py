@@ -76,12 +76,23 @@ def action_rows(
         )
     )
     if launch:
-        cards.add_item(
-            discord.ui.Button[Any](
-                label=texts.t(lang, "btn_activity"),
-                style=discord.ButtonStyle.primary,
-                emoji="\N{VIDEO GAME}",
-                custom_id=f"stud:launch:{channel_id}",
-            )
-        )
+        cards.add_item(launch_button(channel_id, lang, texts))
     return [actions, cards] if specs else [cards]
+
+
+def launch_button(channel_id: int, lang: str, texts: Texts) -> discord.ui.Button[Any]:
+    """Play at the table: opens the table as the app's Discord Activity."""
+    return discord.ui.Button[Any](
+        label=texts.t(lang, "btn_activity"),
+        style=discord.ButtonStyle.primary,
+        emoji="\N{VIDEO GAME}",
+        custom_id=f"stud:launch:{channel_id}",
+    )
+
+
+def launch_view(channel_id: int, lang: str, texts: Texts) -> discord.ui.View:
+    """The idle table's message's one button, Play at the table (its embed has no layout)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(launch_button(channel_id, lang, texts))
+    view.stop()  # discord.py keeps no copy: the click reaches bot.edge.router
+    return view

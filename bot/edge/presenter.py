@@ -25,7 +25,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import discord
 from discord.http import MultipartParameters
@@ -39,6 +39,7 @@ from bot.core.stats import stats_chart
 from bot.core.storage import PlayerStats
 from bot.core.views import HandView, Outcome, Picture, PrivateView, ResultsView, TableView
 from bot.edge.budget import InvalidRequests
+from bot.edge.buttons import launch_view
 from bot.edge.dms import ClosedDms
 from bot.edge.drawing import Drawing, DrawingCrashed
 from bot.edge.embeds import idle_embed, ledger_embed, stats_embed
@@ -315,7 +316,10 @@ class DiscordPresenter:
         if hand is None:
             if state.after_hand:
                 return None  # the finished hand's message says when the next one starts
-            return await self._show(outbox, state, None, idle_embed(view, self.texts))
+            launch = launch_view(view.channel_id, view.lang, self.texts) if self.launch else None
+            return await self._show(
+                outbox, state, None, idle_embed(view, self.texts), buttons=launch
+            )
         layout, picture = await self._hand_message(state, view, hand)
         posted = await self._show(outbox, state, hand.hand_id, layout, picture)
         state.picture = hand.picture
@@ -414,17 +418,21 @@ class DiscordPresenter:
         key: int | None,
         shown: discord.Embed | discord.ui.LayoutView,
         picture: discord.File | None = None,
+        *,
+        buttons: discord.ui.View | None = None,
     ) -> int | None:
         """Edit the message showing ``key`` (a hand, or None: the idle table) with ``shown``, or
         post a new one: for another hand, or when Discord would no longer edit it freely. An
-        edit without ``picture`` keeps the one the message has. The id of a message posted."""
+        edit without ``picture`` keeps the one the message has; ``buttons`` go under an
+        embed. The id of a message posted."""
         channel = self._channel(outbox)
+        under: dict[str, Any] = {} if buttons is None else {"view": buttons}
         if self._editable(state, key):
             assert state.message_id is not None
             message = channel.get_partial_message(state.message_id)
             try:
                 if isinstance(shown, discord.Embed):
-                    await message.edit(embed=shown)
+                    await message.edit(embed=shown, **under)
                 elif picture is None:
                     await message.edit(view=shown)  # the attachment stays: no upload
                 else:
@@ -442,7 +450,7 @@ class DiscordPresenter:
             # Another hand's message, left with buttons (a hand voided): they go.
             await self._clear_buttons(outbox, state.message_id)
         if isinstance(shown, discord.Embed):
-            message = await channel.send(embed=shown)
+            message = await channel.send(embed=shown, **under)
         else:
             assert picture is not None, "a new hand message carries its picture"
             message = await channel.send(view=shown, file=picture)

@@ -39,12 +39,16 @@ async def test_the_activity_and_the_buttons_play_one_table(played: Harness) -> N
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     ann_id, bob_id = int(ann["id"]), int(bob["id"])
     await h.slash(ann, "table open")
+    await h.settled()
+    # The idle table's message has the button too: players open the Activity to sit down.
+    launch = f"stud:launch:{fake.channel_id}"
+    idle = fake.channel_messages()[-1]
+    assert idle["embeds"] and launch in {c.get("custom_id") for c in components(idle)}
     for user in (ann, bob):
         await h.slash(user, "sit", buy_in=500)
     table = h.table()
     await dealt(table)
     message = await h.current_message()
-    launch = f"stud:launch:{fake.channel_id}"
     assert launch in {c.get("custom_id") for c in components(message)}
     # Ann clicks Play at the table: Discord opens the Activity in the channel, with her in it.
     callback = await fake.click(ann, message, launch)
