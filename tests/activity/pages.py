@@ -27,6 +27,9 @@ from tests.e2e.fake_discord import JSON, FakeDiscord
 from tests.texts import TEXTS
 
 ORIGIN = "https://activity.test"
+# How long a frame may take before a test gives up on it: a bound on failing, not a speed
+# (a hand's all-in odds are counted in a thread, which takes seconds on a loaded machine).
+WAIT = 60.0
 GAME = GameDefaults(countdown_seconds=0)  # hands follow one another at once
 
 
@@ -51,7 +54,7 @@ class Page:
         self.closed = (self.ws.close_code, str(self.ws.exception() or ""))
         self._arrived.set()
 
-    async def until(self, found: Callable[[JSON], bool], seconds: float = 5.0) -> JSON:
+    async def until(self, found: Callable[[JSON], bool], seconds: float = WAIT) -> JSON:
         """The first frame ``found`` picks (waiting for it)."""
         async with asyncio.timeout(seconds):
             while True:

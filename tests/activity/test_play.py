@@ -17,7 +17,7 @@ from bot.core import dealer
 from bot.core.games import HI_LO, RAZZ_GAME, STUD
 from engine import events as ev
 from engine.cards import Card, shuffled_deck
-from tests.activity.pages import Page, Rig, activity_rig
+from tests.activity.pages import WAIT, Page, Rig, activity_rig
 from tests.e2e.fake_discord import JSON
 from tests.texts import TEXTS
 
@@ -122,7 +122,7 @@ def _seeded(seed: int) -> Any:
 async def _dealt(rig: Rig, seen: dict[str, Any]) -> Any:
     """The hand dealt after those ``seen``, or None once two players can't be dealt in."""
     table = rig.house.seating.get(rig.channel)
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(WAIT):
         while True:
             live = table.live
             if live is not None and str(live.hand_id) not in seen:
