@@ -54,19 +54,17 @@ from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
-from bot.core.storage.facades import (
-    HandRecords,
-    HouseWallet,
-    PlayerRecords,
-    ReportQueries,
-    SeatRecords,
-    Wallets,
-)
 from bot.core.storage.guilds import Guilds
+from bot.core.storage.hands import HandRecords
+from bot.core.storage.house import HouseWallet
 from bot.core.storage.models import AuditTotals
+from bot.core.storage.players import PlayerRecords
 from bot.core.storage.postgres import PostgresBackend
+from bot.core.storage.reports import ReportQueries
+from bot.core.storage.seating import SeatRecords
 from bot.core.storage.sqlite import SqliteBackend
-from bot.core.storage.tournament_facade import TournamentRecords
+from bot.core.storage.tournaments import TournamentRecords
+from bot.core.storage.wallets import Wallets
 
 
 class Store:
@@ -100,7 +98,7 @@ class Store:
         self.players = PlayerRecords(backend)
         self.reports = ReportQueries(backend)
         self.coordination = Coordination(backend)
-        self.house_wallet = HouseWallet(backend, self, guilds)
+        self.house_wallet = HouseWallet(backend)
         self.tournaments = TournamentRecords(backend, self, guilds)
 
     @classmethod
@@ -181,16 +179,7 @@ class Store:
         (``DatabaseNotEmpty``), changes nothing. Rows keep their ids, so the seats', hands' and
         ledger's references stay right, and new ids continue after the copied ones.
         """
-        # Every server's rows at once, into a database nobody else writes yet: the one write
-        # that takes the whole database's lock.
-        async with source._backend.read() as reading, self._backend.write() as writing:
-            if self._backend.dialect == "postgresql":
-                # Idle while the source reads a batch, maybe for long: no worker waits on it.
-                await writing.run("SET LOCAL idle_in_transaction_session_timeout = 0")
-            await admin.require_empty(writing)
-            copied = await admin.copy_rows(reading, writing)
-            await audit(writing)
-        return copied
+        return await admin.copy(source._backend, self._backend)
 
 
 @asynccontextmanager
