@@ -3,7 +3,7 @@ reading hands back (restart recovery, /history).
 
 Owns the ``hands`` and ``hand_seats`` tables and the ledger rows of chips entering a hand
 (``hand_start``) and leaving it (``hand_result``, ``hand_void``). The seats the chips come from
-and go back to are seating's; the store's ``hands`` facade puts the two together in one
+and go back to are seating's; ``HandRecords`` (``store.hands``) puts the two together in one
 transaction. Every function runs inside a transaction its caller opened.
 """
 

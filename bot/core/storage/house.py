@@ -7,7 +7,7 @@ wallet of its own that holds nothing between seats: sitting down, the house stak
 So a bot's winnings and losses move between players and the house through the ledger, like any
 seat's, and no chip is created: each stake or return is a pair of rows whose ``minted`` add up
 to zero (the audit checks every guild's). Owns no table of its own; the ledger rows of those two
-kinds are its.
+kinds are its. ``HouseWallet`` (``store.house_wallet``, at the end) funds and empties it.
 """
 
 from __future__ import annotations

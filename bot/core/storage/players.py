@@ -1,6 +1,7 @@
 """Players: the name each goes by on a guild (as Discord last showed it) and his own preferences
 (the four-colour deck, showing every hand at a showdown). Owns ``player_names`` and
-``player_settings``; no chips. Every function runs inside a transaction its caller opened."""
+``player_settings``; no chips. Every function runs inside a transaction its caller opened;
+``PlayerRecords`` (``store.players``, at the end) opens them."""
 
 from __future__ import annotations
 

@@ -4,10 +4,11 @@ table's ledger).
 
 Owns the ``player_stats`` and ``recent_hands`` tables; the reports also read wallets, seasons,
 tables, hands and the ledger. ``count_hand`` runs inside the write transaction that settles the
-hand; the reads run inside a ``report()`` (``backend.py``) the caller opened. Tournament
-results are read from the tournaments' own tables (``tournaments.py``): a finished tournament's
-entries hold each player's place, prize and entries, and it ended once, so nothing is counted
-twice and no table of sums can drift from them.
+hand; the reads run inside a ``report()`` (``backend.py``) that ``ReportQueries``
+(``store.reports``, at the end) opens. Tournament results are read from the tournaments' own
+tables (``tournaments.py``): a finished tournament's entries hold each player's place, prize and
+entries, and it ended once, so nothing is counted twice and no table of sums can drift from
+them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ seats' flags and time banks, the message that shows a table, and the stacks on t
 Owns the ``tables`` and ``seats`` tables and the ledger rows of buy-ins and cash-outs. A seat's
 chips come from its player's wallet and go back to it, so a buy-in or cash-out also moves them
 there (``wallets.to_seat``, ``wallets.from_seat``). Every function runs inside a transaction
-its caller opened; a table is passed as its ``tables`` row (``require_table``).
+its caller opened; a table is passed as its ``tables`` row (``require_table``). ``SeatRecords``
+(``store.seating``, at the end) opens them.
 """
 
 from __future__ import annotations

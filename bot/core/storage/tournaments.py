@@ -9,8 +9,8 @@ pool leaves it once, paid out or given back. Tournament chips are not wallet chi
 tournament's seats get their stacks without a ledger row, and its chips add up in an audit of
 its own (``audit.py``). A computer player's buy-in is staked by the house (``house.py``) and
 goes into the pool in the same transaction; what the pool pays it goes straight back to the
-house. Every function runs inside a transaction its caller opened; a
-tournament is passed as its row (``require``).
+house. Every function runs inside a transaction its caller opened; a tournament is passed as
+its row (``require``). ``TournamentRecords`` (``store.tournaments``, at the end) opens them.
 """
 
 from __future__ import annotations
@@ -614,7 +614,11 @@ def positions(seats: Sequence[int | None]) -> list[tuple[int, int]]:
 
 
 class TournamentRecords:
-    """``store.tournaments``. Errors as the other facades': a ``StoreError`` changed nothing."""
+    """``store.tournaments``: each method one transaction. A tournament's tables are ordinary
+    tables (``store.seating``, ``store.hands`` deal and settle their hands) marked with its id;
+    what only a tournament does to them is here: opening them at the start, seating entrants with
+    tournament chips, moving players between them, closing those that break, and the end.
+    Errors as the other parts': a ``StoreError`` changed nothing."""
 
     def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:
         self._backend = backend

@@ -6,7 +6,7 @@ Owns the ``wallets`` and ``seasons`` tables and the ledger rows that mint or bur
 wallet also counts its player's chips at the tables (``seated``): seating and hands move them
 with ``to_seat``, ``from_seat`` and ``add_results``, inside their own transactions. Every
 function runs inside a write or read transaction its caller opened; those that change a wallet
-expect it to exist (``ensure`` first).
+expect it to exist (``ensure`` first). ``Wallets`` (``store.wallets``, at the end) opens them.
 """
 
 from __future__ import annotations
