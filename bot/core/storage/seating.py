@@ -163,7 +163,8 @@ async def set_settings(db: Connection, table: Row, settings: Mapping[str, Any]) 
 
 
 async def live_hand(db: Connection, table_id: int) -> int | None:
-    """The table's hand in progress, if any."""
+    """The table's hand in progress, if any. (Hands are ``hands.py``'s, which builds on this
+    module; seating reads them to keep a table and its seats while a hand is played.)"""
     found = await one(
         db, "SELECT id FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
     )
@@ -367,7 +368,8 @@ def to_seat(channel_id: int, row: Row) -> Seat:
 
 
 class SeatRecords:
-    """``store.seating``: a channel's table, and the players' seats at it."""
+    """``store.seating``: a channel's table, and the seats of its players and of the computer
+    players the house stakes."""
 
     def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:
         self._backend = backend
