@@ -27,8 +27,9 @@ GUILD, CHANNEL = 1, 10
 HOUSE, ALICE, BOB, CAROL = 0, 100, 101, 102
 NOW = "2025-01-01T12:00:00.000000Z"
 STATE = '{"n": 4}'  # a hand's saved state as the first releases wrote it (JSON text)
-# The migration that brought each part of the example in: the house's wallet, tournaments, the
-# record of each entry into one, the players' names, the process's facts, hands saved as bytes.
+# The migration that brought in each part of the example: the wallets' chips at tables, the
+# process's facts, the players' names, hands saved as bytes, the house's wallet, tournaments and
+# the record of each entry into one.
 SEATED, META, PLAYERS, BYTES, HOUSE_WALLET, TOURNAMENTS, REGISTRATIONS = 2, 4, 5, 8, 13, 14, 17
 
 
@@ -47,7 +48,6 @@ class Example:
 
     version: int
     statements: list[str] = field(default_factory=list)
-    ledger: list[str] = field(default_factory=list)
 
     def insert(self, table: str, **values: object) -> None:
         literals = ", ".join(_literal(value) for value in values.values())
@@ -87,7 +87,16 @@ class Example:
             self.insert("wallets", guild_id=GUILD, user_id=user_id, balance=balance, created_at=NOW)
 
 
+@dataclass(frozen=True)
+class Expression:
+    """SQL to write as it is, not as a quoted string."""
+
+    sql: str
+
+
 def _literal(value: object) -> str:
+    if isinstance(value, Expression):
+        return value.sql
     if value is None:
         return "NULL"
     if isinstance(value, int):
@@ -111,19 +120,18 @@ def example(version: int, postgresql: bool) -> Example:
         settings="{}",
         opened_at=NOW,
     )
+    # Saved as bytes from migration 8 on, as the bot did.
+    cast = "convert_to('{0}', 'UTF8')" if postgresql else "CAST('{0}' AS BLOB)"
     built.insert(
         "hands",
         id=1,
         table_id=1,
-        state=STATE,
+        state=STATE if version < BYTES else Expression(cast.format(STATE)),
         commitment="cd" * 32,
         salt="salt",
         started_at=NOW,
         updated_at=NOW,
     )
-    if version >= BYTES:  # saved as bytes, as the bot did from then on
-        cast = "convert_to('{0}', 'UTF8')" if postgresql else "CAST('{0}' AS BLOB)"
-        built.statements[-1] = built.statements[-1].replace(f"'{STATE}'", cast.format(STATE))
     for position, (user, buy_in) in enumerate(((ALICE, 300), (BOB, 200))):
         built.move(user, "buy_in", wallet_delta=-buy_in, seat_delta=buy_in, table_id=1)
         built.insert("seats", table_id=1, user_id=user, position=position, stack=0, seated_at=NOW)
