@@ -39,18 +39,9 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.core.storage import (
-    Store,
-    coordination,
-    migration_house,
-    migration_positions,
-    migration_registrations,
-    migration_schedule,
-    migration_tournaments,
-    migrations,
-)
+from bot.core.storage import Store, migrations
 from bot.core.storage.backend import is_postgresql
-from bot.core.storage.migrations import migrate, schema_version
+from bot.core.storage.migrations import MIGRATIONS, migrate, schema_version
 
 BACKENDS = ("sqlite", "postgresql")
 # For a long scenario played on both databases (a tournament to its end): its PostgreSQL run in
@@ -77,20 +68,10 @@ _templates: dict[str, str | Path] = {}  # what this session made sure exists, by
 
 def template_name() -> str:
     """The PostgreSQL template for these migrations: another text, another template."""
-    # Migrations 12 to 17 live in modules of their own: their texts count too.
-    texts = (
-        Path(str(module.__file__)).read_bytes()
-        for module in (
-            migrations,
-            coordination,
-            migration_house,
-            migration_tournaments,
-            migration_schedule,
-            migration_positions,
-            migration_registrations,
-        )
-    )
-    digest = hashlib.sha256(b"".join(texts)).hexdigest()
+    # The runner counts too: it decides what the scripts do.
+    texts = [Path(str(migrations.__file__)).read_text(encoding="utf-8")]
+    texts += (migration.postgresql for migration in MIGRATIONS)
+    digest = hashlib.sha256("".join(texts).encode()).hexdigest()
     return f"stud_tpl_{digest[:16]}"
 
 
@@ -435,3 +416,64 @@ async def snapshot(location: Location) -> dict[str, list[tuple[Any, ...]]]:
             )
             for name in await connection.table_names()
         }
+
+
+# What a schema is made of, read from each database's catalogue, in a stable order. SQLite keeps
+# each object's SQL as written; PostgreSQL describes its own in a canonical form.
+_POSTGRESQL_CATALOGUE = {
+    "columns": "SELECT table_name, column_name, ordinal_position, data_type, is_nullable,"
+    " column_default, is_identity, identity_generation FROM information_schema.columns"
+    " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
+    "constraints": "SELECT c.conrelid::regclass::text AS tbl, c.conname, c.contype,"
+    " pg_get_constraintdef(c.oid) AS def FROM pg_constraint c"
+    " JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = current_schema()"
+    " ORDER BY 1, 2",
+    "indexes": "SELECT tablename, indexname, indexdef FROM pg_indexes"
+    " WHERE schemaname = current_schema() ORDER BY 1, 2",
+    "triggers": "SELECT tgrelid::regclass::text AS tbl, tgname, pg_get_triggerdef(t.oid) AS def"
+    " FROM pg_trigger t WHERE NOT tgisinternal ORDER BY 1, 2",
+    "functions": "SELECT proname, pg_get_functiondef(p.oid) AS def FROM pg_proc p"
+    " JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()"
+    " ORDER BY 1",
+    "sequences": "SELECT sequencename, data_type, start_value, increment_by FROM pg_sequences"
+    " WHERE schemaname = current_schema() ORDER BY 1",
+}
+
+
+def _squashed(value: Any) -> Any:
+    """Text with its runs of blanks as one space: the same schema however its SQL was laid out.
+    (A constraint's kind is PostgreSQL's one-byte ``"char"``, which asyncpg reads as bytes.)"""
+    if isinstance(value, bytes):
+        value = value.decode()
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+async def catalogue(location: Location) -> dict[str, Any]:
+    """The database's schema: its tables, columns and their types, constraints, indexes,
+    triggers and functions, and its version, as plain lists (comparable with a JSON file)."""
+    async with raw(location) as connection:
+        if is_postgresql(location):
+            found: dict[str, Any] = {
+                part: [
+                    [_squashed(value) for value in row.values()]
+                    for row in await connection.rows(sql)
+                ]
+                for part, sql in _POSTGRESQL_CATALOGUE.items()
+            }
+        else:
+            objects = await connection.rows(
+                'SELECT type, name, tbl_name AS "table", sql FROM sqlite_master ORDER BY type, name'
+            )
+            for entry in objects:
+                entry["sql"] = _squashed(entry["sql"])
+                if entry["type"] == "table":
+                    entry["columns"] = [
+                        list(row.values())
+                        for row in await connection.rows(
+                            'SELECT name, type, "notnull", dflt_value, pk'
+                            f" FROM pragma_table_info('{entry['name']}')"
+                        )
+                    ]
+            found = {"objects": objects}
+    found["version"] = await version(location)
+    return found

@@ -1,6 +1,6 @@
 """Computer players at a table: seating them from the house, and playing their turns.
 
-``/table bots add`` stakes each from the server's house wallet (``store.house_wallet.seat_bot``);
+``/table bots add`` stakes each from the server's house wallet (``store.seating.seat_bot``);
 ``/table bots remove`` sends them back after the hand they are in. A computer player's turn
 starts, like a person's, when the table showing it is delivered (``shown``); it then waits a
 short, varied delay on the table's clock, thinks in a worker thread (``strategy.decide``, from
@@ -96,7 +96,7 @@ class ComputerPlayers:
             lang = config.lang
             for bot_id in [b for b in bot_ids(style) if b not in table.seats][: min(count, free)]:
                 try:
-                    seat = await self._store.house_wallet.seat_bot(channel_id, bot_id, buy_in)
+                    seat = await self._store.seating.seat_bot(channel_id, bot_id, buy_in)
                 except HouseEmpty:
                     if seated:
                         break  # as many as the house could stake

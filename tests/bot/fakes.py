@@ -14,7 +14,14 @@ from typing import Any
 from bot.core.games import STUD
 from bot.core.house import House
 from bot.core.outbox import ClearButtons, Effect, Line, Outbox
-from bot.core.storage import Store, Tournament, facades, tournament_facade
+from bot.core.storage import Store, Tournament
+from bot.core.storage.hands import HandRecords
+from bot.core.storage.house import HouseWallet
+from bot.core.storage.players import PlayerRecords
+from bot.core.storage.reports import ReportQueries
+from bot.core.storage.seating import SeatRecords
+from bot.core.storage.tournaments import TournamentRecords
+from bot.core.storage.wallets import Wallets
 from bot.core.views import LobbyView, PrivateView, ResultsView, TableView
 from engine.stakes import Stakes
 from tests.texts import TEXTS
@@ -191,6 +198,18 @@ class Screen:
         self.deliver(outbox)
 
 
+# The store's parts that keep the chips and the games (not the cluster's coordination).
+_FRONT_DOORS = (
+    Wallets,
+    SeatRecords,
+    HandRecords,
+    PlayerRecords,
+    ReportQueries,
+    HouseWallet,
+    TournamentRecords,
+)
+
+
 class Audited:
     """A store whose every coroutine method, its facades' (``store.players``, ...) included,
     is followed by ``audit()``."""
@@ -203,7 +222,7 @@ class Audited:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self.methods, name)
-        if type(attribute).__module__ in (facades.__name__, tournament_facade.__name__):
+        if isinstance(attribute, _FRONT_DOORS):
             return Audited(self.store, attribute, self.root)
         if name in ("audit", "close") or not inspect.iscoroutinefunction(attribute):
             return attribute

@@ -123,7 +123,7 @@ async def test_a_computer_player_keeping_its_stake_after_its_seat_closed(
 ) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
     await store.house_wallet.fund(GUILD, 500, by=ADMIN)
-    await store.house_wallet.seat_bot(CHANNEL, BOT, 200)
+    await store.seating.seat_bot(CHANNEL, BOT, 200)
     await store.audit()
     # Cashed out to its wallet, as a person is, but never given back to the house.
     await plant(

@@ -134,7 +134,7 @@ async def every_write_of_a_server(store: Store, guild: int) -> None:
     await store.tournaments.register(called_off.tournament_id, carol, guild_id=guild)
     assert await store.tournaments.cancel(called_off.tournament_id, guild_id=guild) == {}
     await store.seating.open(cash, guild, alice, max_seats=4, min_buy_in=100, max_buy_in=500)
-    await store.house_wallet.seat_bot(cash, cash_bot, 200)
+    await store.seating.seat_bot(cash, cash_bot, 200)
     await store.seating.set_messages({cash: 9})
     assert await store.seating.close(cash) == {cash_bot: 200}
     await store.house_wallet.empty(guild, 100, by=alice)

@@ -64,13 +64,13 @@ async def test_a_bot_buys_in_from_the_house_and_its_results_go_back_to_it(
 ) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
     with pytest.raises(HouseEmpty):
-        await store.house_wallet.seat_bot(CHANNEL, BOT, 200)  # an empty house seats nobody
+        await store.seating.seat_bot(CHANNEL, BOT, 200)  # an empty house seats nobody
     assert await store.seating.seats(CHANNEL) == []
     await store.house_wallet.fund(GUILD, 300, by=ADMIN)
-    seat = await store.house_wallet.seat_bot(CHANNEL, BOT, 200)
+    seat = await store.seating.seat_bot(CHANNEL, BOT, 200)
     assert (seat.user_id, seat.stack) == (BOT, 200)
     with pytest.raises(HouseEmpty):
-        await store.house_wallet.seat_bot(CHANNEL, BOT_IDS[1], 200)  # 100 left
+        await store.seating.seat_bot(CHANNEL, BOT_IDS[1], 200)  # 100 left
     await store.seating.sit(CHANNEL, ALICE, 200)
     report = await store.house_wallet.report(GUILD)
     assert (report.balance, report.at_tables) == (100, 200)
@@ -104,7 +104,7 @@ async def test_closing_a_table_returns_a_bots_stack_to_the_house(store: Store) -
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
     await store.house_wallet.fund(GUILD, 1_000, by=ADMIN)
     for bot in BOT_IDS[:3]:
-        await store.house_wallet.seat_bot(CHANNEL, bot, 300)
+        await store.seating.seat_bot(CHANNEL, bot, 300)
     assert (await store.house_wallet.report(GUILD)).balance == 100
     cashed = await store.seating.close(CHANNEL)
     assert cashed == {BOT_IDS[0]: 300, BOT_IDS[1]: 300, BOT_IDS[2]: 300}
@@ -116,4 +116,4 @@ async def test_only_computer_players_are_staked(store: Store) -> None:
     await store.seating.open(CHANNEL, GUILD, ADMIN, max_seats=4, min_buy_in=100, max_buy_in=500)
     await store.house_wallet.fund(GUILD, 1_000, by=ADMIN)
     with pytest.raises(ValueError, match="negative"):
-        await store.house_wallet.seat_bot(CHANNEL, ALICE, 200)
+        await store.seating.seat_bot(CHANNEL, ALICE, 200)

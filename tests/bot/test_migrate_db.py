@@ -15,7 +15,7 @@ import pytest
 
 from bot.cli import EXIT_DATABASE, EXIT_SETTINGS
 from bot.core.storage import HandFacts, SeatFacts, Store
-from bot.core.storage.migrations import TABLES
+from bot.core.storage.admin import TABLES
 from tests.command_line import closed_port, one_line, stud_bot
 from tests.databases import Location, query, snapshot
 

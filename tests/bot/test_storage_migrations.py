@@ -3,6 +3,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sqlite3
@@ -13,10 +14,11 @@ import asyncpg
 import pytest
 
 from bot.core.archive import Archive
-from bot.core.storage import SchemaTooNew, Store
+from bot.core.storage import SchemaTooNew, Store, coordination
 from bot.core.storage import migrations as migrations_module
+from bot.core.storage.admin import TABLES
 from bot.core.storage.backend import is_postgresql
-from bot.core.storage.migrations import LATEST, LIVE_TABLES, TABLES
+from bot.core.storage.migrations import LATEST, MIGRATIONS, load, sqlite_statements
 from engine import RAZZ, Stakes, StudHand
 from engine.cards import FULL_DECK
 from engine.codec import decode, encode
@@ -105,8 +107,8 @@ async def test_the_migrations_create_exactly_the_tables_migrate_db_copies(
     await (await Store.open(database)).close()
     async with raw(database) as other:
         created = set(await other.table_names()) - {"schema_version"}
-    assert created == set(TABLES) | set(LIVE_TABLES), (
-        "add a new table to migrations.TABLES, after those it references"
+    assert created == set(TABLES) | set(coordination.TABLES), (
+        "add a new table to admin.TABLES, after those it references"
     )
 
 
@@ -157,10 +159,13 @@ async def test_a_failing_migration_leaves_the_database_at_the_previous_version(
     database: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await build_version_1(database)
-    broken = (*migrations_module.MIGRATIONS[1], "SELECT * FROM no_such_table")
-    monkeypatch.setattr(
-        migrations_module, "MIGRATIONS", (*migrations_module.MIGRATIONS[:1], broken)
+    second = MIGRATIONS[1]
+    broken = dataclasses.replace(
+        second,
+        sqlite=second.sqlite + "\nSELECT * FROM no_such_table;",
+        postgresql=second.postgresql + "\nSELECT * FROM no_such_table;",
     )
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", (MIGRATIONS[0], broken))
     with pytest.raises(
         (sqlite3.OperationalError, asyncpg.UndefinedTableError), match="no_such_table"
     ):
@@ -372,3 +377,72 @@ async def test_hands_saved_as_json_before_migration_8_still_load(database: Locat
         # The ended hand is still history (the trigger survived the cast).
         with pytest.raises(INTEGRITY_ERRORS, match="cannot change"):
             await other.execute("UPDATE hands SET version = 0 WHERE id = 1")
+
+
+def test_the_migrations_are_the_numbered_files_of_one_folder() -> None:
+    assert [m.number for m in MIGRATIONS] == list(range(1, LATEST + 1))
+    assert (MIGRATIONS[0].name, MIGRATIONS[-1].name) == ("chips", "registrations")
+    # Where the two databases agree, one file serves both.
+    assert MIGRATIONS[3].sqlite == MIGRATIONS[3].postgresql
+    assert "BIGINT" in MIGRATIONS[0].postgresql and "BIGINT" not in MIGRATIONS[0].sqlite
+
+
+@pytest.mark.parametrize(
+    ("files", "problem"),
+    [
+        ({"V001__a.sql": "", "V003__c.sql": ""}, "numbered 1 to 2"),
+        ({"V001__a.sqlite.sql": ""}, "a script for each database"),
+        ({"V001__a.sql": "", "V001__b.sql": ""}, "two sqlite scripts"),
+        ({"V001__a.sql": "", "V002__b.sqlite.sql": "", "V002__c.postgresql.sql": ""}, "one name"),
+        ({"V1__a.sql": ""}, "not V<3 digits>"),
+        ({"V001__a.sql": "", "V001__a.postgresql.sql": ""}, "two postgresql scripts"),
+    ],
+)
+def test_a_folder_of_misnamed_or_missing_migrations_is_refused(
+    tmp_path: Path, files: dict[str, str], problem: str
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "notes.txt").write_text("not a migration: left alone")
+    with pytest.raises(ValueError, match=problem):
+        load(tmp_path)
+
+
+def test_a_dialects_pair_and_a_shared_file_make_migrations_in_order(tmp_path: Path) -> None:
+    (tmp_path / "V002__meta.sql").write_text("CREATE TABLE meta (key TEXT);")
+    (tmp_path / "V001__first.sqlite.sql").write_text("CREATE TABLE a (id INTEGER);")
+    (tmp_path / "V001__first.postgresql.sql").write_text("CREATE TABLE a (id BIGINT);")
+    first, second = load(tmp_path)
+    assert (first.number, first.name, first.sqlite, first.postgresql) == (
+        1,
+        "first",
+        "CREATE TABLE a (id INTEGER);",
+        "CREATE TABLE a (id BIGINT);",
+    )
+    assert (second.number, second.sqlite, second.postgresql) == (
+        2,
+        *["CREATE TABLE meta (key TEXT);"] * 2,
+    )
+
+
+def test_a_sqlite_script_runs_statement_by_statement() -> None:
+    script = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (x TEXT DEFAULT 'a;b');\n\n"
+        "CREATE TRIGGER t_fixed BEFORE UPDATE ON t\n"
+        "BEGIN SELECT RAISE(ABORT, 'fixed'); END;\n"
+        "-- the end\n"
+    )
+    statements = sqlite_statements(script)
+    assert [" ".join(s.split()) for s in statements] == [
+        "-- a comment; with a semicolon CREATE TABLE t (x TEXT DEFAULT 'a;b');",
+        "CREATE TRIGGER t_fixed BEFORE UPDATE ON t BEGIN SELECT RAISE(ABORT, 'fixed'); END;",
+    ]
+    with closing(sqlite3.connect(":memory:")) as lite:
+        for statement in statements:
+            lite.execute(statement)
+        lite.execute("INSERT INTO t DEFAULT VALUES")
+        with pytest.raises(sqlite3.IntegrityError, match="fixed"):
+            lite.execute("UPDATE t SET x = 'c'")
+    with pytest.raises(ValueError, match="without its closing semicolon"):
+        sqlite_statements("CREATE TABLE t (x TEXT);\nDROP TABLE t")

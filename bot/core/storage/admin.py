@@ -1,17 +1,40 @@
 """Administration: the process's own facts (``meta``), the online backup of a SQLite file, and
 copying every row of one database into an empty one (``stud-bot migrate-db``). Owns ``meta``;
-the copy reads and writes every table in ``migrations.TABLES``."""
+the copy reads and writes every table in :data:`TABLES`. ``Store`` is its front door
+(``store.get_meta``, ``store.backup``, ``store.copy_from``, ``store.audit``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
+from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, Connection
 from bot.core.storage.common import one
 from bot.core.storage.errors import DatabaseNotEmpty
-from bot.core.storage.migrations import TABLES
 
 COPY_BATCH = 5000  # rows per round trip when a whole database is copied
+
+# Every table of the game, each after the tables it references: the order in which
+# ``stud-bot migrate-db`` copies them (a test checks that none is missing). The running bots'
+# coordination (``coordination.TABLES``) is not the game's: the copy leaves it behind.
+TABLES: Final = (
+    "tournaments",
+    "tournament_entries",
+    "tournament_registrations",
+    "tables",
+    "wallets",
+    "seats",
+    "hands",
+    "hand_seats",
+    "ledger",
+    "meta",
+    "player_names",
+    "player_settings",
+    "seasons",
+    "player_stats",
+    "recent_hands",
+)
 
 
 async def get_meta(db: Connection, key: str) -> str | None:
@@ -39,6 +62,23 @@ async def backup(backend: Backend, target: Path) -> None:
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+
+
+async def copy(source: Backend, target: Backend) -> dict[str, int]:
+    """Copy every row of ``source`` into ``target``, which must have none; returns how many rows
+    each table received. One transaction, which also runs the audit on the copy before it
+    commits: a copy that doesn't add up (``AuditFailed``), or a target that already has rows
+    (``DatabaseNotEmpty``), changes nothing."""
+    # Every server's rows at once, into a database nobody else writes yet: the one write
+    # that takes the whole database's lock.
+    async with source.read() as reading, target.write() as writing:
+        if target.dialect == "postgresql":
+            # Idle while the source reads a batch, maybe for long: no worker waits on it.
+            await writing.run("SET LOCAL idle_in_transaction_session_timeout = 0")
+        await require_empty(writing)
+        copied = await copy_rows(reading, writing)
+        await audit(writing)
+    return copied
 
 
 async def require_empty(db: Connection) -> None:

@@ -15,47 +15,6 @@ from typing import Final
 
 from bot.core.storage.backend import Backend
 
-# The cluster's live state: who takes no DMs and until when, the invalid requests
-# Discord counted against the bot's IP per minute, the turns to IDENTIFY per max_concurrency
-# bucket, the gateway sessions started per UTC day and the processes started lately. Times
-# are seconds since the epoch.
-# A migration of ``migrations.MIGRATIONS``, kept beside the code that owns its tables: once
-# released, never edit it; append a new one there.
-SCHEMA: Final = (
-    """
-    CREATE TABLE dms_closed (
-        user_id       INTEGER PRIMARY KEY,
-        closed_at     DOUBLE PRECISION NOT NULL,
-        retry_at      DOUBLE PRECISION NOT NULL
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE invalid_requests (
-        minute        INTEGER PRIMARY KEY,
-        count         INTEGER NOT NULL CHECK (count >= 0)
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE identify_turns (
-        bucket        INTEGER PRIMARY KEY,
-        next_at       DOUBLE PRECISION NOT NULL
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE gateway_starts (
-        day           TEXT PRIMARY KEY,
-        count         INTEGER NOT NULL CHECK (count >= 0)
-    ) WITHOUT ROWID
-    """,
-    """
-    CREATE TABLE process_starts (
-        shards        TEXT NOT NULL,
-        started_at    DOUBLE PRECISION NOT NULL
-    )
-    """,
-    "CREATE INDEX process_starts_by_shards ON process_starts (shards, started_at)",
-)
-
 # What ``migrate-db`` does not copy: a new database starts them afresh, at worst one more DM
 # tried per player.
 TABLES: Final = (

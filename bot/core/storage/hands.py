@@ -3,20 +3,33 @@ reading hands back (restart recovery, /history).
 
 Owns the ``hands`` and ``hand_seats`` tables and the ledger rows of chips entering a hand
 (``hand_start``) and leaving it (``hand_result``, ``hand_void``). The seats the chips come from
-and go back to are seating's; the store's ``hands`` facade puts the two together in one
+and go back to are seating's; ``HandRecords`` (``store.hands``) puts the two together in one
 transaction. Every function runs inside a transaction its caller opened.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from bot.core.storage.backend import Connection, Row
-from bot.core.storage.common import Move, is_int, log, one, parse_ts, required_ts, ts
-from bot.core.storage.errors import ChipsNotConserved, HandNotFound, HandNotLive
-from bot.core.storage.models import HandEnd, HandPlayer, HandRecord
+from bot.core.storage import reports, seating, wallets
+from bot.core.storage.backend import Backend, Connection, Row
+from bot.core.storage.common import (
+    Move,
+    aware,
+    is_int,
+    log,
+    one,
+    parse_ts,
+    required_ts,
+    ts,
+    utcnow,
+)
+from bot.core.storage.errors import ChipsNotConserved, HandInProgress, HandNotFound, HandNotLive
+from bot.core.storage.guilds import Guilds
+from bot.core.storage.models import HandEnd, HandFacts, HandPlayer, HandRecord
 
 NO_HAND_ABOVE = 2**63 - 1  # above every hand id (both databases' ids are 64-bit)
 
@@ -70,24 +83,6 @@ def check_players(players: Sequence[tuple[int, int]]) -> None:
 def check_final_stacks(final_stacks: Sequence[int]) -> None:
     if any(not is_int(stack) or stack < 0 for stack in final_stacks):
         raise ValueError("final stacks must be whole numbers of chips, not negative")
-
-
-async def live_id(db: Connection, table_id: int) -> int | None:
-    """The table's hand in progress, if any."""
-    found = await one(
-        db, "SELECT id FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
-    )
-    return None if found is None else int(found["id"])
-
-
-async def dealt_in(db: Connection, hand_id: int, user_id: int) -> bool:
-    """Whether the player's chips are in the hand."""
-    return (
-        await one(
-            db, "SELECT 1 FROM hand_seats WHERE hand_id = ? AND user_id = ?", (hand_id, user_id)
-        )
-        is not None
-    )
 
 
 async def require_live(db: Connection, hand_id: int) -> Row:
@@ -372,3 +367,170 @@ async def to_hands(db: Connection, rows: Iterable[Row]) -> list[HandRecord]:
             guild_id,
         ) in rows
     ]
+
+
+class HandRecords:
+    """``store.hands``: a hand from its deal to its settlement, and the hands played."""
+
+    def __init__(self, backend: Backend, guilds: Guilds) -> None:
+        self._backend = backend
+        self._guilds = guilds  # the server of each hand: its writes lock that server only
+
+    async def start(
+        self,
+        channel_id: int,
+        players: Sequence[tuple[int, int]],
+        state: bytes,
+        *,
+        commitment: str,
+        salt: str,
+        settings: Mapping[str, Any] | None = None,
+        now: datetime | None = None,
+    ) -> int:
+        """Record a new hand and move the players' stacks into it, in one transaction.
+
+        ``players[i] = (user_id, stack)`` for engine seat ``i``: the stacks the StudHand was
+        built with, which must equal those seats' current stacks (else ``SeatsChanged``).
+        ``state`` is the hand saved before any action (``engine.codec.encode``; the store never
+        reads inside it). ``settings``, if given, replace the table's (what changes with each
+        hand dealt, as a mixed game's rotation, is saved with that hand). Returns the hand id.
+        ``NoTable``, ``HandInProgress``, ``SeatsChanged``.
+        """
+        check_players(players)
+        now = aware(now)
+        check_state(state)
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await seating.require_table(db, channel_id)
+            if await seating.live_hand(db, table["id"]) is not None:
+                raise HandInProgress(channel_id)
+            hand_id = await insert(db, table, state, commitment=commitment, salt=salt, now=now)
+            await seating.take_stacks(db, table, players)
+            if settings is not None:
+                await seating.set_settings(db, table, settings)
+            await deal_in(db, table, hand_id, players, now)
+        return hand_id
+
+    async def save_action(self, hand_id: int, state: bytes) -> int:
+        """Replace the hand's saved state after one action (one transaction); returns the new
+        version. ``HandNotFound``, ``HandNotLive``."""
+        check_state(state)
+        # One statement is a transaction of its own: the busiest write of a table costs one
+        # trip to the database instead of three.
+        async with self._backend.single() as db:
+            version = await save_action(db, hand_id, state, utcnow())
+        if version is None:
+            # Nothing matched: say why. A hand that exists never comes back to life once ended.
+            async with self._backend.read() as db:
+                await require_live(db, hand_id)
+            raise AssertionError(f"hand #{hand_id} is live but its state was not saved")
+        return version
+
+    async def settle(
+        self,
+        hand_id: int,
+        state: bytes,
+        final_stacks: Sequence[int],
+        *,
+        facts: HandFacts | None = None,
+        now: datetime | None = None,
+    ) -> HandEnd:
+        """End the hand: ``final_stacks[i]`` (engine seat order) go back on the seats, seats
+        marked leaving are cashed out, and the hand is closed, all in one transaction.
+
+        With ``facts`` (the tables always give them), the same transaction counts the hand in
+        its players' stats, in the guild's current season, for the day, week and month of
+        ``now`` and the whole season; a hand settled without them (a state the engine can't
+        replay, as storage tests write) counts in no stats.
+
+        Exactly once: a hand that already ended raises ``HandNotLive`` and pays nothing.
+        ``ChipsNotConserved`` if the final stacks don't add up to the chips that entered."""
+        check_final_stacks(final_stacks)
+        check_state(state)
+        if facts is not None:
+            reports.check_facts(facts, len(final_stacks))
+        return await self._end(hand_id, state, list(final_stacks), "", facts, aware(now))
+
+    async def void(self, hand_id: int, *, reason: str) -> HandEnd:
+        """End the hand giving every player back his starting stack (e.g. a state that can't
+        be restored); it counts in no stats. ``HandNotFound``, ``HandNotLive``."""
+        return await self._end(hand_id, None, None, reason.strip() or "hand voided", None, utcnow())
+
+    async def last_at(self, channel_id: int) -> int | None:
+        """The latest hand dealt at the channel's open table: after a restart, its dealer moves
+        on from there (RULES 1.4), and a tournament table's level is read from it (11.2)."""
+        async with self._backend.read() as db:
+            return await last_at(db, channel_id)
+
+    async def live(self) -> list[HandRecord]:
+        """Every hand in progress with its last committed state (restart recovery)."""
+        async with self._backend.read() as db:
+            return await live(db)
+
+    async def get(self, hand_id: int) -> HandRecord:
+        """``HandNotFound``."""
+        async with self._backend.read() as db:
+            return await get(db, hand_id)
+
+    async def last_for(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        finished: bool = False,
+        tournament_id: int | None = None,
+    ) -> HandRecord | None:
+        """The latest hand the player was dealt into (in that guild, at that tournament's
+        tables, if given; one that has ended, if ``finished``)."""
+        async with self._backend.read() as db:
+            return await last_for(db, user_id, guild_id, finished, tournament_id)
+
+    async def settled_for(
+        self,
+        user_id: int,
+        *,
+        guild_id: int,
+        limit: int,
+        channel_id: int | None = None,
+        before: int | None = None,
+    ) -> list[HandRecord]:
+        """The player's latest ``limit`` settled hands in the guild, newest first; with
+        ``channel_id``, only those at that channel's latest table (as ``table_ledger`` finds
+        it); with ``before``, only hands numbered below it (the next page, after a page whose
+        last hand was ``before``). Voided hands never ended at the table, so they have no
+        history to give."""
+        if not is_int(limit) or limit < 1:
+            raise ValueError(f"limit must be a positive whole number, not {limit!r}")
+        below = NO_HAND_ABOVE if before is None else before
+        async with self._backend.report() as db:
+            if channel_id is None:
+                return await settled_in_guild(db, user_id, guild_id, below, limit)
+            table = await seating.latest_table_row(db, channel_id)
+            if table is None or table["guild_id"] != guild_id:
+                return []
+            return await settled_at_table(db, user_id, table, below, limit)
+
+    async def _end(
+        self,
+        hand_id: int,
+        state: bytes | None,
+        final_stacks: list[int] | None,
+        void_reason: str,
+        facts: HandFacts | None,
+        now: datetime,
+    ) -> HandEnd:
+        """Settle (``final_stacks`` given) or void (None) a live hand in one transaction: the
+        hand ends, its stacks go back on the seats, the wallets count the results, the stats
+        count the hand, and the players leaving are cashed out."""
+        async with self._backend.write(await self._guilds.of_hand(hand_id)) as db:
+            ending = await end(db, hand_id, state, final_stacks, void_reason, now)
+            table = await seating.table_by_id(db, ending.table_id)
+            await seating.return_stacks(db, table, hand_id, ending.stacks())
+            nets = ending.nets()
+            # A tournament's chips are not the wallets' and its hands count in no cash stats
+            # (RULES 11.1).
+            if table["tournament_id"] is None:
+                await wallets.add_results(db, ending.guild_id, nets)
+                if facts is not None:
+                    await reports.count_hand(db, ending.guild_id, hand_id, facts, nets, now)
+            cashed_out = await seating.cash_out_leaving(db, table, now)
+        return ending.result(cashed_out)

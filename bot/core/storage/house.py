@@ -7,7 +7,7 @@ wallet of its own that holds nothing between seats: sitting down, the house stak
 So a bot's winnings and losses move between players and the house through the ledger, like any
 seat's, and no chip is created: each stake or return is a pair of rows whose ``minted`` add up
 to zero (the audit checks every guild's). Owns no table of its own; the ledger rows of those two
-kinds are its.
+kinds are its. ``HouseWallet`` (``store.house_wallet``, at the end) funds and empties it.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core.storage import wallets
-from bot.core.storage.backend import Connection
-from bot.core.storage.common import Move, log, one
+from bot.core.storage.backend import Backend, Connection
+from bot.core.storage.common import Move, check_amount, log, one, utcnow
 from bot.core.storage.errors import HouseEmpty
-from bot.core.storage.models import HouseReport
+from bot.core.storage.models import ChipsTaken, HouseReport
 
 HOUSE = 0
 # Eight per style (a table seats at most 8), three styles: the same ids sit at every table of a
@@ -107,3 +107,36 @@ async def report(db: Connection, guild_id: int) -> HouseReport:
     )
     assert found is not None and funded is not None
     return HouseReport(int(found["balance"]), int(found["at_tables"]), int(funded["funded"]))
+
+
+class HouseWallet:
+    """``store.house_wallet``: a server's house wallet, funded and emptied by its admins.
+    Seating a computer player it stakes is seating's (``store.seating.seat_bot``)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    async def fund(self, guild_id: int, amount: int, *, by: int, reason: str = "") -> int:
+        """An admin's grant to the house; returns its balance."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            await wallets.ensure(db, guild_id, HOUSE, now, 0)
+            return await wallets.grant(
+                db, guild_id, HOUSE, amount, reason=reason or "house funded", by=by, now=now
+            )
+
+    async def empty(self, guild_id: int, amount: int, *, by: int, reason: str = "") -> ChipsTaken:
+        """An admin takes up to ``amount`` out of the house wallet (what its computer players
+        have at tables stays there). ``NothingToTake`` for an empty house."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            await wallets.ensure(db, guild_id, HOUSE, now, 0)
+            return await wallets.take(
+                db, guild_id, HOUSE, amount, reason=reason or "house emptied", by=by, now=now
+            )
+
+    async def report(self, guild_id: int) -> HouseReport:
+        async with self._backend.read() as db:
+            return await report(db, guild_id)

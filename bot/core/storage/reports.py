@@ -4,10 +4,11 @@ table's ledger).
 
 Owns the ``player_stats`` and ``recent_hands`` tables; the reports also read wallets, seasons,
 tables, hands and the ledger. ``count_hand`` runs inside the write transaction that settles the
-hand; the reads run inside a ``report()`` (``backend.py``) the caller opened. Tournament
-results are read from the tournaments' own tables (``tournaments.py``): a finished tournament's
-entries hold each player's place, prize and entries, and it ended once, so nothing is counted
-twice and no table of sums can drift from them.
+hand; the reads run inside a ``report()`` (``backend.py``) that ``ReportQueries``
+(``store.reports``, at the end) opens. Tournament results are read from the tournaments' own
+tables (``tournaments.py``): a finished tournament's entries hold each player's place, prize and
+entries, and it ended once, so nothing is counted twice and no table of sums can drift from
+them.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.core.storage import seating, wallets
-from bot.core.storage.backend import Connection, Row
-from bot.core.storage.common import is_int, one, parse_ts, required_ts, ts
+from bot.core.storage.backend import Backend, Connection, Row
+from bot.core.storage.common import aware, is_int, one, parse_ts, required_ts, ts
 from bot.core.storage.house import HOUSE
 from bot.core.storage.models import (
     ALL_GAMES,
@@ -517,3 +518,91 @@ def _to_game_stats(row: Row) -> GameStats:
         net=int(row["net"]),
         biggest_pot=int(row["biggest_pot"]),
     )
+
+
+class ReportQueries:
+    """``store.reports``: leaderboards, a player's stats and a table's ledger. Each is a
+    ``report()``: on SQLite it reads in a thread of its own, so the tables don't wait for it."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+
+    async def leaderboard(
+        self, guild_id: int, *, limit: int = 10, user_id: int | None = None
+    ) -> Leaderboard:
+        """Top ``limit`` players by wallet + seated chips, and ``user_id``'s own rank."""
+        check_limit(limit)
+        async with self._backend.report() as db:
+            return await leaderboard(db, guild_id, limit=limit, user_id=user_id)
+
+    async def winnings(
+        self,
+        guild_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Leaderboard:
+        """Top ``limit`` players by net chips won at the tables over ``period`` (the day, week
+        or month of ``now``, or the whole season) of the guild's current season, in ``game``
+        (None: every game), and ``user_id``'s own rank (None if he played no hand then)."""
+        check_limit(limit)
+        checked, since, key = period_bounds(period, game, aware(now).date())
+        async with self._backend.report() as db:
+            return await winnings(
+                db,
+                guild_id,
+                period=checked,
+                since=since,
+                game=game,
+                key=key,
+                limit=limit,
+                user_id=user_id,
+            )
+
+    async def tournament_board(
+        self,
+        guild_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        limit: int = 10,
+        user_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Leaderboard:
+        """Top ``limit`` by tournament prizes minus buy-ins, as ``winnings`` takes its
+        arguments (``user_id``'s rank None if he finished no tournament in the period)."""
+        check_limit(limit)
+        checked, since, _ = period_bounds(period, game, aware(now).date())
+        async with self._backend.report() as db:
+            return await tournament_board(
+                db, guild_id, period=checked, since=since, game=game, limit=limit, user_id=user_id
+            )
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        period: str = "all",
+        game: str | None = None,
+        now: datetime | None = None,
+    ) -> PlayerStats:
+        """A player's figures over ``period`` of the guild's current season (as ``winnings``
+        takes it): in ``game`` (None: every game together) and per game, and his net in each of
+        his last hands of the period (at most :data:`RECENT_HANDS`, oldest first), and
+        his results in the tournaments that finished in the period."""
+        checked, since, key = period_bounds(period, game, aware(now).date())
+        async with self._backend.report() as db:
+            return await player_stats(
+                db, guild_id, user_id, period=checked, since=since, game=game, key=key
+            )
+
+    async def table_ledger(self, channel_id: int) -> TableLedger | None:
+        """Every player who sat at the channel's table since it opened, from its ledger rows:
+        the open table's, else the one closed there last; ``None`` if the channel never had
+        one."""
+        async with self._backend.report() as db:
+            return await table_ledger(db, channel_id)

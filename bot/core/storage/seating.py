@@ -4,7 +4,8 @@ seats' flags and time banks, the message that shows a table, and the stacks on t
 Owns the ``tables`` and ``seats`` tables and the ledger rows of buy-ins and cash-outs. A seat's
 chips come from its player's wallet and go back to it, so a buy-in or cash-out also moves them
 there (``wallets.to_seat``, ``wallets.from_seat``). Every function runs inside a transaction
-its caller opened; a table is passed as its ``tables`` row (``require_table``).
+its caller opened; a table is passed as its ``tables`` row (``require_table``). ``SeatRecords``
+(``store.seating``, at the end) opens them.
 """
 
 from __future__ import annotations
@@ -15,20 +16,35 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.storage import house, wallets
-from bot.core.storage.backend import Connection, Row
-from bot.core.storage.common import MAX_AMOUNT, Move, is_amount, is_int, log, one, required_ts, ts
+from bot.core.storage.backend import Backend, Connection, Row
+from bot.core.storage.common import (
+    MAX_AMOUNT,
+    Move,
+    check_amount,
+    is_amount,
+    is_int,
+    log,
+    one,
+    required_ts,
+    ts,
+    utcnow,
+)
 from bot.core.storage.errors import (
     AlreadySeated,
     AuditFailed,
     BuyInOutOfRange,
+    HandInProgress,
     InvalidTableConfig,
     NoTable,
     NotSeated,
+    PlayerInHand,
     SeatsChanged,
     TableExists,
     TableFull,
 )
+from bot.core.storage.guilds import Guilds
 from bot.core.storage.models import Seat, TableRecord
+from bot.core.storage.wallets import Economy
 
 MAX_SEATS = 8
 
@@ -143,6 +159,25 @@ async def set_settings(db: Connection, table: Row, settings: Mapping[str, Any]) 
         "UPDATE tables SET settings = ? WHERE id = ?",
         # allow_nan=False: strict JSON, so any tool can read it back.
         (json.dumps(dict(settings), separators=(",", ":"), allow_nan=False), table["id"]),
+    )
+
+
+async def live_hand(db: Connection, table_id: int) -> int | None:
+    """The table's hand in progress, if any. (Hands are ``hands.py``'s, which builds on this
+    module; seating reads them to keep a table and its seats while a hand is played.)"""
+    found = await one(
+        db, "SELECT id FROM hands WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+    )
+    return None if found is None else int(found["id"])
+
+
+async def dealt_in(db: Connection, hand_id: int, user_id: int) -> bool:
+    """Whether the player's chips are in the hand."""
+    return (
+        await one(
+            db, "SELECT 1 FROM hand_seats WHERE hand_id = ? AND user_id = ?", (hand_id, user_id)
+        )
+        is not None
     )
 
 
@@ -330,3 +365,147 @@ def to_seat(channel_id: int, row: Row) -> Seat:
         leaving=bool(row["leaving"]),
         time_bank=None if row["time_bank"] is None else float(row["time_bank"]),
     )
+
+
+class SeatRecords:
+    """``store.seating``: a channel's table, and the seats of its players and of the computer
+    players the house stakes."""
+
+    def __init__(self, backend: Backend, settings: Economy, guilds: Guilds) -> None:
+        self._backend = backend
+        self._settings = settings
+        self._guilds = guilds  # the server of each channel: its writes lock that server only
+
+    async def open(
+        self,
+        channel_id: int,
+        guild_id: int,
+        opener_id: int,
+        *,
+        max_seats: int,
+        min_buy_in: int,
+        max_buy_in: int,
+        settings: Mapping[str, Any] | None = None,
+    ) -> TableRecord:
+        """Open the channel's table. ``settings`` (stakes, turn time, ...) is stored as JSON.
+
+        ``TableExists`` if the channel has one; ``InvalidTableConfig`` for seats outside 2..8 or
+        buy-in limits that aren't ``1 <= min_buy_in <= max_buy_in <= MAX_AMOUNT``."""
+        check_config(max_seats, min_buy_in, max_buy_in)
+        settings_json = encode_settings(settings)
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            return await open_table(
+                db,
+                channel_id,
+                guild_id,
+                opener_id,
+                max_seats=max_seats,
+                min_buy_in=min_buy_in,
+                max_buy_in=max_buy_in,
+                settings_json=settings_json,
+                now=now,
+            )
+
+    async def close(self, channel_id: int) -> dict[int, int]:
+        """Close the table between hands, cashing every seat out; returns user id -> chips.
+        ``NoTable``; ``HandInProgress`` while a hand is live."""
+        now = utcnow()
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            if await live_hand(db, table["id"]) is not None:
+                raise HandInProgress(channel_id)
+            return await close_table(db, table, now)
+
+    async def table(self, channel_id: int) -> TableRecord | None:
+        """The channel's open table."""
+        async with self._backend.read() as db:
+            row = await table_row(db, channel_id)
+        return None if row is None else to_table(row)
+
+    async def tables(self) -> list[TableRecord]:
+        """Every open table (for startup)."""
+        async with self._backend.read() as db:
+            return await open_tables(db)
+
+    async def set_messages(self, messages: Mapping[int, int]) -> None:
+        """Remember the message that shows each open table: ``messages`` maps a channel id to
+        its message id. The channels may be several servers': each update is a statement of its
+        own, waiting for no server's writers (no write reads a message id to decide)."""
+        async with self._backend.single() as db:
+            await set_messages(db, messages)
+
+    async def sit(self, channel_id: int, user_id: int, buy_in: int) -> Seat:
+        """Move ``buy_in`` chips from the wallet to a new seat (the lowest free position).
+
+        ``NoTable``, ``InvalidAmount``, ``BuyInOutOfRange``, ``AlreadySeated``, ``TableFull``,
+        ``NotEnoughChips``.
+        """
+        check_amount(buy_in)
+        now = utcnow()
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            position = await free_position(db, table, user_id, buy_in)
+            guild_id = table["guild_id"]
+            await wallets.ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            await wallets.to_seat(db, guild_id, user_id, buy_in)
+            await add_seat(db, table, user_id, position, buy_in, now)
+        return Seat(channel_id, user_id, position, buy_in, sitting_out=False, leaving=False)
+
+    async def leave(self, channel_id: int, user_id: int) -> int:
+        """Cash the seat out to the wallet and free it; returns the chips moved.
+
+        ``NoTable``, ``NotSeated``; ``PlayerInHand`` while his chips are in the live hand (mark
+        him with ``set_leaving`` instead: the hand's end cashes him out)."""
+        now = utcnow()
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            await require_seat(db, table, user_id)
+            hand_id = await live_hand(db, table["id"])
+            if hand_id is not None and await dealt_in(db, hand_id, user_id):
+                raise PlayerInHand(channel_id, user_id)
+            return await cash_out(db, table, user_id, now, "left the table")
+
+    async def seats(self, channel_id: int) -> list[Seat]:
+        """The table's seats by position (empty list when there is no table)."""
+        async with self._backend.read() as db:
+            return await seats(db, channel_id)
+
+    async def set_sitting_out(self, channel_id: int, user_id: int, sitting_out: bool) -> Seat:
+        """``NoTable``, ``NotSeated``."""
+        return await self._set_flag(channel_id, user_id, "sitting_out", sitting_out)
+
+    async def set_leaving(self, channel_id: int, user_id: int, leaving: bool) -> Seat:
+        """Ask to be cashed out when the current hand ends. ``NoTable``, ``NotSeated``."""
+        return await self._set_flag(channel_id, user_id, "leaving", leaving)
+
+    async def set_time_banks(self, channel_id: int, banks: Mapping[int, float]) -> None:
+        """Remember the seconds left in seated players' time banks (user id -> seconds)."""
+        if any(not 0 <= seconds < float("inf") for seconds in banks.values()):
+            raise ValueError("a time bank holds zero or more seconds")
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            await set_time_banks(db, table, banks)
+
+    async def _set_flag(self, channel_id: int, user_id: int, column: str, on: bool) -> Seat:
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            row = await set_flag(db, table, user_id, column, on)
+        return to_seat(channel_id, row)
+
+    async def seat_bot(self, channel_id: int, bot_id: int, buy_in: int) -> Seat:
+        """Stake a computer player ``buy_in`` from the house and seat it (the lowest free
+        position), in one transaction. ``HouseEmpty``, and what ``SeatRecords.sit`` raises."""
+        check_amount(buy_in)
+        if not house.is_bot(bot_id):
+            raise ValueError(f"computer players have negative ids, not {bot_id}")
+        now = utcnow()
+        async with self._backend.write(await self._guilds.of_channel(channel_id)) as db:
+            table = await require_table(db, channel_id)
+            position = await free_position(db, table, bot_id, buy_in)
+            guild_id = table["guild_id"]
+            reason = f"staked a computer player in channel {channel_id}"
+            await house.stake(db, guild_id, bot_id, buy_in, now, reason)
+            await wallets.to_seat(db, guild_id, bot_id, buy_in)
+            await add_seat(db, table, bot_id, position, buy_in, now)
+        return Seat(channel_id, bot_id, position, buy_in, sitting_out=False, leaving=False)

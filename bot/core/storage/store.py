@@ -6,8 +6,7 @@ its players brought in). Every move between places is one transaction that also 
 row, so ``audit()`` can prove that the places add up to the chips ever granted.
 
 ``Store`` is the one front door. It opens the database and keeps the economy's settings; what
-the bot asks of it goes through a facade per domain (``facades.py``), each method one
-transaction::
+the bot asks of it goes through a part per domain, each method one transaction::
 
     store = await Store.open(path_or_url)
     await store.wallets.grant(guild_id, user_id, 500, reason="prize", by=admin_id)
@@ -15,13 +14,15 @@ transaction::
     await store.hands.settle(hand_id, state, final_stacks, facts=facts)
     await store.reports.leaderboard(guild_id, user_id=user_id)
 
-The SQL lives in the domain modules, each a set of functions that take the connection of a
-transaction their caller opened (``db``) and own some tables: ``wallets.py`` (wallets, seasons,
-grants), ``seating.py`` (tables and seats: buy-ins and cash-outs), ``hands.py`` (hands and their
-players), ``reports.py`` (stats, leaderboards, a table's ledger), ``players.py`` (names and
-preferences), ``audit.py`` (the proof that no chip was lost) and ``admin.py`` (meta, backup,
-copying a database); ``common.py`` has the ledger row writer they share. A facade method puts
-them together in one transaction: settling a hand ends it (hands), puts the stacks back on the
+Each part lives in its domain's module, beside the SQL it runs: functions that take the
+connection of a transaction their caller opened (``db``) and own some tables. ``wallets.py``
+(wallets, seasons, grants), ``seating.py`` (tables and seats: buy-ins and cash-outs),
+``hands.py`` (hands and their players), ``reports.py`` (stats, leaderboards, a table's ledger),
+``players.py`` (names and preferences), ``house.py`` (the house wallet), ``tournaments.py``,
+``coordination.py`` (the running bots' shared state), ``audit.py`` (the proof that no chip was
+lost) and ``admin.py`` (meta, backup, copying a database); ``common.py`` has the ledger row
+writer they share, and ``migrations/`` the schema. A method puts them together in one
+transaction: settling a hand ends it (hands), puts the stacks back on the
 seats (seating), counts the results in the wallets (wallets) and the hand in the stats
 (reports), and cashes out the players leaving (seating), so either all of that happens or none
 of it.
@@ -31,8 +32,12 @@ backends translate), and runs in one of the four kinds of access the backend giv
 a transaction no other writer interleaves with, for every move of chips and every
 check-then-write; ``read()``, one snapshot; ``single()``, a statement that commits on its own
 (saving an action: one round trip); ``report()``, a player's question over many rows (on SQLite
-in a thread of its own, so the tables don't wait). Each facade method keeps the kind its call
-has always used.
+in a thread of its own, so the tables don't wait). Each method keeps the kind its call has
+always used.
+
+Methods raise a ``StoreError`` subclass (readable ``str()``) for anything a player can get
+wrong, and then nothing has changed. Times are timezone-aware UTC datetimes. Arguments that can
+be checked without the database are checked before the transaction starts.
 
 Concurrency: write transactions never interleave, on either database (SQLite's ``BEGIN
 IMMEDIATE``, PostgreSQL's write lock), so another connection or process waits instead of reading
@@ -54,27 +59,25 @@ from bot.core.storage.audit import audit
 from bot.core.storage.backend import Backend, Connection, is_postgresql
 from bot.core.storage.common import MAX_AMOUNT, is_amount
 from bot.core.storage.coordination import Coordination
-from bot.core.storage.facades import (
-    HandRecords,
-    HouseWallet,
-    PlayerRecords,
-    ReportQueries,
-    SeatRecords,
-    Wallets,
-)
 from bot.core.storage.guilds import Guilds
+from bot.core.storage.hands import HandRecords
+from bot.core.storage.house import HouseWallet
 from bot.core.storage.models import AuditTotals
+from bot.core.storage.players import PlayerRecords
 from bot.core.storage.postgres import PostgresBackend
+from bot.core.storage.reports import ReportQueries
+from bot.core.storage.seating import SeatRecords
 from bot.core.storage.sqlite import SqliteBackend
-from bot.core.storage.tournament_facade import TournamentRecords
+from bot.core.storage.tournaments import TournamentRecords
+from bot.core.storage.wallets import Wallets
 
 
 class Store:
     """Open with ``await Store.open(path_or_url)``; close with ``await store.close()``.
 
-    ``wallets``, ``seating``, ``hands``, ``players``, ``reports`` and ``tournaments`` are its
-    facades; the store
-    itself audits the chips, keeps the process's facts (``get_meta``, ``set_meta``), backs a
+    ``wallets``, ``seating``, ``hands``, ``players``, ``reports``, ``house_wallet``,
+    ``tournaments`` and ``coordination`` are its parts, one per domain; the store itself audits
+    the chips, keeps the process's facts (``get_meta``, ``set_meta``), backs a
     SQLite file up and copies a whole database. Methods raise a ``StoreError`` subclass
     (readable ``str()``) for anything a player can get wrong, and then nothing has changed.
     """
@@ -92,7 +95,7 @@ class Store:
         self.starting_balance = starting_balance
         self.daily_amount = daily_amount
         self.daily_cooldown = daily_cooldown
-        # The facades read the settings above when each call runs.
+        # The parts read the settings above when each call runs.
         self.wallets = Wallets(backend, self)
         guilds = Guilds(backend)
         self.seating = SeatRecords(backend, self, guilds)
@@ -100,7 +103,7 @@ class Store:
         self.players = PlayerRecords(backend)
         self.reports = ReportQueries(backend)
         self.coordination = Coordination(backend)
-        self.house_wallet = HouseWallet(backend, self, guilds)
+        self.house_wallet = HouseWallet(backend)
         self.tournaments = TournamentRecords(backend, self, guilds)
 
     @classmethod
@@ -181,16 +184,7 @@ class Store:
         (``DatabaseNotEmpty``), changes nothing. Rows keep their ids, so the seats', hands' and
         ledger's references stay right, and new ids continue after the copied ones.
         """
-        # Every server's rows at once, into a database nobody else writes yet: the one write
-        # that takes the whole database's lock.
-        async with source._backend.read() as reading, self._backend.write() as writing:
-            if self._backend.dialect == "postgresql":
-                # Idle while the source reads a batch, maybe for long: no worker waits on it.
-                await writing.run("SET LOCAL idle_in_transaction_session_timeout = 0")
-            await admin.require_empty(writing)
-            copied = await admin.copy_rows(reading, writing)
-            await audit(writing)
-        return copied
+        return await admin.copy(source._backend, self._backend)
 
 
 @asynccontextmanager

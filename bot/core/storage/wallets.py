@@ -6,16 +6,27 @@ Owns the ``wallets`` and ``seasons`` tables and the ledger rows that mint or bur
 wallet also counts its player's chips at the tables (``seated``): seating and hands move them
 with ``to_seat``, ``from_seat`` and ``add_results``, inside their own transactions. Every
 function runs inside a write or read transaction its caller opened; those that change a wallet
-expect it to exist (``ensure`` first).
+expect it to exist (``ensure`` first). ``Wallets`` (``store.wallets``, at the end) opens them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Protocol
 
-from bot.core.storage.backend import Connection, Row
-from bot.core.storage.common import Move, log, one, parse_ts, required_ts, ts
+from bot.core.storage.backend import Backend, Connection, Row
+from bot.core.storage.common import (
+    Move,
+    aware,
+    check_amount,
+    log,
+    one,
+    parse_ts,
+    required_ts,
+    ts,
+    utcnow,
+)
 from bot.core.storage.errors import AuditFailed, DailyNotReady, NotEnoughChips, NothingToTake
 from bot.core.storage.models import ChipsTaken, DailyClaim, Season, SeasonReset, Wallet
 
@@ -295,3 +306,89 @@ async def receive(db: Connection, guild_id: int, user_id: int, amount: int) -> N
     )
     if changed != 1:
         raise AuditFailed(f"no wallet of player {user_id} on server {guild_id} to pay into")
+
+
+class Economy(Protocol):
+    """The store's economy, read when each call runs (``Store`` has them)."""
+
+    starting_balance: int
+    daily_amount: int
+    daily_cooldown: timedelta
+
+
+class Wallets:
+    """``store.wallets``: a player's chips in a guild, the daily grant, admins' grants and
+    takes, and the guild's seasons."""
+
+    def __init__(self, backend: Backend, settings: Economy) -> None:
+        self._backend = backend
+        self._settings = settings
+
+    async def get(self, guild_id: int, user_id: int) -> Wallet:
+        """The player's wallet, created on first use with the starting balance (a ledger grant)."""
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            await ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            found = await row(db, guild_id, user_id)
+        return to_wallet(found, now, self._settings.daily_cooldown)
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """Chips in the wallet (not counting seats); creates the wallet like ``get()``."""
+        return (await self.get(guild_id, user_id)).balance
+
+    async def claim_daily(
+        self, guild_id: int, user_id: int, now: datetime | None = None
+    ) -> DailyClaim:
+        """Add the daily grant; ``DailyNotReady`` inside the cooldown.
+
+        A claim made within :data:`STREAK_GRACE` of the moment it became possible
+        continues the streak of days in a row; a later one starts it again at 1."""
+        now = aware(now)
+        async with self._backend.write(guild_id) as db:
+            await ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            return await claim_daily(
+                db,
+                guild_id,
+                user_id,
+                now,
+                amount=self._settings.daily_amount,
+                cooldown=self._settings.daily_cooldown,
+            )
+
+    async def grant(self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int) -> int:
+        """An admin's grant of ``amount`` (1..MAX_AMOUNT) chips; returns the new balance."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            await ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            return await grant(db, guild_id, user_id, amount, reason=reason, by=by, now=now)
+
+    async def take(
+        self, guild_id: int, user_id: int, amount: int, *, reason: str, by: int
+    ) -> ChipsTaken:
+        """An admin takes up to ``amount`` (1..MAX_AMOUNT) chips out of the wallet, all it has
+        if that is less, burning them (a logged ``admin_take``); what the player has at tables
+        is never touched. ``NothingToTake`` for an empty wallet."""
+        check_amount(amount)
+        now = utcnow()
+        async with self._backend.write(guild_id) as db:
+            await ensure(db, guild_id, user_id, now, self._settings.starting_balance)
+            return await take(db, guild_id, user_id, amount, reason=reason, by=by, now=now)
+
+    async def season(self, guild_id: int) -> Season:
+        """The guild's current season (the first until ``reset_season``)."""
+        async with self._backend.read() as db:
+            return await season(db, guild_id)
+
+    async def reset_season(
+        self, guild_id: int, *, by: int, now: datetime | None = None
+    ) -> SeasonReset:
+        """Start the guild's next season: every wallet of the guild back to the starting chips
+        (the difference logged as a ``season_reset``, minted or burned), chips at tables
+        untouched. Stats and leaderboards count from zero in the new season; the old one's stay
+        under its number."""
+        now = aware(now)
+        async with self._backend.write(guild_id) as db:
+            return await reset_season(
+                db, guild_id, by=by, now=now, starting_balance=self._settings.starting_balance
+            )
