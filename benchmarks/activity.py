@@ -203,7 +203,7 @@ async def measure(tables: int, seconds: float) -> None:
     print(f"this machine: 1,000,000 additions in pure Python take {machine_speed():.0f} ms")
     run = Run()
     with tempfile.TemporaryDirectory() as folder:
-        async with activity_rig(Path(folder), Delivered(), poll=1.0, rate=UNLIMITED) as rig:
+        async with activity_rig(Path(folder), Delivered(), rate=UNLIMITED) as rig:
             made = await _sockets(rig, tables, run)
             await asyncio.sleep(2.0)  # every first hand dealt and shown
             gc.freeze()  # as the bot does once started: what start-up made is not scanned again

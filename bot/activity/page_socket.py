@@ -24,11 +24,10 @@ from bot.activity.wire import dumps, frame
 from bot.core.config import TableConfig
 from bot.core.errors import TableError, error_id
 from bot.core.house import House
-from bot.core.outbox import Line, Outbox, Shown
+from bot.core.outbox import Line
 from bot.core.settings import GameDefaults
 from bot.core.storage import StoreError
 from bot.core.views import PrivateView, ResultsView, TableView
-from bot.core.watching import Subscription
 from engine.errors import IllegalAction
 from words import Texts
 
@@ -102,7 +101,6 @@ class PageSocket:
     game: GameDefaults  # what a table opened from the page is opened with, as /table open's
     clock: Callable[[], float]  # monotonic seconds, for the rate limit
     rate: Rate
-    poll: float  # how often a socket without a table looks for one opened meanwhile
 
     def __post_init__(self) -> None:
         self._sending = asyncio.Lock()
@@ -136,31 +134,16 @@ class PageSocket:
                     await self._welcome(self.session.lang)
                     await self._send({"type": "no_table", "can_open": self._can_open()})
                     told_none = True
-                await asyncio.sleep(self.poll)
+                await self.house.table_opened(self.channel_id)
                 continue
             told_none = False
-            # The table subscribed to (the channel may have another by the time this one
-            # closes).
-            outbox = self.house.open_tables.get(self.channel_id).outbox
             try:
-                await self._forward(subscription, outbox)
+                # Every view the table hands over; the iteration ends when it closes.
+                async for item in subscription:
+                    await self._show(item)
             finally:
                 subscription.close()
             await self._send({"type": "closed"})
-
-    async def _forward(self, subscription: Subscription[Shown], outbox: Outbox) -> None:
-        """Every view the table hands over, until it closes."""
-        while True:
-            try:
-                item = await asyncio.wait_for(subscription.next(), self.poll)
-            except TimeoutError:
-                item = None
-            if item is not None:
-                await self._show(item)
-            if outbox.closed:
-                for rest in subscription.pending():
-                    await self._show(rest)
-                return
 
     async def _show(self, item: object) -> None:
         match item:

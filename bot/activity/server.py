@@ -63,7 +63,6 @@ class ActivityServer:
         origins: Iterable[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
         rate: Rate = A_PERSONS,
-        poll: float = 1.0,
         static: Path = STATIC,
     ) -> None:
         """``application_id`` is the bot's, known once it has logged in; ``api_base`` Discord's
@@ -79,7 +78,6 @@ class ActivityServer:
         self._origins = None if origins is None else frozenset(origins)
         self._clock = clock
         self._rate = rate
-        self._poll = poll
         self._static = static
         self._sessions: dict[str, Session] = {}
         self._sockets: set[web.WebSocketResponse] = set()
@@ -218,7 +216,6 @@ class ActivityServer:
                 self._game,
                 self._clock,
                 self._rate,
-                self._poll,
             ).run()
         finally:
             self._sockets.discard(ws)

@@ -103,6 +103,11 @@ class House:
         cards (None: a spectator's); ``TableError`` if the channel has no table."""
         return self.open_tables.get(channel_id).outbox.subscribe(user_id)
 
+    async def table_opened(self, channel_id: int) -> None:
+        """Wait until the channel has a table: a face watching a channel without one learns
+        the moment it opens (no wait if it has one)."""
+        await self.open_tables.opened(channel_id)
+
     # ------------------------------------------------------------------ the edge's reports
 
     def delivered(self, outbox: Outbox, effect: Effect) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 
 from bot.core.clock import Clock
@@ -30,6 +31,8 @@ class OpenTables:
         # The same tables by server, then channel: a player's new name is looked for in his
         # server's tables only, not in every table of every server the process runs.
         self._by_guild: dict[int, dict[int, Table]] = {}
+        # Faces waiting for a table in a channel that has none (``opened``), by channel.
+        self._awaited: dict[int, set[asyncio.Future[None]]] = {}
 
     def get(self, channel_id: int) -> Table:
         """The channel's open table; ``TableError`` if it has none."""
@@ -40,6 +43,20 @@ class OpenTables:
 
     def find(self, channel_id: int) -> Table | None:
         return self._tables.get(channel_id)
+
+    async def opened(self, channel_id: int) -> None:
+        """Wait until the channel has a table (no wait if it has one)."""
+        if channel_id in self._tables:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        waiters = self._awaited.setdefault(channel_id, set())
+        waiters.add(waiter)
+        try:
+            await waiter
+        finally:
+            waiters.discard(waiter)
+            if not waiters and self._awaited.get(channel_id) is waiters:
+                del self._awaited[channel_id]
 
     def __contains__(self, channel_id: int) -> bool:
         return channel_id in self._tables
@@ -71,11 +88,15 @@ class OpenTables:
         table = Table(channel_id, guild_id, opener_id, config, outbox, rotation=rotation)
         self._tables[channel_id] = table
         self._by_guild.setdefault(guild_id, {})[channel_id] = table
+        for waiter in self._awaited.pop(channel_id, set()):
+            if not waiter.done():
+                waiter.set_result(None)
         return table
 
     def remove(self, table: Table) -> None:
         """The table closed: it is no longer found; its outbox delivers its last words."""
-        table.closed = table.outbox.closed = True
+        table.closed = True
+        table.outbox.close()
         del self._tables[table.channel_id]
         in_guild = self._by_guild[table.guild_id]
         del in_guild[table.channel_id]

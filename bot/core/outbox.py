@@ -162,6 +162,12 @@ class Outbox:
         """Have the edge deliver what is here (once the table can be shown)."""
         self._wake(self)
 
+    def close(self) -> None:
+        """The table closed: what is left is its last words, and its watchers are told so."""
+        self.closed = True
+        for subscription in list(self._subscriptions):
+            subscription.end()
+
     def drain(self) -> None:
         """Forget everything pending (a table whose channel is gone)."""
         self._items.clear()

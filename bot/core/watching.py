@@ -29,6 +29,7 @@ class Subscription(Generic[T]):
         self._latest = latest
         self._items: deque[T] = deque()
         self._arrived = asyncio.Event()
+        self._ended = False
 
     def offer(self, item: T) -> None:
         if len(self._items) >= KEPT:
@@ -44,12 +45,23 @@ class Subscription(Generic[T]):
         items, self._items = list(self._items), deque()
         return items
 
-    async def next(self) -> T:
-        """The next view, waiting for it."""
+    def __aiter__(self) -> Subscription[T]:
+        return self
+
+    async def __anext__(self) -> T:
+        """The next view, waiting for it; the iteration stops once what it watches is gone
+        and every view handed over before has been taken."""
         while not self._items:
+            if self._ended:
+                raise StopAsyncIteration
             self._arrived.clear()
             await self._arrived.wait()
         return self._items.popleft()
+
+    def end(self) -> None:
+        """What it watches is gone: nothing comes after what has come."""
+        self._ended = True
+        self._arrived.set()
 
     def close(self) -> None:
         """Nothing more comes to it (closing it again does nothing)."""

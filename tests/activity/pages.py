@@ -194,7 +194,6 @@ def activity_server(
     **server: Any,
 ) -> ActivityServer:
     """The Activity's server for ``house`` on a free port, asking ``fake`` who is who."""
-    server.setdefault("poll", 0.05)
     return ActivityServer(
         ActivitySettings(0, fake.client_secret, "https://activity.test"),
         house,

@@ -10,7 +10,7 @@ from bot.core.config import TableConfig
 from bot.core.dealer import SETTLE_RETRY_SECONDS
 from bot.core.errors import TableError
 from bot.core.house import House
-from bot.core.outbox import ClearButtons
+from bot.core.outbox import ClearButtons, Line
 from bot.core.showing import table_view
 from bot.core.storage import Store
 from bot.core.table import LiveHand, Table
@@ -502,3 +502,25 @@ async def test_a_restart_between_hands_moves_the_dealer_on_though_he_left(
     assert dealer_position(restored) == next_clockwise(positions, second)
     await store.audit()
     await fresh.recovery.shutdown()
+
+
+async def test_a_face_waiting_for_a_table_learns_when_one_opens_and_its_watch_ends_with_it(
+    store: Store, clock: ManualClock
+) -> None:
+    manager, _ = screened(store, clock)
+    waiting = asyncio.ensure_future(manager.table_opened(CHANNEL))
+    given_up = asyncio.ensure_future(manager.table_opened(CHANNEL + 1))
+    await delivered()
+    assert not waiting.done()
+    await manager.seating.open(GUILD, CHANNEL, 1, config())
+    await asyncio.wait_for(waiting, 1)
+    given_up.cancel()
+    await asyncio.gather(given_up, return_exceptions=True)
+    assert manager.open_tables._awaited == {}  # no waiter is kept for a face gone
+    await manager.table_opened(CHANNEL)  # a table is open: no wait
+    # Its watch hands over the table's last words, then ends: nobody has to look for it.
+    watch = manager.subscribe(CHANNEL)
+    await manager.seating.close(CHANNEL, 1, can_manage=True)
+    seen = [item async for item in watch]
+    assert isinstance(seen[0], TableView)
+    assert Line(TEXTS.t("en", "table_closed")) in seen

@@ -14,15 +14,15 @@ def _subscription(closed: list[Subscription[str]]) -> Subscription[str]:
     return Subscription[str](7, closed.append, lambda item: item.startswith("table"))
 
 
-async def test_next_waits_for_the_next_view_and_hands_them_in_order() -> None:
+async def test_a_subscription_waits_for_the_next_view_and_hands_them_in_order() -> None:
     subscription = _subscription([])
-    waiting = asyncio.ensure_future(subscription.next())
+    waiting = asyncio.ensure_future(anext(subscription))
     await asyncio.sleep(0)
     assert not waiting.done()
     subscription.offer("table 1")
     subscription.offer("line")
     assert await waiting == "table 1"
-    assert await subscription.next() == "line"
+    assert await anext(subscription) == "line"
     assert subscription.pending() == []
 
 
