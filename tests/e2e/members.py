@@ -14,13 +14,15 @@ import asyncio
 import gc
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 import pytest
 import yarl
+from aiohttp import web
 
 from bot.edge.client import StudBot
 from tests.e2e.fake_discord import (
@@ -36,8 +38,26 @@ from tests.e2e.harness import DiscordTime
 # What ``Server.settle`` lets pass at once: a wake-up due this soon comes without a test asking
 # (a retry's pause, a short delay); a turn clock, a countdown or a bot's pause waits for
 # ``Server.advance_time``.
+T = TypeVar("T")
 SETTLE_SECONDS = 5.0
-QUIET = 0.01  # wall-clock seconds with no request to the fake: the bot has nothing left to do
+QUIET = 0.002  # wall-clock seconds between two looks at whether the bot is idle
+
+
+class CountedThreads(ThreadPoolExecutor):
+    """The loop's default executor, knowing whether any of its work is unfinished."""
+
+    def __init__(self) -> None:
+        super().__init__(thread_name_prefix="bot-thread")
+        self._work: set[Future[Any]] = set()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future = super().submit(fn, *args, **kwargs)
+        self._work = {f for f in self._work if not f.done()} | {future}
+        return future
+
+    @property
+    def busy(self) -> bool:
+        return any(not future.done() for future in self._work)
 
 
 class Server:
@@ -51,6 +71,8 @@ class Server:
         self.errors: list[BaseException] = []  # errors that reached the bot's error handlers
         self._bot: StudBot | None = None
         self._runner: asyncio.Task[None] | None = None
+        self._in_flight = 0  # requests to the fake not answered yet
+        self._threads = CountedThreads()
 
     @property
     def bot(self) -> StudBot:
@@ -58,6 +80,19 @@ class Server:
         return self._bot
 
     async def start(self) -> None:
+        answer = self.fake._rest
+
+        async def counted(request: web.Request) -> web.StreamResponse:
+            self._in_flight += 1
+            try:
+                return await answer(request)
+            finally:
+                self._in_flight -= 1
+
+        # Requests being answered count as work the bot is doing (``_quiet``), as do the
+        # threads it waits on (a computer player thinking, the odds of an all-in).
+        self.fake._rest = counted  # type: ignore[method-assign]
+        asyncio.get_running_loop().set_default_executor(self._threads)
         await self.fake.start()
         self.monkeypatch.setattr(discord.http.Route, "BASE", self.fake.api_base)
         self.monkeypatch.setattr(
@@ -135,12 +170,21 @@ class Server:
             await self.clock.advance(wake - self.clock.now())
 
     async def _quiet(self) -> None:
+        """Until the bot is idle: nothing to deliver, no request or thread under way, no
+        interaction unanswered, and no new request a few turns of the loop later."""
         deadline = time.monotonic() + 30
         seen, calm = -1, 0
-        while calm < 2:
+        while calm < 3:
+            for _ in range(5):
+                await asyncio.sleep(0)
             await asyncio.sleep(QUIET)
             count = len(self.fake.requests)
-            busy = not self.bot.presenter.idle or self.fake.acknowledgements_due()
+            busy = (
+                self._in_flight
+                or self._threads.busy
+                or not self.bot.presenter.idle
+                or self.fake.acknowledgements_due()
+            )
             calm = 0 if busy or count != seen else calm + 1
             seen = count
             if time.monotonic() > deadline:
@@ -388,8 +432,10 @@ class Member:
         return self.server.stored(message.id)
 
     async def _answered(self, callback: Callback, clicked: int | None = None) -> Result:
-        # What the interaction started is done before the member reads it: a deferral's answer,
-        # a refusal's followup, the DMs and channel lines it caused.
+        if callback.kind == 5:
+            await self.server.fake.answer(callback)  # a deferral's answer comes after the work
+        # What the interaction started is done before the member reads it: a refusal's
+        # followup, the DMs and channel lines it caused.
         await self.server.settle()
         return Result(self.server, callback, clicked)
 
