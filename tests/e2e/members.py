@@ -60,12 +60,30 @@ class CountedThreads(ThreadPoolExecutor):
         return any(not future.done() for future in self._work)
 
 
+class WatchedTime(DiscordTime):
+    """The bot's and the fake's clock, knowing which tasks sleep on it (they wait for time,
+    not for work)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sleeping: set[asyncio.Task[Any]] = set()
+
+    async def sleep(self, seconds: float) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self.sleeping.add(task)
+        try:
+            await super().sleep(seconds)
+        finally:
+            self.sleeping.discard(task)
+
+
 class Server:
     """The bot connected to the fake Discord, on a clock that moves when the test says."""
 
     def __init__(self, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
         self.fake = fake
-        self.clock = DiscordTime()
+        self.clock = WatchedTime()
         fake.clock = self.clock
         self.monkeypatch = monkeypatch
         self.errors: list[BaseException] = []  # errors that reached the bot's error handlers
@@ -109,7 +127,7 @@ class Server:
     async def connect(self, bot: StudBot) -> None:
         """Start ``bot`` (made on this server's clock) and wait until it is ready and quiet."""
         self._bot = bot
-        bot._connection.guild_ready_timeout = 0.05
+        bot._connection.guild_ready_timeout = 0.01
         self._record_errors(bot)
         self._runner = asyncio.create_task(bot.start("fake-token"))
         ready = asyncio.ensure_future(bot.wait_until_ready())
@@ -167,7 +185,7 @@ class Server:
             wake = self.clock.next_wake()
             if wake is None or wake - self.clock.now() > SETTLE_SECONDS:
                 return
-            await self.clock.advance(wake - self.clock.now())
+            self.clock.jump_to(wake)
 
     async def _quiet(self) -> None:
         """Until the bot is idle: nothing to deliver, no request or thread under way, no
@@ -184,11 +202,18 @@ class Server:
                 or self._threads.busy
                 or not self.bot.presenter.idle
                 or self.fake.acknowledgements_due()
+                or self._tables_busy()
             )
             calm = 0 if busy or count != seen else calm + 1
             seen = count
             if time.monotonic() > deadline:
                 raise AssertionError("the bot never settled")
+
+    def _tables_busy(self) -> bool:
+        """A task of the tables' (a computer player's turn, a hand's end) is running, not
+        asleep on the clock."""
+        sleeping = self.clock.sleeping
+        return any(not task.done() and task not in sleeping for task in self.bot.house.tasks)
 
     async def advance_time(self, seconds: float) -> None:
         """Let ``seconds`` pass: each wake-up due meanwhile comes in order, and what it starts
@@ -196,9 +221,9 @@ class Server:
         target = self.clock.now() + seconds
         await self._quiet()
         while (wake := self.clock.next_wake()) is not None and wake <= target:
-            await self.clock.advance(max(0.0, wake - self.clock.now()))
+            self.clock.jump_to(wake)
             await self._quiet()
-        await self.clock.advance(max(0.0, target - self.clock.now()))
+        self.clock.jump_to(target)
         await self._quiet()
 
     # ------------------------------------------------------------------ what members see
