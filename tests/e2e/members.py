@@ -35,10 +35,10 @@ from tests.e2e.fake_discord import (
 )
 from tests.e2e.harness import DiscordTime
 
+T = TypeVar("T")
 # What ``Server.settle`` lets pass at once: a wake-up due this soon comes without a test asking
 # (a retry's pause, a short delay); a turn clock, a countdown or a bot's pause waits for
 # ``Server.advance_time``.
-T = TypeVar("T")
 SETTLE_SECONDS = 5.0
 QUIET = 0.002  # wall-clock seconds between two looks at whether the bot is idle
 
