@@ -185,7 +185,7 @@ class DrawingProcess:
             process.stdin.write(len(frame).to_bytes(HEADER, "big") + frame)
         if self._sent and (self._reader is None or self._reader.done()):
             self._reader = asyncio.get_running_loop().create_task(
-                self._read(process), name="drawing-answers"
+                self._read(process, self._sent), name="drawing-answers"
             )
 
     async def start(self) -> None:
@@ -204,6 +204,9 @@ class DrawingProcess:
                 environment["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
                 self._child_has.clear()  # a new child knows no words yet
                 self._process = None
+                # The old child's reader fails what was sent to it; the new child's answers
+                # are awaited in a queue of their own, read by a reader of their own.
+                self._sent, self._reader = deque(), None
                 try:
                     process = await asyncio.create_subprocess_exec(
                         *self._command,
@@ -215,7 +218,13 @@ class DrawingProcess:
                     failure: str | None = f"{type(error).__name__}: {error}"
                 else:
                     self._process = process  # close() ends it, even while it starts
-                    failure = await self._start_report(process)
+                    try:
+                        failure = await self._start_report(process)
+                    except asyncio.CancelledError:
+                        # Its first frame unread, it would answer the next picture with it.
+                        process.kill()
+                        self._process = None
+                        raise
                     if self._process is not process:
                         return None  # closed meanwhile: the bot is stopping
                 if failure is not None:
@@ -252,19 +261,22 @@ class DrawingProcess:
             log.warning("the drawing process: %s", warning)
         return None
 
-    async def _read(self, process: asyncio.subprocess.Process) -> None:
+    async def _read(
+        self, process: asyncio.subprocess.Process, sent: deque[asyncio.Future[bytes]]
+    ) -> None:
         assert process.stdout is not None
         try:
-            while self._sent:
+            while sent:
                 size = int.from_bytes(await process.stdout.readexactly(HEADER), "big")
                 ok, value = pickle.loads(await process.stdout.readexactly(size))
-                answer = self._sent.popleft()
+                answer = sent.popleft()
                 if not answer.done():
                     if ok:
                         answer.set_result(value)
                     else:
                         answer.set_exception(value)
-                self._send(process)
+                if self._process is process:  # else the queue is a new child's to take
+                    self._send(process)
         except asyncio.IncompleteReadError:
             if self._process is process:
                 self._process = None
@@ -272,9 +284,11 @@ class DrawingProcess:
             log.warning(
                 "the drawing process ended (exit code %s); the next picture starts one", code
             )
-            waiting = [*self._sent, *(answer for *_, answer in self._queued)]
-            self._sent.clear()
-            self._queued.clear()
+            waiting = [*sent]
+            sent.clear()
+            if self._process is None:  # no new child has taken the queue meanwhile
+                waiting += [answer for *_, answer in self._queued]
+                self._queued.clear()
             for answer in waiting:
                 if not answer.done():
                     answer.set_exception(DrawingCrashed("the drawing process ended"))

@@ -58,8 +58,10 @@ def test_seeded_tournaments_end_with_every_place_and_chip_as_rule_11_says(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("first", range(1000, 1300, 50), ids=lambda first: f"seeds {first}+")
 def test_three_hundred_seeded_tournaments_with_their_races_loose(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    first: int, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    met = play_seeds(range(1000, 1300), tmp_path, caplog, monkeypatch)
+    """Fifty seeds a test, so the test processes share the three hundred."""
+    met = play_seeds(range(first, first + 50), tmp_path, caplog, monkeypatch)
     assert met > 0, "no two hands' ends ever met: the races were not let loose"

@@ -1,9 +1,10 @@
-"""Every slash command and every bad input class, through the real client on simcord."""
+"""Every slash command and every bad input class, through the real client on the fake Discord."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
-from simcord.actors import _component_interaction
 
 import render
 from bot.core.settings import Settings
@@ -74,7 +75,7 @@ async def test_sitting_with_too_few_chips_or_outside_the_limits_changes_nothing(
         await ann.slash(world.channel, "sit", buy_in=50), "buy-in at this table is 100 to 5,000"
     )
     assert live_table(world).seats == {}
-    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild_id, ann.id)).balance == 1000
     await world.bot.store.audit()
 
 
@@ -165,20 +166,16 @@ async def test_a_click_from_someone_else_is_not_your_turn(world: World) -> None:
 async def test_a_button_from_an_old_hand_or_betting_state_answers_clearly(world: World) -> None:
     await open_and_seat(world)
     table = live_table(world)
-    old = world.env.backend.get_message(world.channel.id, table_message(world).id)
+    old = copy.deepcopy(world.env.stored(table_message(world).id))
     old_id = stored_buttons(old)[0]
     actor = member(world, table.actor_id() or 0)
     await actor.click(table_message(world), label="Bring in 3")
-    stale = await _component_interaction(
-        member(world, table.actor_id() or 0), old, {"custom_id": old_id, "component_type": 2}
-    )
+    stale = await member(world, table.actor_id() or 0).click(old, custom_id=old_id)
     refused(stale, "betting has moved on")
     await play_out_with_buttons(world)
     await world.env.advance_time(31)
     assert table.live is not None and table.live.hand_id == 2
-    from_hand_one = await _component_interaction(
-        member(world, table.actor_id() or 0), old, {"custom_id": old_id, "component_type": 2}
-    )
+    from_hand_one = await member(world, table.actor_id() or 0).click(old, custom_id=old_id)
     refused(from_hand_one, "belongs to a hand that is over")
 
 
@@ -193,7 +190,7 @@ async def test_leaving_during_a_hand_waits_for_its_end_and_leaving_twice_is_refu
     await play_out_with_buttons(world)
     table = live_table(world)
     assert ann.id not in table.seats
-    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild_id, ann.id)
     assert wallet.seated == 0 and wallet.balance > 0
     refused(await ann.slash(world.channel, "leave"), "not seated")
     await world.bot.store.audit()
@@ -205,7 +202,7 @@ async def test_leaving_between_hands_cashes_out_at_once(world: World) -> None:
     await ann.slash(world.channel, "sit", buy_in=400)
     result = await ann.slash(world.channel, "leave")
     assert result.response is not None and "400 chips go back" in result.response.content
-    assert (await world.bot.store.wallets.get(world.guild.id, ann.id)).balance == 1000
+    assert (await world.bot.store.wallets.get(world.guild_id, ann.id)).balance == 1000
 
 
 async def test_sitting_out_skips_the_next_hand_and_sitting_in_comes_back(world: World) -> None:
@@ -236,7 +233,7 @@ async def test_closing_needs_the_opener_or_manage_server_and_no_hand(world: Worl
     assert result.response is not None and "The table is closed" in result.response.content
     assert list(world.bot.house.open_tables) == []
     for player in (ann, bob):
-        assert (await world.bot.store.wallets.get(world.guild.id, player.id)).seated == 0
+        assert (await world.bot.store.wallets.get(world.guild_id, player.id)).seated == 0
     await world.bot.store.audit()
 
 
@@ -278,9 +275,7 @@ async def test_private_cards_arrive_by_dm_on_third_and_seventh_street(world: Wor
 
 
 async def test_closed_dms_get_one_channel_line_and_play_goes_on(world: World) -> None:
-    world.env.inject_error(
-        "POST", "/users/@me/channels", status=403, code=50007, message="closed", times=None
-    )
+    world.env.fake.closed_dms.update(world.users)
     await open_and_seat(world)
     lines = [m.content for m in world.channel.history() if "DMs are closed" in m.content]
     expected = [f"{p.mention}, your DMs are closed: use My cards." for p in world.players[:2]]
@@ -447,7 +442,7 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     before = table.live.hand.to_dict()
     old = table_message(world)
     await stop_like_a_crash(world.bot)
-    world.bot = await make_bot(settings)
+    world.bot = await make_bot(settings, world.env)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     restored = live_table(world)
@@ -455,9 +450,9 @@ async def test_a_restart_mid_hand_restores_the_hand_and_play_continues(
     assert restored.live.hand.to_dict() == before
     # The message from before the restart no longer offers buttons, and
     # keeps its picture and text.
-    stored = world.env.backend.get_message(world.channel.id, old.id)
-    assert stored.components and not stored_buttons(stored)
-    assert "Bring in" in str(stored.components) or "brings in" in str(stored.components)
+    stored = world.env.stored(old.id)
+    assert stored["components"] and not stored_buttons(stored)
+    assert "Bring in" in str(stored["components"]) or "brings in" in str(stored["components"])
     assert any("The bot restarted; hand #1 continues" in m.content for m in world.channel.history())
     message = table_message(world)
     assert labels(message) and "Call 3" in labels(message)
@@ -477,7 +472,7 @@ async def test_a_finished_hand_is_exported_after_a_restart(
     attachment, _ = before.response.attachments
     text_before = (await attachment.read()).decode()
     await stop_like_a_crash(world.bot)
-    world.bot = await make_bot(settings)
+    world.bot = await make_bot(settings, world.env)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     after = await ann.slash(world.channel, "history", hand_id=1)
@@ -503,11 +498,9 @@ async def test_a_stud_button_no_current_button_understands_is_answered(
     table = live_table(world)
     assert table.live is not None
     before = table.live.hand.to_dict()
-    stored = world.env.backend.get_message(world.channel.id, table_message(world).id)
+    stored = world.env.stored(table_message(world).id)
     actor = member(world, table.actor_id() or 0)
-    result = await _component_interaction(
-        actor, stored, {"custom_id": custom_id, "component_type": 2}
-    )
+    result = await actor.click(stored, custom_id=custom_id)
     refused(result, "older version of the table")
     assert table.live.hand.to_dict() == before
 
@@ -518,16 +511,16 @@ async def test_a_button_clicked_outside_its_tables_channel_is_refused(world: Wor
     table = live_table(world)
     assert table.live is not None
     before = table.live.hand.to_dict()
-    other = world.guild.create_text_channel("elsewhere")
+    other = world.env.channel(await world.env.fake.create_channel())
     await world.env.settle()
     actor = member(world, table.actor_id() or 0)
     posted = await world.players[0].slash(other, "table open")
     assert posted.ephemeral
     await world.env.settle()
     # The acting player's real button, clicked from a message in the other channel.
-    stored_table = world.env.backend.get_message(world.channel.id, table_message(world).id)
+    stored_table = world.env.stored(table_message(world).id)
     button = next(b for b in stored_buttons(stored_table) if b.startswith("stud:a:"))
-    stored = world.env.backend.get_message(other.id, other.history()[-1].id)
-    result = await _component_interaction(actor, stored, {"custom_id": button, "component_type": 2})
+    stored = world.env.stored(other.history()[-1].id)
+    result = await actor.click(stored, custom_id=button)
     refused(result, "another channel")
     assert table.live.hand.to_dict() == before

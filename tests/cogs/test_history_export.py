@@ -1,12 +1,11 @@
-"""/history last and /history session through the real client on simcord:
+"""/history last and /history session through the real client on the fake Discord:
 one PokerStars file of hands three blank lines apart, their reveals in a second file."""
 
 from __future__ import annotations
 
-import simcord
-
 from engine.fairness import verify
 from tests.cogs.world import World, live_table, open_and_seat, play_out_with_buttons, refused
+from tests.e2e.members import Result
 from tests.engine.pokerstars_parser import parse_histories
 
 
@@ -18,7 +17,7 @@ async def two_hands(world: World) -> None:
     await play_out_with_buttons(world)
 
 
-async def files(result: simcord.InteractionResult) -> tuple[str, str, str]:
+async def files(result: Result) -> tuple[str, str, str]:
     """The reply's text, its history file and its reveal file."""
     assert result.ephemeral and result.response is not None
     history, reveal = result.response.attachments

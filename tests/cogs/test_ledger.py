@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Russian text is meant to be Cyrillic)
-"""/table ledger and the ledger posted when a table closes, on simcord."""
+"""/table ledger and the ledger posted when a table closes, on the fake Discord."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ async def test_closing_posts_the_ledger_in_the_tables_language(world: World) -> 
     assert text.startswith("Открыт с <t:") and " по <t:" in text
     # Everyone was cashed out: all 800 chips left the table, and the nets add up to nothing.
     assert "Всего: внесено 800, выведено 800, на столе 0; итог +0." in text
-    wallets = [await world.bot.store.wallets.get(world.guild.id, p.id) for p in (ann, bob)]
+    wallets = [await world.bot.store.wallets.get(world.guild_id, p.id) for p in (ann, bob)]
     assert sum(w.balance for w in wallets) == 2000 and all(w.seated == 0 for w in wallets)
     # Asked for after the close, the ledger is the closed table's, to the player in English.
     again = await bob.slash(world.channel, "table ledger")

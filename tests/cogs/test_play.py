@@ -1,4 +1,5 @@
-"""A hand played through the real discord.py client on simcord: buttons, commands, settlement."""
+"""A hand played through the real discord.py client on the fake Discord: buttons, commands,
+settlement."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from tests.cogs.world import (
 
 
 async def total_chips(world: World, user_id: int) -> int:
-    wallet = await world.bot.store.wallets.get(world.guild.id, user_id)
+    wallet = await world.bot.store.wallets.get(world.guild_id, user_id)
     return wallet.total
 
 

@@ -35,7 +35,7 @@ async def test_a_restart_mid_hand_keeps_every_name_in_seats_and_histories(
     actor = member(world, table.actor_id() or 0)
     await actor.click(table_message(world), label="Bring in 3")
     await stop_like_a_crash(world.bot)
-    world.bot = await make_bot(settings)
+    world.bot = await make_bot(settings, world.env)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     seats = message_text(table_message(world))
@@ -70,7 +70,7 @@ async def test_a_table_in_russian_with_four_colours_keeps_both_after_a_restart(
     assert drawn and all(labels.words.code == RU and labels.four_colour for labels in drawn)
     assert all(not label.isascii() for label in button_labels(table_message(world)))
     await stop_like_a_crash(world.bot)
-    world.bot = await make_bot(settings)
+    world.bot = await make_bot(settings, world.env)
     await world.env.restart_bot(world.bot)
     await world.env.settle()
     restored = live_table(world).config

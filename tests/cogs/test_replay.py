@@ -1,4 +1,4 @@
-"""/history replay through the real client on simcord: the hand as a GIF, for the
+"""/history replay through the real client on the fake Discord: the hand as a GIF, for the
 asker only, drawn from the stored hand."""
 
 from __future__ import annotations

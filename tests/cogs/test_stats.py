@@ -1,5 +1,5 @@
 """/stats, /leaderboard by winnings, /chips take and reset, /daily's streak through the real
-client on simcord."""
+client on the fake Discord."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ async def test_stats_are_private_with_the_figures_and_a_chart_of_the_net(
     assert embed.description == "The whole season · Season 1"
     (picture,) = result.response.attachments
     assert picture.filename == "stats.png" and (await picture.read()).startswith(b"\x89PNG")
-    stats = await world.bot.store.reports.player_stats(world.guild.id, ann.id)
+    stats = await world.bot.store.reports.player_stats(world.guild_id, ann.id)
     shown = fields(embed)
     assert shown["Hands"] == "1" and shown["Net"] == f"{net[ann.id]:+,}"
     assert shown["Won"] == f"{stats.total.won} ({100 * stats.total.won}%)"
@@ -117,7 +117,7 @@ async def test_admins_take_chips_from_wallets_never_from_seats(world: World) -> 
     )
     await play_out_with_buttons(world)
     await ann.slash(world.channel, "leave")
-    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild_id, ann.id)
     result = await world.admin.slash(world.channel, "chips take", member=ann, amount=10**9)
     assert result.response is not None and result.response.content == (
         f"ann had only {wallet.balance:,} chips in the wallet: all of them are taken."
@@ -134,7 +134,7 @@ async def test_a_new_season_needs_a_yes_and_starts_stats_and_wallets_again(world
         await world.admin.slash(world.channel, "chips reset", confirm=False),
         "Nothing changed: to start a new season, answer yes to confirm in </chips reset:",
     )
-    assert (await world.bot.store.wallets.season(world.guild.id)).number == 1
+    assert (await world.bot.store.wallets.season(world.guild_id)).number == 1
     result = await world.admin.slash(world.channel, "chips reset", confirm=True)
     assert result.ephemeral and result.response is not None
     # Ann and Bob bought in for their whole wallets: both are back to 1,000, chips at the table
@@ -142,7 +142,7 @@ async def test_a_new_season_needs_a_yes_and_starts_stats_and_wallets_again(world
     assert result.response.content.startswith(
         "Season 2 starts: 2 wallets are back to the starting 1,000 (added: 2,000, taken away: 0)."
     )
-    wallet = await world.bot.store.wallets.get(world.guild.id, ann.id)
+    wallet = await world.bot.store.wallets.get(world.guild_id, ann.id)
     assert wallet.balance == 1000 and wallet.seated > 0
     result = await ann.slash(world.channel, "stats")
     assert result.response is not None
@@ -180,7 +180,7 @@ async def test_stats_and_the_leaderboard_show_finished_tournaments(world: World)
     ann, bob, cy = world.players[:3]
     store = world.bot.store
     tournament = await store.tournaments.create(
-        world.guild.id,
+        world.guild_id,
         world.channel.id,
         ann.id,
         game="stud",
@@ -195,7 +195,7 @@ async def test_stats_and_the_leaderboard_show_finished_tournaments(world: World)
     )
     tid = tournament.tournament_id
     for player in (ann, bob):
-        await store.tournaments.register(tid, player.id, guild_id=world.guild.id)
+        await store.tournaments.register(tid, player.id, guild_id=world.guild_id)
     settings = {"stakes": [5, 10, 20, 40], "turn_seconds": 60, "countdown_seconds": 0}
     await store.tournaments.start(tid, {1: (world.channel.id + 1, [ann.id, bob.id])}, settings)
     await store.tournaments.finish(tid, places={ann.id: 1, bob.id: 2}, prizes={ann.id: 200})
@@ -208,7 +208,7 @@ async def test_stats_and_the_leaderboard_show_finished_tournaments(world: World)
     board = await cy.slash(world.channel, "leaderboard", by="tournaments", period="month")
     assert board.ephemeral and board.response is not None
     (embed,) = board.response.embeds
-    names = await store.players.names(world.guild.id, (ann.id, bob.id))
+    names = await store.players.names(world.guild_id, (ann.id, bob.id))
     shown = {user: names.get(user, f"<@{user}>") for user in (ann.id, bob.id)}
     assert embed.title == "Leaderboard · tournaments (prizes minus buy-ins)"
     assert (embed.description or "").startswith("This month, from ")

@@ -1,4 +1,4 @@
-"""/tournament create, register, unregister and cancel through the real client on simcord
+"""/tournament create, register, unregister and cancel through the real client on the fake Discord
 (RULES 11.1): each a call into the tournament desk and one private answer; bad input changes
 nothing."""
 
@@ -17,12 +17,14 @@ from bot.edge import lobby as lobby_module
 from bot.edge.funnel import user_message
 from bot.edge.permissions import missing_tournament_permissions
 from tests.cogs.world import World, components, message_text, refused
+from tests.e2e.discord_rules import CREATE_EVENTS, MANAGE_EVENTS
+from tests.e2e.fake_discord import ALL_PERMISSIONS
 from tests.texts import TEXTS
 from words import EN
 
 
 async def wallet(world: World, user_id: int) -> int:
-    return (await world.bot.store.wallets.get(world.guild.id, user_id)).balance
+    return (await world.bot.store.wallets.get(world.guild_id, user_id)).balance
 
 
 async def test_create_register_unregister_and_cancel_move_the_buy_ins(world: World) -> None:
@@ -243,13 +245,13 @@ async def test_the_organisers_bots_are_entered_from_the_house_and_named_in_the_l
     assert "2 computer players (careful) are entered; the house paid their buy-ins." in (
         created.response.content
     )
-    assert (await world.bot.store.house_wallet.report(world.guild.id)).balance == 800
+    assert (await world.bot.store.house_wallet.report(world.guild_id)).balance == 800
     text = message_text(lobby(world))
     assert "2 entrants" in text and "Bot 1 (careful)" in text and "Bot 2 (careful)" in text
     assert "<@-" not in text and "Prize pool: 200" in text
     await bob.slash(world.channel, "tournament register", tournament=1)
     await ann.slash(world.channel, "tournament cancel", tournament=1)
-    assert (await world.bot.store.house_wallet.report(world.guild.id)).balance == 1000
+    assert (await world.bot.store.house_wallet.report(world.guild_id)).balance == 1000
     assert await wallet(world, bob.id) == 1000
     await world.bot.store.audit()
 
@@ -270,31 +272,28 @@ async def test_a_tournament_at_a_set_time_gets_a_scheduled_event_that_follows_it
     assert "Its Discord event is in the server's events." in text
     tournament = await world.bot.store.tournaments.get(1)
     assert tournament.start_at is not None and tournament.event_id is not None
-    event = world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id)
-    assert (event.name, event.status, event.entity_type) == (
+    event = world.env.fake.events[tournament.event_id]
+    assert (event["name"], event["status"], event["entity_type"]) == (
         "Tournament #1 — Seven Card Stud",
         1,
         3,
     )
-    assert event.entity_metadata is not None
-    assert str(world.channel.id) in event.entity_metadata["location"]
+    assert event["entity_metadata"] is not None
+    assert str(world.channel.id) in event["entity_metadata"]["location"]
     assert "It starts <t:" in message_text(lobby(world))
     await bob.slash(world.channel, "tournament register", tournament=1)
     await ann.slash(world.channel, "tournament cancel", tournament=1)
     await world.env.settle()
-    assert world.env.backend.get_scheduled_event(world.guild.id, tournament.event_id).status == 4
+    assert world.env.fake.events[tournament.event_id]["status"] == 4
     assert await wallet(world, bob.id) == 1000
 
 
 async def test_without_manage_events_it_is_created_all_the_same_and_says_so(
     world: World,
 ) -> None:
-    me = world.guild.me
-    assert me is not None
-    closed = world.guild.create_text_channel(
-        "no-events",
-        overwrites={me: discord.PermissionOverwrite(manage_events=False, create_events=False)},
-    )
+    # The bot's role may not manage events there.
+    denied = ALL_PERMISSIONS & ~(MANAGE_EVENTS | CREATE_EVENTS)
+    closed = world.env.channel(await world.env.fake.create_channel(denied))
     await world.env.settle()
     offset = datetime.fromtimestamp(world.bot.house.clock.now(), UTC) + timedelta(days=2)
     local = offset.astimezone(timezone(timedelta(hours=3)))
@@ -382,7 +381,7 @@ async def test_a_thread_discord_refuses_delays_the_start_which_comes_on_the_cloc
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The entry that fills a sit-and-go stands when its start fails; the
-    player is told it is delayed, and it is tried again shortly (simcord's time runs on)."""
+    player is told it is delayed, and it is tried again shortly (the clock runs on)."""
     ann, bob, cat = world.players[:3]
     await ann.slash(world.channel, "tournament create", players=3, buy_in=100, seats=2)
     lobbies = world.bot.lobbies

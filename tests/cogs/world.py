@@ -1,4 +1,4 @@
-"""What the cog tests share: a real StudBot on simcord's simulated Discord (the fixtures are in
+"""What the cog tests share: a real StudBot on the fake Discord (the fixtures are in
 ``conftest.py``), and the moves players make on it."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
 
 from bot.__main__ import open_store
 from bot.core.settings import GameDefaults, Settings
@@ -18,19 +17,23 @@ from bot.core.table import Table
 from bot.edge.client import StudBot
 from bot.edge.drawing import Drawing, InProcessDrawing
 from bot.edge.presenter import DiscordPresenter
+from tests.e2e.members import Channel, Member, Result, Server
 from words import Texts
 
 
 @dataclass
 class World:
-    env: simcord.Env
+    env: Server
     bot: StudBot
-    guild: simcord.GuildHandle
-    channel: simcord.ChannelHandle
-    players: list[simcord.MemberActor]
-    admin: simcord.MemberActor
-    users: dict[int, simcord.UserHandle]
+    guild_id: int
+    channel: Channel
+    players: list[Member]
+    admin: Member
     allowed_bugs: int = 0  # unexpected errors a test provokes on purpose
+
+    @property
+    def users(self) -> dict[int, Member]:
+        return {member.id: member for member in [*self.players, self.admin]}
 
 
 def make_settings(tmp_path: Path, **game: int) -> Settings:
@@ -38,18 +41,17 @@ def make_settings(tmp_path: Path, **game: int) -> Settings:
         token="test-token-never-used",
         database_path=str(tmp_path / "stud.db"),
         game=GameDefaults(**{"countdown_seconds": 30, **game}),
-        # simcord cannot recommend a shard count as Discord does: the bot is told its one shard.
-        shard_count=1,
     )
 
 
-async def make_bot(settings: Settings, drawing: Drawing | None = None) -> StudBot:
-    """The bot on a store of its own; its pictures drawn in this process unless ``drawing`` says
-    otherwise (the tests of the drawing process hand in a real one). Texts of its own, as
-    main() makes them: syncing makes its messages mention this test's command ids, which no
-    other test sees."""
+async def make_bot(settings: Settings, server: Server, drawing: Drawing | None = None) -> StudBot:
+    """The bot on a store of its own and the server's clock; its pictures drawn in this process
+    unless ``drawing`` says otherwise (the tests of the drawing process hand in a real one).
+    Texts of its own, as main() makes them: syncing makes its messages mention this test's
+    command ids, which no other test sees."""
     drawing = drawing if drawing is not None else InProcessDrawing()
-    return StudBot(settings, await open_store(settings), Texts(), drawing=drawing)
+    store = await open_store(settings)
+    return StudBot(settings, store, Texts(), clock=server.clock, drawing=drawing)
 
 
 async def stop_like_a_crash(bot: StudBot) -> None:
@@ -91,9 +93,10 @@ def labels(message: discord.Message) -> list[str]:
 
 
 def stored_buttons(stored: Any) -> list[str]:
-    """The custom ids of the buttons of a message as simcord stores it (raw components)."""
+    """The custom ids of the buttons of a message as the fake Discord stores it (raw
+    components)."""
     ids: list[str] = []
-    todo: list[Any] = list(stored.components)
+    todo: list[Any] = list(stored["components"])
     while todo:
         component = todo.pop(0)
         if "custom_id" in component:
@@ -109,7 +112,7 @@ def message_text(message: discord.Message) -> str:
     return "\n".join(parts)
 
 
-def member(world: World, user_id: int) -> simcord.MemberActor:
+def member(world: World, user_id: int) -> Member:
     return next(p for p in [*world.players, world.admin] if p.id == user_id)
 
 
@@ -151,7 +154,7 @@ def channel_text(message: discord.Message) -> str:
     return "\n".join(parts)
 
 
-def refused(result: simcord.InteractionResult, text: str) -> None:
+def refused(result: Result, text: str) -> None:
     """The interaction got one ephemeral reply containing ``text``."""
     # A refused click has a silent acknowledgement, then the refusal as a followup.
     reply = result.followups[0] if result.followups else result.response

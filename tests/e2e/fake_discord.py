@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import yarl
 from aiohttp import WSMsgType, web
 
 from bot.core.clock import Clock
@@ -193,6 +194,7 @@ class Upload:
     filename: str
     data: bytes
     message_id: int = 0  # the message that took it
+    attachment_id: int = 0  # the attachment it became
 
 
 DISPOSITION_FIELD = re.compile(rb'(\w+)="([^"]*)"')
@@ -365,6 +367,10 @@ class FakeDiscord:
         self.users[int(user["id"])] = user
         return user
 
+    def member_of(self, user: JSON) -> JSON:
+        """A member as an interaction's resolved data has it (no user inside)."""
+        return {k: v for k, v in self._member(user).items() if k not in ("user", "deaf", "mute")}
+
     def _member(self, user: JSON, permissions: int = EVERYONE_PERMISSIONS) -> JSON:
         return {
             "user": user,
@@ -392,6 +398,18 @@ class FakeDiscord:
         self.channel_ids.append(channel_id)
         self._channel_guild[channel_id] = guild_id or self.guild_id
         return channel_id
+
+    async def create_channel(self, permissions: int | None = None) -> int:
+        """A text channel made in the first server while the bot is connected (CHANNEL_CREATE),
+        where the bot has ``permissions`` (default: all)."""
+        channel_id = self.add_channel()
+        if permissions is not None:
+            self.app_permissions[channel_id] = permissions
+        await self.dispatch("CHANNEL_CREATE", self._channel(channel_id))
+        return channel_id
+
+    def guild_of(self, channel_id: int) -> int:
+        return self._channel_guild[channel_id]
 
     def channels_of(self, guild_id: int) -> list[int]:
         return [c for c in self.channel_ids if self._channel_guild[c] == guild_id]
@@ -650,7 +668,7 @@ class FakeDiscord:
         """The files' attachment objects, with signed CDN URLs as Discord's (they expire)."""
         made = []
         for upload in files:
-            attachment_id = self.snowflake()
+            attachment_id = upload.attachment_id = self.snowflake()
             path = f"attachments/{channel_id}/{attachment_id}/{upload.filename}"
             signed = f"{path}?ex={int(time.time()) + 86400:x}&is={attachment_id:x}&hm=0"
             attachment: JSON = {
@@ -666,6 +684,11 @@ class FakeDiscord:
                 attachment.update(content_type="image/png", width=width, height=height)
             made.append(attachment)
         return made
+
+    def attachment_data(self, url: str) -> bytes:
+        """What the CDN serves at an attachment's URL: the file as the bot uploaded it."""
+        attachment_id = int(yarl.URL(url).path.split("/")[3])
+        return next(u.data for u in self.uploads if u.attachment_id == attachment_id)
 
     def _keep(self, files: list[Upload], message: JSON) -> None:
         """Record uploads a message took (an ephemeral one's: only its recipient sees them)."""
@@ -1098,6 +1121,9 @@ class FakeDiscord:
         record.acknowledged = arrived
         self.callback_kinds[kind] = self.callback_kinds.get(kind, 0) + 1
         future = self._callbacks.pop(interaction_id)
+        if kind in (6, 7) and interaction_id in self._clicked:
+            # A click's response is the message it was on: editing @original edits that one.
+            self._originals[interaction_id] = self._clicked[interaction_id]
         if kind in (4, 5):
             # A deferral's response is a "thinking" message its first answer replaces.
             shown = data if kind == 4 else {"flags": (data.get("flags") or 0) | LOADING}

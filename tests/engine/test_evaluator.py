@@ -26,6 +26,7 @@ def value(text: str) -> HandValue:
     return evaluate(parse_cards(text))
 
 
+# Built once a test process: the tests checking it run in one (xdist_group), not one each.
 @pytest.fixture(scope="module")
 def five_card_census() -> tuple[Counter[HandValue], dict[HandValue, tuple[int, ...]]]:
     """Every five-card hand's value counted, and one hand per value."""
@@ -34,6 +35,7 @@ def five_card_census() -> tuple[Counter[HandValue], dict[HandValue, tuple[int, .
     return Counter(values), dict(zip(values, combinations(deck, 5), strict=True))
 
 
+@pytest.mark.xdist_group("five-card census")
 def test_all_five_card_hands_have_7462_values_rules_5_1(
     five_card_census: tuple[Counter[HandValue], dict[HandValue, tuple[int, ...]]],
 ) -> None:
@@ -43,6 +45,7 @@ def test_all_five_card_hands_have_7462_values_rules_5_1(
     assert len(counts) == 7462
 
 
+@pytest.mark.xdist_group("five-card census")
 def test_five_card_classes_and_frequencies_per_category(
     five_card_census: tuple[Counter[HandValue], dict[HandValue, tuple[int, ...]]],
 ) -> None:
@@ -77,6 +80,7 @@ def test_five_card_classes_and_frequencies_per_category(
     }
 
 
+@pytest.mark.xdist_group("five-card census")
 def test_five_card_classes_are_ordered_as_treys_orders_them(
     five_card_census: tuple[Counter[HandValue], dict[HandValue, tuple[int, ...]]],
 ) -> None:

@@ -38,6 +38,7 @@ POKERKIT_CARD = [next(PokerKitCard.parse(str(card))) for card in FULL_DECK]
 Census = tuple[Counter[LowValue], dict[LowValue, tuple[int, ...]]]
 
 
+# Built once a test process: the tests checking it run in one (xdist_group), not one each.
 @pytest.fixture(scope="module")
 def low_census() -> Census:
     """Every five-card hand's ace-to-five low counted, and one hand per low."""
@@ -46,6 +47,7 @@ def low_census() -> Census:
     return Counter(values), dict(zip(values, combinations(deck, 5), strict=True))
 
 
+@pytest.mark.xdist_group("low census")
 def test_rules_9_1_all_five_card_hands_have_6175_lows(low_census: Census) -> None:
     counts, _ = low_census
     assert sum(counts.values()) == 2_598_960
@@ -76,6 +78,7 @@ def test_rules_9_1_all_five_card_hands_have_6175_lows(low_census: Census) -> Non
     assert min(counts).ranks == (13, 13, 13, 13, 12)
 
 
+@pytest.mark.xdist_group("low census")
 def test_rules_10_1_eight_or_better_has_56_lows(low_census: Census) -> None:
     counts, representatives = low_census
     qualifying = {value: count for value, count in counts.items() if value.qualifies_for_eight}
@@ -88,6 +91,7 @@ def test_rules_10_1_eight_or_better_has_56_lows(low_census: Census) -> None:
     assert min(qualifying).describe() == "8,7,6,5,4"
 
 
+@pytest.mark.xdist_group("low census")
 def test_every_low_is_ordered_as_pokerkit_orders_it(low_census: Census) -> None:
     """Our 6,175 lows in order are PokerKit's RegularLookup entries in order (a smaller entry
     is a better low there), and our 56 eight-or-better lows are its EightOrBetterLookup's."""
