@@ -107,8 +107,12 @@ async def play_out(h: Harness, players: dict[int, JSON]) -> list[str]:
 
 def assert_unharmed(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     fake = h.discord
+    # Every interaction answered within Discord's window: its limit, not a speed (a loaded
+    # machine runs these too; how fast the bot answers is the benchmarks' business).
     late = {
-        i: r.latency for i, r in fake.interactions.items() if r.latency is None or r.latency > 1
+        i: r.latency
+        for i, r in fake.interactions.items()
+        if r.latency is None or r.latency > fake.callback_window
     }
     assert late == {}, late
     for interaction_id, record in fake.interactions.items():
