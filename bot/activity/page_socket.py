@@ -22,13 +22,11 @@ from aiohttp import web
 from bot.activity.identity import Identity
 from bot.activity.wire import dumps, frame
 from bot.core.config import TableConfig
-from bot.core.errors import TableError, error_id
+from bot.core.errors import TableError, error_id, refusal
 from bot.core.house import House
 from bot.core.outbox import Line
 from bot.core.settings import GameDefaults
-from bot.core.storage import StoreError
 from bot.core.views import PrivateView, ResultsView, TableView
-from engine.errors import IllegalAction
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -235,14 +233,8 @@ class PageSocket:
 
     def _reason(self, error: Exception) -> str:
         lang = self.session.lang
-        if isinstance(error, TableError):
-            return error.message(self.texts, lang)
-        if isinstance(error, IllegalAction):
-            return self.texts.t(lang, "illegal_action", reason=str(error))
-        if isinstance(error, StoreError):
-            worded = self.texts.store_error_text(lang, error.code, error.params)
-            if worded is not None:
-                return worded
+        if (worded := refusal(error, self.texts, lang)) is not None:
+            return worded
         ident = error_id()
         log.error("unexpected error %s in an Activity request", ident, exc_info=error)
         return self.texts.t(lang, "unexpected", error_id=ident)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from bot.core.storage import StoreError
+from engine.errors import IllegalAction
 from words import Texts
 
 
@@ -36,3 +38,16 @@ class BotLacksPermissions(TableError):
 def error_id() -> str:
     """A short id that ties what a player or channel is told to the log line with details."""
     return secrets.token_hex(4)
+
+
+def refusal(error: BaseException, texts: Texts, lang: str) -> str | None:
+    """The player's reply to a request the core refused (a table's rule, an action the rules
+    don't allow, the store's refusal), in ``lang``; None for any other error, or a store's
+    refusal that has no words."""
+    if isinstance(error, TableError):
+        return error.message(texts, lang)
+    if isinstance(error, IllegalAction):
+        return texts.t(lang, "illegal_action", reason=str(error))
+    if isinstance(error, StoreError):
+        return texts.store_error_text(lang, error.code, error.params)
+    return None

@@ -19,10 +19,9 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.core.errors import TableError, error_id
+from bot.core.errors import TableError, error_id, refusal
 from bot.core.house import House
 from bot.core.storage import DailyNotReady, StoreError
-from engine.errors import IllegalAction
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -68,10 +67,6 @@ def user_message(error: BaseException, texts: Texts, lang: str) -> str | None:
     t = texts.t
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or error
-    if isinstance(error, TableError):
-        return error.message(texts, lang)
-    if isinstance(error, IllegalAction):
-        return t(lang, "illegal_action", reason=str(error))
     if isinstance(error, DailyNotReady) and error.streak_until is not None:
         # When, as a Discord timestamp: each reader sees it in his own time zone, counting down.
         return t(
@@ -81,8 +76,10 @@ def user_message(error: BaseException, texts: Texts, lang: str) -> str | None:
             streak=error.streak,
             until=full_time(error.streak_until.timestamp()),
         )
+    if (worded := refusal(error, texts, lang)) is not None:
+        return worded
     if isinstance(error, StoreError):
-        return texts.store_error_text(lang, error.code, error.params) or str(error)
+        return str(error)
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t(lang, "command_unknown")
     if isinstance(error, app_commands.NoPrivateMessage):
