@@ -13,8 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.core import dealer
 from bot.core.games import CHOICES
 from bot.core.storage import HandNotFound, HandRecord, Store
+from engine.hand import StudHand
+from engine.odds import AllInOdds, odds, position
 from tests.bot.fakes import CHANNEL, GUILD, ManualClock, screened, seat_directly
 from tests.databases import migrated_sqlite
 
@@ -22,6 +25,20 @@ from tests.databases import migrated_sqlite
 # (the hands after the sixth took about a quarter of the examples' time).
 MAX_HANDS = [pytest.param(12, id="12 hands", marks=pytest.mark.slow), pytest.param(6, id="6 hands")]
 STARTING = 1000  # a new wallet's chips (Store.open's default)
+
+
+def quick_all_in_odds(hand: StudHand, seed: int = 0) -> AllInOdds | None:
+    """An all-in's odds counted as the dealer counts them, on a budget small enough that a
+    run-out's count no longer takes most of each example: short stacks go all in often, and
+    the results still show odds (exact or sampled). tests/engine/test_odds.py checks them at
+    the dealer's own budget."""
+    found = position(hand)
+    return None if found is None else odds(found, seed, exact_limit=2_000, samples=200)
+
+
+@pytest.fixture(autouse=True)
+def quick_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dealer, "all_in_odds", quick_all_in_odds)
 
 
 async def play(
