@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,6 +14,12 @@ from hypothesis import HealthCheck, settings
 from tests import databases
 from tests.command_line import clean_shell
 from tests.databases import BACKENDS, Location, create_postgresql, drop_postgresql, new_database
+
+# The suite starts many Python processes (a test process a core, the bot, a cluster's workers,
+# the drawing process): where PYTHONDONTWRITEBYTECODE is set, each would compile the project and
+# rewrite the tests' asserts again. Loaded before the test processes start, so they inherit it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # How many examples each property test (@given) tries: "quick" unless HYPOTHESIS_PROFILE names
 # "thorough", as CI does (.ci/run); no test sets a count of its own. Each example plays whole
