@@ -15,7 +15,7 @@ from tests import databases
 from tests.command_line import clean_shell
 from tests.databases import BACKENDS, Location, create_postgresql, drop_postgresql, new_database
 
-# The suite starts many Python processes (a test process a core, the bot, a cluster's workers,
+# The suite starts many Python processes (its test processes, the bot, a cluster's workers,
 # the drawing process): where PYTHONDONTWRITEBYTECODE is set, each would compile the project and
 # rewrite the tests' asserts again. Loaded before the test processes start, so they inherit it.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -35,6 +35,13 @@ settings.register_profile(
     print_blob=True,  # a failure in CI says how to reproduce it
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_xdist_auto_num_workers() -> int:
+    """``-n auto``: a test process a core and one more. The tests wait on sockets, databases and
+    child processes for a part of their time (a third of it in the quick tier), which the one
+    more fills with work."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_sessionfinish() -> None:
