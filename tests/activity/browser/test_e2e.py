@@ -28,6 +28,7 @@ from tests.activity.browser.discord_client import (
     require_browser,
     snapshot,
 )
+from tests.activity.pages import WAIT
 from tests.e2e.fake_activity import authorize, start_instance
 from tests.e2e.fake_discord import JSON, FakeDiscord, buttons, message_text
 from tests.e2e.harness import passive, until
@@ -171,11 +172,18 @@ async def test_a_hand_played_in_the_activity_and_on_the_buttons(
         await cleo_frame.locator(".panel.winner").wait_for(timeout=10_000)
         await snapshot(ann_page, "e2e-phone-ann-results")
         await snapshot(cleo_page, "e2e-desktop-cleo-results")
-        # Both played; the page shows the results the channel shows.
+        # Both played; the page shows the results the channel shows (each face is told on its
+        # own, so the channel's edit may come a moment after the page's frame).
         log = await ann_frame.locator("[data-testid=log]").inner_text()
-        shown = " ".join(message_text(m) for m in fake.channel_messages())
         lines = [line for line in log.splitlines() if " wins " in line or " shows " in line]
-        assert lines and all(line in shown for line in lines), (lines, shown)
+        assert lines, log
+
+        def shown() -> str:
+            return " ".join(message_text(m) for m in fake.channel_messages())
+
+        await until(
+            lambda: all(line in shown() for line in lines), WAIT, f"the channel to show {lines}"
+        )
         seats = await ann_frame.locator(".seat .name").all_inner_texts()
         assert sorted(seats) == ["Ann", "Bob"]
 
