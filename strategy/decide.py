@@ -1,7 +1,8 @@
 """A computer player's decision: its chance to win (against what the opponents' play says they
 hold) against the pot odds, with a style's aggression, steals and bluffs on top: a completion
-with the best door card on 3rd street, a lighter bet when checked to in the last seat. Always one
-of the legal actions; the same seed, the same choice.
+with the best door card on 3rd street, a re-raise against a lone completion from the best door,
+a lighter bet when checked to in the last seat; heads-up, a smaller margin over the fair share
+for a bet. Always one of the legal actions; the same seed, the same choice.
 
 Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
 between two actions to tell them apart, up to a budget.
@@ -25,6 +26,13 @@ MAX_SAMPLES = 400
 CLOSE = 1.5
 # A bet or raise of each earlier one this street asks for this much more equity to raise again.
 RERAISE_MARGIN = 0.15
+# A style's margin over the fair share guards against being called only by better hands: the
+# best of several opponents' holdings. Heads-up the one caller is no such best of a field, so
+# the margin is this part of it.
+HEADS_UP_MARGIN = 0.25
+# A lone completion that may be a steal is re-raised on this much of the usual line: when it
+# was a steal the re-raise takes the pot at once.
+RESTEAL = 0.8
 # A hand behind doesn't see every card for free, as the samples assume: the bets to come take
 # this much of its share per street left.
 UNREALISED_PER_STREET = 0.05
@@ -58,9 +66,7 @@ def decide(
         return Thought(Decision("call"), None)
     opponents = max(1, len(sight.opponents))
     fair = 1.0 / (opponents + 1)
-    raise_line = min(0.95, fair * style.aggression * (1 + RERAISE_MARGIN * sight.bets_this_street))
-    if sight.last_to_act and legal.check:
-        raise_line *= BEHIND  # checked to the last seat: a bet risks no raise behind it
+    raise_line = _raise_line(sight, style, opponents)
     to_call = sight.to_call
     if legal.call is not None:
         call_line = to_call / (sight.pot + to_call) * (1 - style.looseness)
@@ -92,6 +98,24 @@ def decide(
     if legal.call is not None and (share >= call_line or not legal.fold):
         return Thought(Decision("call"), equity)
     return Thought(Decision("fold"), equity)
+
+
+def _raise_line(sight: Sight, style: Style, opponents: int) -> float:
+    """The equity a bet or raise needs: the fair share and the style's margin over it, more for
+    each bet already made this street."""
+    fair = 1.0 / (opponents + 1)
+    margin = (style.aggression - 1) * (HEADS_UP_MARGIN if opponents == 1 else 1.0)
+    line = min(0.95, fair * (1 + margin) * (1 + RERAISE_MARGIN * sight.bets_this_street))
+    if sight.last_to_act and sight.legal.check:
+        line *= BEHIND  # checked to the last seat: a bet risks no raise behind it
+    if (
+        sight.street == 3
+        and sight.bets_this_street == 1
+        and opponents == 1
+        and sight.opponents[0].stole
+    ):
+        line *= RESTEAL
+    return line
 
 
 def _steal_spot(sight: Sight, opponents: int) -> bool:

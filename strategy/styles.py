@@ -10,9 +10,10 @@ class Style:
     """``name``: how commands and the catalogues call it. ``looseness``: how much less than the
     pot odds it will call with (0 calls only with the odds; early streets also count what is
     to come). ``aggression``: how little above its fair share of the pot it bets and raises for
-    value (lower is more often). ``bluff``: the chance to bet or raise a poor hand when few
-    opponents remain. ``slowplay``: the chance to just call with a very strong hand. ``steal``:
-    the chance to complete on 3rd street with the best door showing and a hand not worth it."""
+    value (lower is more often; heads-up, a part of that margin). ``bluff``: the chance to bet
+    or raise a poor hand when few opponents remain. ``slowplay``: the chance to just call with a
+    very strong hand. ``steal``: the chance to complete on 3rd street with the best door showing
+    and a hand not worth it."""
 
     name: str
     looseness: float

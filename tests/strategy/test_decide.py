@@ -5,6 +5,7 @@ the player can see; and they weigh the chance to win against the pot odds."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from engine.cards import FULL_DECK
 from engine.evaluator import hand_key
 from engine.variants import VARIANTS
 from strategy import STYLES, Sight, decide, estimate
+from strategy.decide import _raise_line
 from strategy.equity import _result
 from tests.engine.decks import stacked_deck
 from tests.engine.test_properties import hands
@@ -125,6 +127,24 @@ def test_a_tight_player_folds_trash_to_a_raise_and_raises_a_monster() -> None:
     assert hand.actor == 0
     assert decide(Sight.of(hand, 0), STYLES["tight"], 1).decision == Decision("fold")
     assert parse_cards("2c")[0] in Sight.of(hand, 0).own_down
+
+
+def test_heads_up_a_bet_asks_a_smaller_margin_and_the_styles_keep_their_order() -> None:
+    """The margin guards against being called only by the best of several holdings: heads-up it
+    is a part of that against two opponents, careful still asking the most and loose the least."""
+    deck = stacked_deck({0: "2c7d9h", 1: "5d9sKc", 2: "4h6h8s"}, dealer=2, seats=3)
+    three = StudHand([500, 500, 500], STAKES, deck, 2)
+    three.decide(Decision("bring_in"))  # the 2c
+    assert three.actor is not None
+    sight = Sight.of(three, three.actor)
+    two = replace(sight, opponents=sight.opponents[:1])
+    margins = {}
+    for name, style in STYLES.items():
+        heads_up = _raise_line(two, style, 1) / (1 / 2) - 1
+        several = _raise_line(sight, style, 2) / (1 / 3) - 1
+        assert 0 < heads_up < several / 2
+        margins[name] = heads_up
+    assert margins["careful"] > margins["tight"] > margins["loose"]
 
 
 def test_the_sampled_result_shares_a_pot_as_the_engine_does() -> None:

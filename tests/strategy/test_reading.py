@@ -5,6 +5,7 @@ last; and, whatever it reads, never a card it cannot see."""
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import replace
 
 import pytest
@@ -122,6 +123,28 @@ def test_the_best_door_steals_an_unopened_pot() -> None:
         )
     steals, without = rates
     assert steals > 30 and without < 15
+
+
+def test_a_lone_steal_is_reraised_with_a_hand_that_beats_a_stealing_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up, a pair of eights that brought in against a king's completion: the tight player
+    re-raises in most seeds; on the usual re-raise line, rarely."""
+    deck = stacked_deck({0: "8c8d3h", 1: "5d9sKc"}, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1)
+    hand.decide(Decision("bring_in"))
+    hand.decide(Decision("raise_to", 10))
+    sight = Sight.of(hand, 0)
+    assert sight.opponents[0].stole
+
+    def reraises() -> int:
+        return sum(
+            decide(sight, STYLES["tight"], seed).decision.action == "raise_to" for seed in range(40)
+        )
+
+    against_steal = reraises()
+    monkeypatch.setattr(sys.modules["strategy.decide"], "RESTEAL", 1.0)
+    assert against_steal > 30 and reraises() < 10
 
 
 def test_the_last_seat_on_the_board_is_known() -> None:
