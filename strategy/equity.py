@@ -3,12 +3,16 @@
 Unseen are the cards the player can't see: the deck less his own cards, every up card (live
 and folded) and the community card. Each sample gives every live opponent his down cards and
 everyone the cards still to come, then values the hands with the engine's evaluators (by key:
-``engine.evaluator.high_of_key``). Each sample counts as much as the opponents' actions make it
-likely: on every street he acted, his cards of that street (his down cards and the up cards he
+``engine.evaluator.high_of_key``). An opponent's down cards are as likely as his actions make
+them: on every street he acted, his cards of that street (his down cards and the up cards he
 showed then) are classed nothing, weak or drawing, good or strong for the game (in Hi-Lo the
-better of the two halves), and a raise from a nothing holding counts little, a check from a
-strong one less than from a weak one. Folded up cards are seen cards: they are out of every
-sample, so a draw counts only its live cards.
+better of the two halves), and each class makes his action as likely as reasonable players make
+it (a raise from a nothing holding is rare, a check from a strong one rarer than from a weak
+one). His first two down cards decide every read up to 6th street, so each pair he may hold is
+weighed once and the samples deal pairs by their weight: every sample counts, however many
+actions he took. The read of 7th street, which needs his last down card too, weights the sample.
+Folded up cards are seen cards: they are out of every sample, so a draw counts only its live
+cards.
 
 For a game with a low, the result has each half and the scoop as well as the share of the pot.
 """
@@ -16,7 +20,9 @@ For a game with a low, the result has each half and the scoop as well as the sha
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import combinations
 
 from engine.cards import FULL_DECK, Card
 from engine.evaluator import CARD_KEYS, EMPTY_KEY, eight_low_of_key, high_of_key, low_of_key
@@ -26,15 +32,63 @@ from strategy.sight import BET, CALLED, CHECKED, RAISED, Opponent, Sight
 HAND_SIZE = 7
 NOTHING, WEAK, GOOD, STRONG = range(4)
 # How likely a reasonable player makes each action with a holding of each class, NOTHING to
-# STRONG: bluffs and slowplays keep every entry above zero.
-LIKELIHOOD: dict[int, tuple[float, ...]] = {
-    CHECKED: (1.0, 1.0, 0.6, 0.35),
-    CALLED: (0.45, 1.0, 1.0, 0.8),
-    BET: (0.25, 0.5, 0.9, 1.0),
-    RAISED: (0.08, 0.2, 0.55, 1.0),
+# STRONG, by game: on 3rd street, then on the later streets. Each row is over its largest entry,
+# floored so that no bluff or slowplay is ruled out; ``python -m benchmarks.reads`` measures them
+# over the benchmark's reasonable players. Nobody checks on 3rd street: that row says nothing.
+LIKELIHOOD: dict[str, tuple[dict[int, tuple[float, ...]], dict[int, tuple[float, ...]]]] = {
+    "7 Card Stud": (
+        {
+            CHECKED: (1.0, 1.0, 1.0, 1.0),
+            CALLED: (0.62, 1.0, 0.62, 0.46),
+            BET: (0.18, 0.34, 0.86, 1.0),
+            RAISED: (0.02, 0.16, 0.91, 1.0),
+        },
+        {
+            CHECKED: (1.0, 0.75, 0.54, 0.14),
+            CALLED: (0.7, 0.95, 1.0, 0.36),
+            BET: (0.09, 0.34, 0.65, 1.0),
+            RAISED: (0.02, 0.05, 0.09, 1.0),
+        },
+    ),
+    "Razz": (
+        {
+            CHECKED: (1.0, 1.0, 1.0, 1.0),
+            CALLED: (0.13, 1.0, 0.92, 0.8),
+            BET: (0.1, 0.36, 1.0, 0.93),
+            RAISED: (0.02, 0.09, 0.59, 1.0),
+        },
+        {
+            CHECKED: (1.0, 0.9, 0.22, 0.1),
+            CALLED: (0.86, 1.0, 0.53, 0.18),
+            BET: (0.14, 0.32, 0.93, 1.0),
+            RAISED: (0.05, 0.09, 0.55, 1.0),
+        },
+    ),
+    "7 Card Stud Hi/Lo": (
+        {
+            CHECKED: (1.0, 1.0, 1.0, 1.0),
+            CALLED: (0.17, 0.68, 1.0, 0.88),
+            BET: (0.09, 0.36, 0.69, 1.0),
+            RAISED: (0.02, 0.29, 0.82, 1.0),
+        },
+        {
+            CHECKED: (1.0, 0.84, 0.53, 0.25),
+            CALLED: (0.71, 1.0, 1.0, 0.56),
+            BET: (0.12, 0.3, 0.72, 1.0),
+            RAISED: (0.02, 0.04, 0.15, 1.0),
+        },
+    ),
 }
-# A 3rd-street completion from the best door showing is often a steal.
-STEAL = (0.5, 0.7, 0.9, 1.0)
+# A 3rd-street completion from the best door showing, by game: often a steal.
+STEAL: dict[str, tuple[float, ...]] = {
+    "7 Card Stud": (0.39, 0.45, 0.83, 1.0),
+    "Razz": (0.37, 0.53, 1.0, 0.83),
+    "7 Card Stud Hi/Lo": (0.24, 0.36, 0.85, 1.0),
+}
+# The classes of the holdings met, by game and by the set of cards (a bit each): a hand's later
+# decisions read the same earlier streets again. Cleared when it holds this many.
+CLASSES_KEPT = 1 << 18
+_CLASSES: dict[tuple[bool, LowRule | None], dict[int, int]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +148,30 @@ def holding_class(cards: list[Card], high: bool, low: LowRule | None) -> int:
     return max(best, WEAK if bad == 1 else NOTHING)
 
 
-def _reads(opponent: Opponent) -> list[tuple[int, tuple[float, ...]]]:
+def _class(
+    bits: int,
+    cards: list[Card],
+    classes: dict[int, int],
+    plays_high: bool,
+    low_rule: LowRule | None,
+) -> int:
+    """``holding_class`` of ``cards``, remembered by their set, ``bits`` (a bit a card)."""
+    held_class = classes.get(bits)
+    if held_class is None:
+        held_class = classes[bits] = holding_class(cards, plays_high, low_rule)
+    return held_class
+
+
+def _reads(opponent: Opponent, game: str) -> list[tuple[int, tuple[float, ...]]]:
     """The streets the opponent acted on, each with how likely his action was by class."""
+    third, later = LIKELIHOOD[game]
     return [
-        (street, STEAL if street == 3 and level == BET and opponent.stole else LIKELIHOOD[level])
+        (
+            street,
+            STEAL[game]
+            if street == 3 and level == BET and opponent.stole
+            else (third if street == 3 else later)[level],
+        )
         for street, level in opponent.actions
     ]
 
@@ -116,21 +190,37 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
     own_cards = len(sight.own) + (sight.community is not None)
     own_missing = HAND_SIZE - own_cards
     own_key = sum(map(CARD_KEYS.__getitem__, sight.own), EMPTY_KEY) + community_key
-    # Each opponent: the key of his up cards, how many cards he is missing (down ones first).
-    others = []
-    for opponent in sight.opponents:
-        key = sum(map(CARD_KEYS.__getitem__, opponent.up), EMPTY_KEY) + community_key
-        held = len(opponent.up) + opponent.down_count + (sight.community is not None)
-        others.append((opponent, key, opponent.down_count + HAND_SIZE - held, _reads(opponent)))
+    classes = _CLASSES.setdefault((plays_high, low_rule), {})
+    if len(classes) > CLASSES_KEPT:
+        classes.clear()
+    others = [
+        _Other.of(opponent, community_key, unseen, classes, plays_high, low_rule, sight.variant)
+        for opponent in sight.opponents
+    ]
+    read = [other for other in others if other.pairs]
     shared = 0
-    needed = own_missing + sum(missing for _, _, missing, _ in others)
+    needed = own_missing + sum(other.missing for other in others)
     if needed > len(unseen):
         # Too few cards for everyone's 7th street: one community card for all (RULES 2.2).
         shared = 1
-        needed = own_missing - 1 + sum(missing - 1 for _, _, missing, _ in others) + 1
+        needed = own_missing - 1 + sum(other.missing - 1 for other in others) + 1
+    # The first two down cards of an opponent whose actions are read come from his holdings by
+    # their weight; the rest of the deal is drawn from what they leave.
+    needed -= 2 * len(read)
     total_weight = high_sum = low_sum = scoop_sum = share_sum = 0.0
     for _ in range(samples):
-        drawn = rng.sample(unseen, needed)
+        picked: dict[int, tuple[Card, ...]] = {}
+        while read:
+            taken: set[Card] = set()
+            for other in read:
+                pair = other.pairs[bisect_left(other.cumulative, rng.random() * other.total)]
+                picked[other.seat] = pair
+                taken.update(pair)
+            if len(taken) == 2 * len(read):
+                break  # no card held twice: a deal from the holdings' joint weights
+        drawn = rng.sample(unseen, needed + 2 * len(read))
+        if picked:
+            drawn = [card for card in drawn if card not in taken][:needed]
         at = 0
         common = 0
         if shared:
@@ -142,14 +232,20 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
         at += own_missing - shared
         weight = 1.0
         keys = []
-        for opponent, key, missing, reads in others:
-            take = drawn[at : at + missing - shared]
-            at += missing - shared
-            down = take[: opponent.down_count]
-            for street, likely in reads:
-                then = down[:2] + list(opponent.up[: street - 2]) + down[2 : street - 4]
-                if len(then) >= 3:
-                    weight *= likely[holding_class(then, plays_high, low_rule)]
+        for other in others:
+            held = picked.get(other.seat, ())
+            count = other.missing - shared - len(held)
+            take = [*held, *drawn[at : at + count]]
+            at += count
+            if other.late:
+                down = take[: other.down_count]
+                bits = other.up_bits
+                for card in down:
+                    bits |= 1 << card
+                held_class = _class(bits, [*down, *other.up], classes, plays_high, low_rule)
+                for likely in other.late:
+                    weight *= likely[held_class]
+            key = other.key
             for card in take:
                 key += CARD_KEYS[card]
             keys.append(key + common)
@@ -172,6 +268,73 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
         scoop_sum / total_weight,
         samples,
     )
+
+
+@dataclass(slots=True)
+class _Other:
+    """An opponent as the samples deal him: ``key``, his up cards (and the community card);
+    ``missing``, his cards still to deal (down ones first); ``pairs``, every two first down
+    cards he may hold when his actions are read, with the running sum of their weights by his
+    reads of the streets they decide (3rd to 6th); ``late``, the reads that need his third down
+    card too (7th street)."""
+
+    seat: int
+    up: tuple[Card, ...]
+    up_bits: int
+    down_count: int
+    key: int
+    missing: int
+    pairs: list[tuple[Card, Card]]
+    cumulative: list[float]
+    total: float
+    late: list[tuple[float, ...]]
+
+    @classmethod
+    def of(
+        cls,
+        opponent: Opponent,
+        community_key: int,
+        unseen: list[Card],
+        classes: dict[int, int],
+        plays_high: bool,
+        low_rule: LowRule | None,
+        game: str,
+    ) -> _Other:
+        key = sum(map(CARD_KEYS.__getitem__, opponent.up), EMPTY_KEY) + community_key
+        held = len(opponent.up) + opponent.down_count + (community_key != 0)
+        early: list[tuple[int, tuple[Card, ...], tuple[float, ...]]] = []
+        late: list[tuple[float, ...]] = []
+        for street, likely in _reads(opponent, game):
+            if street <= 6 or opponent.down_count < 3:
+                up = opponent.up[: street - 2]
+                early.append((sum(1 << card for card in up), up, likely))
+            else:
+                late.append(likely)
+        pairs: list[tuple[Card, Card]] = []
+        cumulative: list[float] = []
+        total = 0.0
+        if early:
+            for pair in combinations(unseen, 2):
+                weight = 1.0
+                bits = (1 << pair[0]) | (1 << pair[1])
+                for up_bits, up, likely in early:
+                    read = _class(bits | up_bits, [*pair, *up], classes, plays_high, low_rule)
+                    weight *= likely[read]
+                total += weight
+                pairs.append(pair)
+                cumulative.append(total)
+        return cls(
+            opponent.seat,
+            opponent.up,
+            sum(1 << card for card in opponent.up),
+            opponent.down_count,
+            key,
+            opponent.down_count + HAND_SIZE - held,
+            pairs,
+            cumulative,
+            total,
+            late,
+        )
 
 
 def _result(
