@@ -19,10 +19,12 @@ For a game with a low, the result has each half and the scoop as well as the sha
 
 from __future__ import annotations
 
+import json
 import random
 from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 from engine.cards import FULL_DECK, Card
 from engine.evaluator import CARD_KEYS, EMPTY_KEY, eight_low_of_key, high_of_key, low_of_key
@@ -31,60 +33,36 @@ from strategy.sight import BET, CALLED, CHECKED, RAISED, Opponent, Sight
 
 HAND_SIZE = 7
 NOTHING, WEAK, GOOD, STRONG = range(4)
-# How likely a reasonable player makes each action with a holding of each class, NOTHING to
-# STRONG, by game: on 3rd street, then on the later streets. Each row is over its largest entry,
-# floored so that no bluff or slowplay is ruled out; ``python -m benchmarks.reads`` measures them
-# over the benchmark's reasonable players. Nobody checks on 3rd street: that row says nothing.
-LIKELIHOOD: dict[str, tuple[dict[int, tuple[float, ...]], dict[int, tuple[float, ...]]]] = {
-    "7 Card Stud": (
-        {
-            CHECKED: (1.0, 1.0, 1.0, 1.0),
-            CALLED: (0.62, 1.0, 0.62, 0.46),
-            BET: (0.18, 0.34, 0.86, 1.0),
-            RAISED: (0.02, 0.16, 0.91, 1.0),
-        },
-        {
-            CHECKED: (1.0, 0.75, 0.54, 0.14),
-            CALLED: (0.7, 0.95, 1.0, 0.36),
-            BET: (0.09, 0.34, 0.65, 1.0),
-            RAISED: (0.02, 0.05, 0.09, 1.0),
-        },
-    ),
-    "Razz": (
-        {
-            CHECKED: (1.0, 1.0, 1.0, 1.0),
-            CALLED: (0.13, 1.0, 0.92, 0.8),
-            BET: (0.1, 0.36, 1.0, 0.93),
-            RAISED: (0.02, 0.09, 0.59, 1.0),
-        },
-        {
-            CHECKED: (1.0, 0.9, 0.22, 0.1),
-            CALLED: (0.86, 1.0, 0.53, 0.18),
-            BET: (0.14, 0.32, 0.93, 1.0),
-            RAISED: (0.05, 0.09, 0.55, 1.0),
-        },
-    ),
-    "7 Card Stud Hi/Lo": (
-        {
-            CHECKED: (1.0, 1.0, 1.0, 1.0),
-            CALLED: (0.17, 0.68, 1.0, 0.88),
-            BET: (0.09, 0.36, 0.69, 1.0),
-            RAISED: (0.02, 0.29, 0.82, 1.0),
-        },
-        {
-            CHECKED: (1.0, 0.84, 0.53, 0.25),
-            CALLED: (0.71, 1.0, 1.0, 0.56),
-            BET: (0.12, 0.3, 0.72, 1.0),
-            RAISED: (0.02, 0.04, 0.15, 1.0),
-        },
-    ),
-}
-# A 3rd-street completion from the best door showing, by game: often a steal.
-STEAL: dict[str, tuple[float, ...]] = {
-    "7 Card Stud": (0.39, 0.45, 0.83, 1.0),
-    "Razz": (0.37, 0.53, 1.0, 0.83),
-    "7 Card Stud Hi/Lo": (0.24, 0.36, 0.85, 1.0),
-}
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """How likely a reasonable player makes each action (``strategy.sight``'s levels) with a
+    holding of each class, NOTHING to STRONG, each row over its largest entry: on 3rd street,
+    on the later streets, and for a completion from the best door showing (often a steal)."""
+
+    third: dict[int, tuple[float, ...]]
+    later: dict[int, tuple[float, ...]]
+    steal: tuple[float, ...]
+
+
+def _load_reads() -> dict[tuple[str, bool], Reads]:
+    """The reads by game and whether the pot is heads-up, as ``python -m benchmarks.reads``
+    measured them over the benchmark's reasonable players: heads-up they open and fire wider."""
+    levels = {"checked": CHECKED, "called": CALLED, "bet": BET, "raised": RAISED}
+    table = json.loads((Path(__file__).parent / "reads.json").read_text())
+    reads = {}
+    for game, formats in table.items():
+        for name, read in formats.items():
+            third, later = (
+                {levels[level]: tuple(row) for level, row in read[street].items()}
+                for street in ("third", "later")
+            )
+            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]))
+    return reads
+
+
+LIKELIHOOD = _load_reads()
 # The classes of the holdings met, by game and by the set of cards (a bit each): a hand's later
 # decisions read the same earlier streets again. Cleared when it holds this many.
 CLASSES_KEPT = 1 << 18
@@ -162,15 +140,14 @@ def _class(
     return held_class
 
 
-def _reads(opponent: Opponent, game: str) -> list[tuple[int, tuple[float, ...]]]:
+def _reads(opponent: Opponent, read: Reads) -> list[tuple[int, tuple[float, ...]]]:
     """The streets the opponent acted on, each with how likely his action was by class."""
-    third, later = LIKELIHOOD[game]
     return [
         (
             street,
-            STEAL[game]
+            read.steal
             if street == 3 and level == BET and opponent.stole
-            else (third if street == 3 else later)[level],
+            else (read.third if street == 3 else read.later)[level],
         )
         for street, level in opponent.actions
     ]
@@ -193,11 +170,12 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
     classes = _CLASSES.setdefault((plays_high, low_rule), {})
     if len(classes) > CLASSES_KEPT:
         classes.clear()
+    read = LIKELIHOOD[sight.variant, len(sight.opponents) == 1]
     others = [
-        _Other.of(opponent, community_key, unseen, classes, plays_high, low_rule, sight.variant)
+        _Other.of(opponent, community_key, unseen, classes, plays_high, low_rule, read)
         for opponent in sight.opponents
     ]
-    read = [other for other in others if other.pairs]
+    weighed = [other for other in others if other.pairs]
     shared = 0
     needed = own_missing + sum(other.missing for other in others)
     if needed > len(unseen):
@@ -206,19 +184,19 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
         needed = own_missing - 1 + sum(other.missing - 1 for other in others) + 1
     # The first two down cards of an opponent whose actions are read come from his holdings by
     # their weight; the rest of the deal is drawn from what they leave.
-    needed -= 2 * len(read)
+    needed -= 2 * len(weighed)
     total_weight = high_sum = low_sum = scoop_sum = share_sum = 0.0
     for _ in range(samples):
         picked: dict[int, tuple[Card, ...]] = {}
-        while read:
+        while weighed:
             taken: set[Card] = set()
-            for other in read:
+            for other in weighed:
                 pair = other.pairs[bisect_left(other.cumulative, rng.random() * other.total)]
                 picked[other.seat] = pair
                 taken.update(pair)
-            if len(taken) == 2 * len(read):
+            if len(taken) == 2 * len(weighed):
                 break  # no card held twice: a deal from the holdings' joint weights
-        drawn = rng.sample(unseen, needed + 2 * len(read))
+        drawn = rng.sample(unseen, needed + 2 * len(weighed))
         if picked:
             drawn = [card for card in drawn if card not in taken][:needed]
         at = 0
@@ -298,13 +276,13 @@ class _Other:
         classes: dict[int, int],
         plays_high: bool,
         low_rule: LowRule | None,
-        game: str,
+        read: Reads,
     ) -> _Other:
         key = sum(map(CARD_KEYS.__getitem__, opponent.up), EMPTY_KEY) + community_key
-        held = len(opponent.up) + opponent.down_count + (community_key != 0)
+        dealt = len(opponent.up) + opponent.down_count + (community_key != 0)
         early: list[tuple[int, tuple[Card, ...], tuple[float, ...]]] = []
         late: list[tuple[float, ...]] = []
-        for street, likely in _reads(opponent, game):
+        for street, likely in _reads(opponent, read):
             if street <= 6 or opponent.down_count < 3:
                 up = opponent.up[: street - 2]
                 early.append((sum(1 << card for card in up), up, likely))
@@ -318,8 +296,8 @@ class _Other:
                 weight = 1.0
                 bits = (1 << pair[0]) | (1 << pair[1])
                 for up_bits, up, likely in early:
-                    read = _class(bits | up_bits, [*pair, *up], classes, plays_high, low_rule)
-                    weight *= likely[read]
+                    kind = _class(bits | up_bits, [*pair, *up], classes, plays_high, low_rule)
+                    weight *= likely[kind]
                 total += weight
                 pairs.append(pair)
                 cumulative.append(total)
@@ -329,7 +307,7 @@ class _Other:
             sum(1 << card for card in opponent.up),
             opponent.down_count,
             key,
-            opponent.down_count + HAND_SIZE - held,
+            opponent.down_count + HAND_SIZE - dealt,
             pairs,
             cumulative,
             total,

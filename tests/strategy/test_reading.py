@@ -16,8 +16,8 @@ from engine.cards import FULL_DECK
 from engine.evaluator import evaluate
 from strategy import STYLES, Sight, decide, estimate
 from strategy.decide import MAX_SAMPLES
-from strategy.equity import GOOD, LIKELIHOOD, NOTHING, STEAL, STRONG, WEAK, holding_class
-from strategy.sight import BET, CALLED, RAISED
+from strategy.equity import GOOD, LIKELIHOOD, NOTHING, STRONG, WEAK, holding_class
+from strategy.sight import BET, CALLED, CHECKED, RAISED
 from tests.engine.decks import stacked_deck
 
 STAKES = Stakes(ante=1, bring_in=3, small_bet=10, big_bet=20)
@@ -70,6 +70,21 @@ def _sixth_street(fifth: str) -> Sight:
         hand.decide(Decision("check"))
     assert hand.actor == 0
     return Sight.of(hand, 0)
+
+
+@pytest.mark.parametrize("variant", [STUD_HIGH, RAZZ, STUD_HI_LO])
+@pytest.mark.parametrize("heads_up", [True, False])
+def test_every_game_and_format_has_its_reads(variant: Variant, heads_up: bool) -> None:
+    """A row for every action a read meets, a likelihood for every class: none rules a holding
+    out, and a bet or a raise makes a strong holding likelier than nothing."""
+    read = LIKELIHOOD[variant.name, heads_up]
+    for rows in (read.third, read.later):
+        assert sorted(rows) == [CHECKED, CALLED, BET, RAISED]
+        for row in [*rows.values(), read.steal]:
+            assert len(row) == 4 and all(0 < p <= 1 for p in row) and max(row) == 1
+        assert (
+            rows[BET][STRONG] > rows[BET][NOTHING] and rows[RAISED][STRONG] > rows[RAISED][NOTHING]
+        )
 
 
 def test_a_raise_narrows_an_opponent_to_stronger_holdings_than_a_call() -> None:
@@ -221,7 +236,7 @@ def test_the_samples_follow_what_the_actions_say_even_after_many() -> None:
     sight = Sight.of(hand, 0)
     reads = dict(sight.opponents[0].actions)
     assert [reads.get(street) for street in range(3, 8)] == [BET] * 5
-    third, later = LIKELIHOOD[sight.variant]
+    read = LIKELIHOOD[sight.variant, True]  # heads-up
     up = list(sight.opponents[0].up)
     unseen = [card for card in FULL_DECK if card not in set(sight.own) | set(up)]
     mine = evaluate(sight.own)
@@ -234,9 +249,9 @@ def test_the_samples_follow_what_the_actions_say_even_after_many() -> None:
             for street in range(3, 8):
                 then = [*pair, *up[: street - 2], *([last] if street == 7 else [])]
                 likely = (
-                    STEAL[sight.variant]
+                    read.steal
                     if street == 3 and sight.opponents[0].stole
-                    else (third if street == 3 else later)[BET]
+                    else (read.third if street == 3 else read.later)[BET]
                 )
                 weight *= likely[holding_class(then, True, None)]
             theirs = evaluate([*pair, *up, last])
