@@ -32,7 +32,7 @@ from engine import StudHand, Variant
 from engine import events as ev
 from engine.cards import FULL_DECK
 from strategy.equity import holding_class
-from strategy.sight import BET, CALLED, CHECKED, RAISED
+from strategy.sight import BET, CALLED, CHECKED, RAISED, best_door
 
 FOLDED = RAISED + 1
 LEVELS = {CHECKED: "checked", CALLED: "called", BET: "bet", RAISED: "raised", FOLDED: "folded"}
@@ -78,15 +78,16 @@ def _play(
         deck = rng.sample(FULL_DECK, 52)
         hand = StudHand([BUY_IN] * size, STAKES, deck, rng.randrange(size), variant)
         strongest: dict[tuple[int, int], tuple[int, int]] = {}
-        best_door: dict[int, bool] = {}
+        best_doors: dict[int, bool] = {}
         while hand.actor is not None:
             seat, street = hand.actor, hand.street
             decision = players[names[seat]](hand, seat, rng)
             if decision.action != "bring_in":
                 cards = [card for card, _ in hand.cards(seat)]
                 held = holding_class(cards, hand.variant.high, hand.variant.low)
-                if street == 3 and seat not in best_door:
-                    best_door[seat] = _best_door(hand, seat)
+                if street == 3 and seat not in best_doors:
+                    folded = {other for other in range(size) if hand.folded(other)}
+                    best_doors[seat] = best_door(hand, seat, folded)
                 level = {"check": CHECKED, "call": CALLED, "fold": FOLDED}.get(decision.action)
                 if level is None:
                     level = RAISED if _bets_this_street(hand) else BET
@@ -96,7 +97,7 @@ def _play(
             hand.decide(decision)
         for (street, seat), (held, level) in strongest.items():
             acted[street == 3, held, level] += 1
-            if street == 3 and best_door[seat]:
+            if street == 3 and best_doors[seat]:
                 doors[held, level == BET] += 1
     return acted, doors
 
@@ -144,21 +145,6 @@ def _bets_this_street(hand: StudHand) -> int:
             break
         count += isinstance(event, ev.Complete | ev.Bet | ev.Raise)
     return count
-
-
-def _best_door(hand: StudHand, seat: int) -> bool:
-    """Whether ``seat``'s door beats every other door still in (high in Stud and Hi-Lo, low in
-    Razz), as ``strategy.sight`` tells a possible steal."""
-
-    def strength(rank: int) -> int:
-        return rank if hand.variant.high else -(1 if rank == 14 else rank)
-
-    door = strength(hand.up_cards(seat)[0].rank)
-    return all(
-        door > strength(hand.up_cards(other)[0].rank)
-        for other in range(len(hand.stacks))
-        if other != seat and not hand.folded(other)
-    )
 
 
 if __name__ == "__main__":

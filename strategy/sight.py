@@ -92,7 +92,7 @@ class Sight:
             if level >= BET:
                 street_bets += 1
                 level = RAISED if street_bets > 1 else BET
-            if street == 3 and level == BET and _best_door(hand, seat_of, folded):
+            if street == 3 and level == BET and best_door(hand, seat_of, folded):
                 stole.add(seat_of)
             strongest[street, seat_of] = max(level, strongest.get((street, seat_of), CHECKED))
         opponents: list[Opponent] = []
@@ -149,7 +149,7 @@ _LEVELS: dict[type, int] = {
 }
 
 
-def _best_door(hand: StudHand, seat: int, folded: set[int]) -> bool:
+def best_door(hand: StudHand, seat: int, folded: set[int]) -> bool:
     """Whether ``seat``'s door card beats every other door of those not yet folded: the seat a
     completion may be a steal from (high cards in Stud and Hi-Lo, low ones in Razz)."""
     door = hand.up_cards(seat)[0]

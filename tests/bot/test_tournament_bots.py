@@ -14,7 +14,7 @@ from bot.core.errors import TableError
 from bot.core.house import House
 from bot.core.storage import HouseCannotCover, InvalidTableConfig, Store, Tournament
 from bot.core.storage.house import HOUSE, is_bot
-from bot.core.views import LobbyView
+from bot.core.views import ButtonSpec, LobbyView
 from engine.tournament import award, prize_table
 from tests.bot.fakes import GUILD
 from tests.bot.tournament_run import BUY_IN, TournamentRun, places_are_each_taken_once
@@ -23,7 +23,17 @@ from tests.databases import POSTGRESQL_IN_SLOW_TIER
 FUNDS = 10_000
 ADMIN = 1
 SEED = 1
-PEOPLE_GO_OUT_SEED = 2
+BOTS = 3
+
+
+def calls_down(buttons: list[ButtonSpec]) -> ButtonSpec:
+    """A person who calls every bet and checks when he may: against the bots he goes out before
+    the end under most seeds (7 of the first 8), more often than one playing at random."""
+    for action in ("call", "check"):
+        for spec in buttons:
+            if spec.action == action:
+                return spec
+    return buttons[0]  # the bring-in
 
 
 async def house_balance(store: Store) -> int:
@@ -116,9 +126,7 @@ async def test_people_and_bots_play_over_two_tables_and_the_house_gets_the_bots_
 async def test_with_no_person_left_the_bots_play_it_out_at_once(
     store: Store, seeded: Callable[[TournamentRun], TournamentRun]
 ) -> None:
-    # A seed under which both people, playing at random, go out before the end (under some a
-    # person wins it, and there is no moment with only bots left to measure).
-    run = seeded(TournamentRun(store, seed=PEOPLE_GO_OUT_SEED, players=2, seats=6))
+    run = seeded(TournamentRun(store, seed=SEED, players=2, seats=6))
     await store.house_wallet.fund(GUILD, FUNDS, by=ADMIN)
     # Hands dealt when the lobby first showed only bots, and when it finished
     dealt_when: dict[str, int] = {}
@@ -133,7 +141,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
         return 900
 
     run.lobby.on_show = show
-    director = await run.register_all(level_hands=3, bots=3, bot_style="tight")
+    director = await run.register_all(level_hands=3, bots=BOTS, bot_style="tight")
     # Every wait on the clock begun once no person is left: a countdown between hands or a
     # bot's pause before acting would be one.
     waits: list[float] = []
@@ -145,8 +153,9 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
         await sleep(seconds)
 
     run.clock.sleep = recorded  # type: ignore[method-assign]
-    # The people play at random until the last one is out; the bots play on by themselves.
-    await run.play(until=lambda d: d.unattended())
+    # The people call the bots down until the last one is out (under a seed where a person wins
+    # it, no moment has only bots left to measure); the bots play on by themselves.
+    await run.play(until=lambda d: d.unattended(), choose=calls_down)
     # Nobody is waiting: no countdown between hands and no pause before a bot acts (but one
     # begun before the last person went out, and the countdown the hand he went out in began).
     await run.clock.advance(max(run.house.computer_players.delay), run.house)
@@ -160,7 +169,7 @@ async def test_with_no_person_left_the_bots_play_it_out_at_once(
     entries = await store.tournaments.entries(director.tournament.tournament_id)
     winner = next(e for e in entries if e.place == 1)
     assert is_bot(winner.user_id) and winner.prize
-    assert await house_balance(store) == FUNDS - 3 * BUY_IN + sum(
+    assert await house_balance(store) == FUNDS - BOTS * BUY_IN + sum(
         e.prize or 0 for e in entries if is_bot(e.user_id)
     )
     await store.audit()

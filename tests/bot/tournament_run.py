@@ -14,6 +14,7 @@ from bot.core.storage import Store, Tournament
 from bot.core.storage.house import is_bot
 from bot.core.table import Table
 from bot.core.tournament import Record, TournamentDirector
+from bot.core.views import ButtonSpec
 from engine.cards import FULL_DECK, Card
 from engine.tournament import award, paid_places, prize_table
 from tests.bot.fakes import GUILD, Lobby, ManualClock, screened
@@ -146,11 +147,12 @@ class TournamentRun:
         max_steps: int = 200_000,
         crashes: float = 0.0,
         until: Callable[[TournamentDirector], bool] = lambda director: director.finished,
+        choose: Callable[[list[ButtonSpec]], ButtonSpec] | None = None,
     ) -> None:
-        """Random decisions at every table until one player has every chip (or ``until``): the
-        audit (the tournament's included) after every hand, balance whenever every table is
-        between hands; after any decision, with probability ``crashes``, a crash and a
-        restart. Computer players act by themselves, after their pause on the clock."""
+        """Random decisions (or ``choose``'s) at every table until one player has every chip (or
+        ``until``): the audit (the tournament's included) after every hand, balance whenever
+        every table is between hands; after any decision, with probability ``crashes``, a crash
+        and a restart. Computer players act by themselves, after their pause on the clock."""
         for _ in range(max_steps):
             director = self.director
             assert director is not None
@@ -162,7 +164,8 @@ class TournamentRun:
                 actor = table.actor_id()
                 if live is None or actor is None or is_bot(actor):
                     continue
-                spec = self.rng.choice(table.buttons())
+                buttons = table.buttons()
+                spec = self.rng.choice(buttons) if choose is None else choose(buttons)
                 await self.house.dealer.act(table.channel_id, actor, spec.action, spec.amount)
                 acted = True
                 ended = table.live is not live

@@ -1,9 +1,10 @@
 """The benchmark's opponents play legal poker in every game and seat (the engine refuses any
 illegal decision), read only their own down cards, and the frozen players are the code before
-its players read their opponents."""
+its players read their opponents; what they do by holding is the table the players read by."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from benchmarks.baseline import BEFORE, load
 from benchmarks.bots import GAMES, OPPONENTS, REASONABLE, STAKES, cell, opponent
+from benchmarks.reads import FORMATS, TABLE, _play, _report
 from engine import Decision, StudHand
 from engine.cards import FULL_DECK
 from strategy import Sight, decide
@@ -91,3 +93,25 @@ def test_a_cell_is_dealt_twice_a_deck_and_counts_hands() -> None:
     result = cell("stud", "tight", REASONABLE[0], 2, 6, 16, 1)
     assert result.hands == 6
     assert result.half > 0
+
+
+def test_the_reads_the_players_load_have_the_shape_the_measure_writes() -> None:
+    """``benchmarks.reads`` over a few hands gives a table of the very shape of
+    ``strategy/reads.json``: every game and format, both phases of the hand, every action a read
+    meets and the steal, a figure for each class."""
+    rng = random.Random(3)
+    written: dict[str, dict[str, object]] = {}
+    for variant in GAMES.values():
+        for name, seats in FORMATS.items():
+            acted, doors = _play(variant, seats, 4, rng)
+            assert sum(acted.values()) >= 4  # someone acts after the bring-in in every hand
+            written.setdefault(variant.name, {})[name] = _report(name, acted, doors)
+    loaded = json.loads(TABLE.read_text())
+
+    def shape(value: object) -> object:
+        if isinstance(value, dict):
+            return {key: shape(inner) for key, inner in value.items()}
+        assert isinstance(value, list) and all(0 < p <= 1 for p in value)
+        return len(value)
+
+    assert shape(written) == shape(loaded)
