@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -60,8 +61,14 @@ def main() -> None:
             acted, doors = _play(variant, seats, args.hands, rng)
             table.setdefault(variant.name, {})[name] = _report(f"{game}, {name}", acted, doors)
     if args.write:
-        TABLE.write_text(json.dumps(table, indent=1) + "\n")
+        TABLE.write_text(dumps(table))
         print(f"\nWritten to {TABLE}")
+
+
+def dumps(table: object) -> str:
+    """The table as JSON, a row of figures to a line."""
+    text = json.dumps(table, indent=1)
+    return re.sub(r"\[[^\[\]{}]*\]", lambda row: json.dumps(json.loads(row[0])), text) + "\n"
 
 
 def _play(
