@@ -171,11 +171,16 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
     if len(classes) > CLASSES_KEPT:
         classes.clear()
     read = LIKELIHOOD[sight.variant, len(sight.opponents) == 1]
+    # Every two cards an opponent may hold down, with their set (a bit a card): the same for
+    # every opponent whose actions are read.
+    pairs: list[tuple[tuple[Card, Card], int]] = []
+    if any(opponent.actions for opponent in sight.opponents):
+        pairs = [(pair, (1 << pair[0]) | (1 << pair[1])) for pair in combinations(unseen, 2)]
     others = [
-        _Other.of(opponent, community_key, unseen, classes, plays_high, low_rule, read)
+        _Other.of(opponent, community_key, pairs, classes, plays_high, low_rule, read)
         for opponent in sight.opponents
     ]
-    weighed = [other for other in others if other.pairs]
+    weighed = [other for other in others if other.cumulative]
     shared = 0
     needed = own_missing + sum(other.missing for other in others)
     if needed > len(unseen):
@@ -191,7 +196,7 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
         while weighed:
             taken: set[Card] = set()
             for other in weighed:
-                pair = other.pairs[bisect_left(other.cumulative, rng.random() * other.total)]
+                pair = pairs[bisect_left(other.cumulative, rng.random() * other.total)][0]
                 picked[other.seat] = pair
                 taken.update(pair)
             if len(taken) == 2 * len(weighed):
@@ -251,10 +256,10 @@ def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:
 @dataclass(slots=True)
 class _Other:
     """An opponent as the samples deal him: ``key``, his up cards (and the community card);
-    ``missing``, his cards still to deal (down ones first); ``pairs``, every two first down
-    cards he may hold when his actions are read, with the running sum of their weights by his
-    reads of the streets they decide (3rd to 6th); ``late``, the reads that need his third down
-    card too (7th street)."""
+    ``missing``, his cards still to deal (down ones first); ``cumulative``, when his actions
+    are read, the running sum of the weights of the pairs of first down cards he may hold (in
+    the order ``estimate`` lists them) by his reads of the streets they decide (3rd to 6th);
+    ``late``, the reads that need his third down card too (7th street)."""
 
     seat: int
     up: tuple[Card, ...]
@@ -262,7 +267,6 @@ class _Other:
     down_count: int
     key: int
     missing: int
-    pairs: list[tuple[Card, Card]]
     cumulative: list[float]
     total: float
     late: list[tuple[float, ...]]
@@ -272,7 +276,7 @@ class _Other:
         cls,
         opponent: Opponent,
         community_key: int,
-        unseen: list[Card],
+        pairs: list[tuple[tuple[Card, Card], int]],
         classes: dict[int, int],
         plays_high: bool,
         low_rule: LowRule | None,
@@ -288,18 +292,15 @@ class _Other:
                 early.append((sum(1 << card for card in up), up, likely))
             else:
                 late.append(likely)
-        pairs: list[tuple[Card, Card]] = []
         cumulative: list[float] = []
         total = 0.0
         if early:
-            for pair in combinations(unseen, 2):
+            for pair, bits in pairs:
                 weight = 1.0
-                bits = (1 << pair[0]) | (1 << pair[1])
                 for up_bits, up, likely in early:
                     kind = _class(bits | up_bits, [*pair, *up], classes, plays_high, low_rule)
                     weight *= likely[kind]
                 total += weight
-                pairs.append(pair)
                 cumulative.append(total)
         return cls(
             opponent.seat,
@@ -308,7 +309,6 @@ class _Other:
             opponent.down_count,
             key,
             opponent.down_count + HAND_SIZE - dealt,
-            pairs,
             cumulative,
             total,
             late,
