@@ -6,10 +6,11 @@ their opponents by (``strategy/reads.json``, loaded by ``strategy.equity``).
 The benchmark's reasonable players (``benchmarks.bots.REASONABLE``: the chart player, the
 station, the aggressor and the frozen computer players of each style) play one another, each
 seat one of them drawn at random: ``--hands`` hands a game heads-up, as many at 3 to 6 seats.
-For every street a player acted on, his strongest action there is counted as ``strategy.sight``
-reads it (checked, called, bet, raised), or his fold, by the class of the cards he held then
-(``strategy.equity.holding_class``); on 3rd street also whether he completed from the best door
-showing, among the players whose door was the best when they first acted.
+For every street a player acted on, his strongest action there is counted as
+``strategy.sight.actions`` reads it (checked, called, bet, raised), or his fold, by the class of
+the cards he held then (``strategy.equity.holding_class``); on 3rd street also whether he
+completed from the best door showing, among the players whose door was the best when they first
+acted.
 
 Prints, per game and format, for 3rd street and for the later streets, how many holdings of
 each class acted and how likely each action was for each class; ``--write`` writes them to
@@ -30,10 +31,9 @@ from pathlib import Path
 
 from benchmarks.bots import BUY_IN, GAMES, REASONABLE, STAKES, opponent
 from engine import StudHand, Variant
-from engine import events as ev
 from engine.cards import FULL_DECK
 from strategy.equity import holding_class
-from strategy.sight import BET, CALLED, CHECKED, RAISED, best_door
+from strategy.sight import BET, CALLED, CHECKED, RAISED, actions, best_door
 
 FOLDED = RAISED + 1
 LEVELS = {CHECKED: "checked", CALLED: "called", BET: "bet", RAISED: "raised", FOLDED: "folded"}
@@ -84,28 +84,27 @@ def _play(
         names = [rng.choice(REASONABLE) for _ in range(size)]
         deck = rng.sample(FULL_DECK, 52)
         hand = StudHand([BUY_IN] * size, STAKES, deck, rng.randrange(size), variant)
-        strongest: dict[tuple[int, int], tuple[int, int]] = {}
+        held: dict[tuple[int, int], int] = {}
+        folds: set[tuple[int, int]] = set()
         best_doors: dict[int, bool] = {}
         while hand.actor is not None:
             seat, street = hand.actor, hand.street
             decision = players[names[seat]](hand, seat, rng)
             if decision.action != "bring_in":
                 cards = [card for card, _ in hand.cards(seat)]
-                held = holding_class(cards, hand.variant.high, hand.variant.low)
+                held[street, seat] = holding_class(cards, hand.variant.high, hand.variant.low)
                 if street == 3 and seat not in best_doors:
                     folded = {other for other in range(size) if hand.folded(other)}
                     best_doors[seat] = best_door(hand, seat, folded)
-                level = {"check": CHECKED, "call": CALLED, "fold": FOLDED}.get(decision.action)
-                if level is None:
-                    level = RAISED if _bets_this_street(hand) else BET
-                before = strongest.get((street, seat))
-                if before is None or level == FOLDED or level > before[1]:
-                    strongest[street, seat] = (held, level)
+                if decision.action == "fold":
+                    folds.add((street, seat))
             hand.decide(decision)
-        for (street, seat), (held, level) in strongest.items():
-            acted[street == 3, held, level] += 1
+        strongest = actions(hand)[0]
+        for (street, seat), kind in held.items():
+            level = FOLDED if (street, seat) in folds else strongest[street, seat]
+            acted[street == 3, kind, level] += 1
             if street == 3 and best_doors[seat]:
-                doors[held, level == BET] += 1
+                doors[kind, level == BET] += 1
     return acted, doors
 
 
@@ -143,15 +142,6 @@ def _relative(chance: list[float]) -> list[float]:
     if not top:
         return [1.0 for _ in chance]
     return [max(FLOOR, round(p / top, 2)) for p in chance]
-
-
-def _bets_this_street(hand: StudHand) -> int:
-    count = 0
-    for event in reversed(hand.events):
-        if isinstance(event, ev.StreetStarted):
-            break
-        count += isinstance(event, ev.Complete | ev.Bet | ev.Raise)
-    return count
 
 
 if __name__ == "__main__":

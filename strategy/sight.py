@@ -1,9 +1,10 @@
 """What one player can see of a hand at his decision, as plain data: his own cards, every up
 card, the up cards of folded hands (dead), the pot, the bets and what he may do.
 
-``Sight.of`` is the only place the computer player reads a ``StudHand``, and it reads of the
-others exactly what the table shows: up cards, how many cards are down, chips and actions. A
-``Sight`` is small and picklable, so the thinking can run in another thread or process.
+``Sight.of`` (with ``actions``, what each player's actions say) is the only place the computer
+player reads a ``StudHand``, and it reads of the others exactly what the table shows: up cards,
+how many cards are down, chips and actions. A ``Sight`` is small and picklable, so the thinking
+can run in another thread or process.
 """
 
 from __future__ import annotations
@@ -71,30 +72,11 @@ class Sight:
     def of(cls, hand: StudHand, seat: int) -> Sight:
         """What ``seat`` sees now; he must be the actor."""
         assert hand.actor == seat, "a player decides on his own turn"
-        strongest: dict[tuple[int, int], int] = {}
-        stole: set[int] = set()
-        folded: set[int] = set()
-        street_bets = 0
-        street = 3
-        first = hand.dealing_order[0]
-        for event in hand.events:
-            if isinstance(event, ev.StreetStarted):
-                street_bets = 0
-                street = event.street
-            elif isinstance(event, ev.FirstToAct):
-                first = event.seat
-            elif isinstance(event, ev.Fold):
-                folded.add(event.seat)
-            level = _LEVELS.get(type(event))
-            if level is None or not isinstance(event, ev.Action):
-                continue
-            seat_of = event.seat
-            if level >= BET:
-                street_bets += 1
-                level = RAISED if street_bets > 1 else BET
-            if street == 3 and level == BET and best_door(hand, seat_of, folded):
-                stole.add(seat_of)
-            strongest[street, seat_of] = max(level, strongest.get((street, seat_of), CHECKED))
+        strongest, stole, street_bets = actions(hand)
+        first = next(
+            (e.seat for e in reversed(hand.events) if isinstance(e, ev.FirstToAct)),
+            hand.dealing_order[0],
+        )
         opponents: list[Opponent] = []
         dead: list[Card] = []
         for other in hand.dealing_order:
@@ -138,6 +120,35 @@ class Sight:
             bets_this_street=street_bets,
             last_to_act=bool(acting) and acting[-1] == seat,
         )
+
+
+def actions(hand: StudHand) -> tuple[dict[tuple[int, int], int], set[int], int]:
+    """Each player's strongest voluntary action on each street he acted, by (street, seat), as
+    CHECKED..RAISED (a bring-in is forced and says nothing); the seats that completed on 3rd
+    street with the best door of those still in (maybe a steal); the completions, bets and
+    raises on the street being played."""
+    strongest: dict[tuple[int, int], int] = {}
+    stole: set[int] = set()
+    folded: set[int] = set()
+    street_bets = 0
+    street = 3
+    for event in hand.events:
+        if isinstance(event, ev.StreetStarted):
+            street_bets = 0
+            street = event.street
+        elif isinstance(event, ev.Fold):
+            folded.add(event.seat)
+        level = _LEVELS.get(type(event))
+        if level is None or not isinstance(event, ev.Action):
+            continue
+        seat = event.seat
+        if level >= BET:
+            street_bets += 1
+            level = RAISED if street_bets > 1 else BET
+        if street == 3 and level == BET and best_door(hand, seat, folded):
+            stole.add(seat)
+        strongest[street, seat] = max(level, strongest.get((street, seat), CHECKED))
+    return strongest, stole, street_bets
 
 
 _LEVELS: dict[type, int] = {
