@@ -45,6 +45,7 @@ SAMPLES = 64  # the frozen players' deals per decision, as in benchmarks.bots
 TABLE = Path(__file__).resolve().parents[1] / "strategy" / "reads.json"
 
 Rows = dict[str, list[float]]
+Read = dict[str, Rows | list[float] | dict[str, float]]
 
 
 def main() -> None:
@@ -55,7 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print(f"{args.hands:,} hands a game and format, players from {', '.join(REASONABLE)}")
-    table: dict[str, dict[str, dict[str, Rows | list[float]]]] = {}
+    table: dict[str, dict[str, Read]] = {}
     for game, variant in GAMES.items():
         for name, seats in FORMATS.items():
             acted, doors = _play(variant, seats, args.hands, rng)
@@ -73,11 +74,13 @@ def dumps(table: object) -> str:
 
 def _play(
     variant: Variant, seats: tuple[int, int], hands: int, rng: random.Random
-) -> tuple[Counter[tuple[bool, int, int]], Counter[tuple[int, bool]]]:
+) -> tuple[Counter[tuple[bool, int | None, int]], Counter[tuple[int, bool]]]:
     """Count (3rd street?, class, level) over every street a player acted on, and (class,
-    completed?) over the players with the best door on 3rd street."""
+    completed?) over the players with the best door on 3rd street; bets are counted as
+    (3rd street?, None, level) from ``strategy.sight.actions``, as a player's memory counts
+    them."""
     players = {name: opponent(name, SAMPLES) for name in REASONABLE}
-    acted: Counter[tuple[bool, int, int]] = Counter()
+    acted: Counter[tuple[bool, int | None, int]] = Counter()
     doors: Counter[tuple[int, bool]] = Counter()
     for _ in range(hands):
         size = rng.randint(*seats)
@@ -100,6 +103,8 @@ def _play(
                     folds.add((street, seat))
             hand.decide(decision)
         strongest = actions(hand)[0]
+        for (street, _), level in strongest.items():
+            acted[street == 3, None, level] += 1
         for (street, seat), kind in held.items():
             level = FOLDED if (street, seat) in folds else strongest[street, seat]
             acted[street == 3, kind, level] += 1
@@ -109,9 +114,9 @@ def _play(
 
 
 def _report(
-    title: str, acted: Counter[tuple[bool, int, int]], doors: Counter[tuple[int, bool]]
-) -> dict[str, Rows | list[float]]:
-    read: dict[str, Rows | list[float]] = {}
+    title: str, acted: Counter[tuple[bool, int | None, int]], doors: Counter[tuple[int, bool]]
+) -> Read:
+    read: Read = {}
     for third in (True, False):
         counts = [sum(acted[third, held, level] for level in LEVELS) for held in CLASSES]
         print(f"\n{title}, {'3rd street' if third else 'later streets'}: by class {counts}")
@@ -123,6 +128,12 @@ def _report(
             if level != FOLDED:
                 rows[name] = _relative(chance)
         read["third" if third else "later"] = rows
+    bets = {}
+    for third in (True, False):
+        levels = [acted[third, None, level] for level in LEVELS]
+        bets["third" if third else "later"] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
+    print(f"  completed, bet or raised on 3rd street {bets['third']}, later {bets['later']}")
+    read["bets"] = bets
     completed = [doors[held, True] for held in CLASSES]
     chance = _smoothed(completed, [completed[h] + doors[h, False] for h in CLASSES])
     print("  completed from the best door " + " ".join(f"{p:.3f}" for p in chance))

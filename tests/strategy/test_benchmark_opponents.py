@@ -98,7 +98,7 @@ def test_a_cell_is_dealt_twice_a_deck_and_counts_hands() -> None:
 def test_the_reads_the_players_load_have_the_shape_the_measure_writes() -> None:
     """``benchmarks.reads`` over a few hands gives a table of the very shape of
     ``strategy/reads.json``: every game and format, both phases of the hand, every action a read
-    meets and the steal, a figure for each class."""
+    meets and the steal, a figure for each class, and how often they bet on each phase."""
     rng = random.Random(3)
     written: dict[str, dict[str, object]] = {}
     for variant in GAMES.values():
@@ -111,6 +111,9 @@ def test_the_reads_the_players_load_have_the_shape_the_measure_writes() -> None:
     def shape(value: object) -> object:
         if isinstance(value, dict):
             return {key: shape(inner) for key, inner in value.items()}
+        if isinstance(value, float):
+            assert 0 <= value <= 1  # how often a street was one they bet on
+            return "rate"
         assert isinstance(value, list) and all(0 < p <= 1 for p in value)
         return len(value)
 
