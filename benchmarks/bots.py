@@ -55,6 +55,8 @@ from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand, Vari
 from engine.cards import FULL_DECK, Card
 from strategy import STYLES, Sight, decide
 from strategy.decide import MAX_SAMPLES
+from strategy.habits import remember
+from strategy.sight import Habits
 
 baseline = load()  # the players before, from the repository's history
 
@@ -155,12 +157,16 @@ def play_hand(
     style_name: str,
     samples: int,
     seed: int,
+    memory: dict[int, Habits],
     before: bool = False,
 ) -> int:
-    """One hand; returns the bot's net chips. ``None`` in ``seats`` is the bot; ``before``: the
-    bot is the frozen player of its style."""
+    """One hand; returns the bot's net chips. ``None`` in ``seats`` is the bot; ``memory``: how
+    the others have bet in the hands before, each known by his place from the bot (one more
+    hand counted in when this one ends); ``before``: the bot is the frozen player of its style,
+    who remembers nothing."""
     hand = StudHand([BUY_IN] * len(seats), STAKES, deck, dealer, variant)
     bot = seats.index(None)
+    players = [(seat - bot) % len(seats) for seat in range(len(seats))]
     while hand.actor is not None:
         seat = hand.actor
         player = seats[seat]
@@ -172,10 +178,13 @@ def play_hand(
                 decision = baseline.decide(sight, old, seed_now, budget=samples).decision
             else:
                 style = STYLES[style_name]
-                decision = decide(Sight.of(hand, seat), style, seed_now, budget=samples).decision
+                seen = {s: memory[p] for s, p in enumerate(players) if p in memory}
+                sight = Sight.of(hand, seat, seen)
+                decision = decide(sight, style, seed_now, budget=samples).decision
         else:
             decision = player(hand, seat, rng)
         hand.decide(decision)
+    remember(memory, hand, players)
     return hand.stacks[bot] - BUY_IN
 
 
@@ -204,9 +213,11 @@ def cell(
     seed: int,
     before: bool = False,
 ) -> Cell:
-    """The bot's big bets per 100 hands and its 95% interval, each deck dealt twice."""
+    """The bot's big bets per 100 hands and its 95% interval, each deck dealt twice, at one
+    table: the bot remembers how its opponents bet from the first hand to the last."""
     decks = random.Random(f"{seed}:{game}:{size}")
     player = opponent(against, samples)
+    memory: dict[int, Habits] = {}
     per_deck = []
     for number in range((hands + 1) // 2):
         deck = decks.sample(FULL_DECK, 52)
@@ -217,7 +228,16 @@ def cell(
             seats[bot] = None
             rng = random.Random(f"{seed}:{number}:{turn}")
             net += play_hand(
-                GAMES[game], seats, deck, dealer, rng, style, samples, number * 2 + turn, before
+                GAMES[game],
+                seats,
+                deck,
+                dealer,
+                rng,
+                style,
+                samples,
+                number * 2 + turn,
+                memory,
+                before,
             )
         per_deck.append(net / 2 / STAKES.big_bet)
     mean = statistics.fmean(per_deck)

@@ -8,9 +8,10 @@ them: on every street he acted, his cards of that street (his down cards and the
 showed then) are classed nothing, weak or drawing, good or strong for the game (in Hi-Lo the
 better of the two halves), and each class makes his action as likely as reasonable players make
 it (a raise from a nothing holding is rare, a check from a strong one rarer than from a weak
-one). His first two down cards decide every read up to 6th street, so each pair he may hold is
-weighed once and the samples deal pairs by their weight: every sample counts, however many
-actions he took. The read of 7th street, which needs his last down card too, weights the sample.
+one), as far as his habits over the hands before say (``Habits.say``: a player who bets more
+often than they do bets weaker cards and checks only weaker ones still). His first two down
+cards decide every read up to 6th street, so each pair he may hold is weighed once and the
+samples deal pairs by their weight: every sample counts, however many actions he took. The read of 7th street, which needs his last down card too, weights the sample.
 Folded up cards are seen cards: they are out of every sample, so a draw counts only its live
 cards.
 
@@ -39,11 +40,14 @@ NOTHING, WEAK, GOOD, STRONG = range(4)
 class Reads:
     """How likely a reasonable player makes each action (``strategy.sight``'s levels) with a
     holding of each class, NOTHING to STRONG, each row over its largest entry: on 3rd street,
-    on the later streets, and for a completion from the best door showing (often a steal)."""
+    on the later streets, and for a completion from the best door showing (often a steal);
+    ``bets``, how often a street they acted on was one they completed, bet or raised on, 3rd
+    street and later."""
 
     third: dict[int, tuple[float, ...]]
     later: dict[int, tuple[float, ...]]
     steal: tuple[float, ...]
+    bets: tuple[float, float]
 
 
 def _load_reads() -> dict[tuple[str, bool], Reads]:
@@ -58,7 +62,8 @@ def _load_reads() -> dict[tuple[str, bool], Reads]:
                 {levels[level]: tuple(row) for level, row in read[street].items()}
                 for street in ("third", "later")
             )
-            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]))
+            bets = (read["bets"]["third"], read["bets"]["later"])
+            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]), bets)
     return reads
 
 
@@ -141,16 +146,23 @@ def _class(
 
 
 def _reads(opponent: Opponent, read: Reads) -> list[tuple[int, tuple[float, ...]]]:
-    """The streets the opponent acted on, each with how likely his action was by class."""
-    return [
-        (
-            street,
+    """The streets the opponent acted on, each with how likely his action was by class: a bet,
+    a raise or a check read as much as his habits say (``Habits.say``)."""
+    reads = []
+    for street, level in opponent.actions:
+        likely = (
             read.steal
             if street == 3 and level == BET and opponent.stole
-            else (read.third if street == 3 else read.later)[level],
+            else (read.third if street == 3 else read.later)[level]
         )
-        for street, level in opponent.actions
-    ]
+        power = opponent.habits.say(street == 3)
+        if level == CHECKED:
+            # Who bets more often than they do checks only what is worse than what they check.
+            power = 1 / power
+        if power != 1.0 and level != CALLED:
+            likely = tuple(p**power for p in likely)
+        reads.append((street, likely))
+    return reads
 
 
 def estimate(sight: Sight, samples: int, rng: random.Random) -> Equity:

@@ -1,14 +1,16 @@
 """What one player can see of a hand at his decision, as plain data: his own cards, every up
 card, the up cards of folded hands (dead), the pot, the bets and what he may do.
 
-``Sight.of`` (with ``actions``, what each player's actions say) is the only place the computer
-player reads a ``StudHand``, and it reads of the others exactly what the table shows: up cards,
-how many cards are down, chips and actions. A ``Sight`` is small and picklable, so the thinking
-can run in another thread or process.
+``Sight.of`` (with ``actions``, what each player's actions say) is where the computer player
+reads a ``StudHand`` (``strategy.habits`` counts a finished one's actions), and it reads of the
+others exactly what the table shows: up cards, how many cards are down, chips and actions, and
+how each has bet in the hands before. A ``Sight`` is small and picklable, so the thinking can run
+in another thread or process.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine import events as ev
@@ -17,6 +19,38 @@ from engine.hand import LegalActions, StudHand
 from engine.stakes import Stakes
 
 CHECKED, CALLED, BET, RAISED = range(4)
+# How many bets a player is taken to have made like everyone else before any is seen of his own.
+PRIOR_BETS = 10
+# The least and most his own bets may be taken to say, against everyone else's (``Habits.say``).
+SAYS = (0.3, 2.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Habits:
+    """How a player has bet over the hands seen of him (``strategy.habits.remember``): on 3rd
+    street and on the later streets, how many times he completed, bet or raised (``bets``), and
+    how many times the reasonable players the reads come from would have, on the same streets
+    (``expected``)."""
+
+    bets: tuple[int, int] = (0, 0)
+    expected: tuple[float, float] = (0.0, 0.0)
+
+    def counted(self, third: bool, bet: bool, rate: float) -> Habits:
+        """With one more street he acted on, where they bet at ``rate``."""
+        at = 0 if third else 1
+        bets, expected = list(self.bets), list(self.expected)
+        bets[at] += bet
+        expected[at] += rate
+        return Habits((bets[0], bets[1]), (expected[0], expected[1]))
+
+    def say(self, third: bool) -> float:
+        """How much his bets say of his cards against theirs, as the power their reads of a bet
+        are raised to (and of a check, one over it): theirs over his, both drawn toward 1 by
+        ``PRIOR_BETS``. Below 1 (flatter) for a player who bets more often than they do, above
+        1 for one who bets less."""
+        at = 0 if third else 1
+        ratio = (self.expected[at] + PRIOR_BETS) / (self.bets[at] + PRIOR_BETS)
+        return min(SAYS[1], max(SAYS[0], ratio))
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +67,7 @@ class Opponent:
     all_in: bool
     # He completed on 3rd street with the best door card of those still in: maybe a steal.
     stole: bool = False
+    habits: Habits = Habits()  # how he has bet in the hands seen before this one
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +104,9 @@ class Sight:
         return self.stakes.big_bet if self.street >= 5 else self.stakes.small_bet
 
     @classmethod
-    def of(cls, hand: StudHand, seat: int) -> Sight:
-        """What ``seat`` sees now; he must be the actor."""
+    def of(cls, hand: StudHand, seat: int, memory: Mapping[int, Habits] | None = None) -> Sight:
+        """What ``seat`` sees now; he must be the actor. ``memory``: how the players in each
+        other seat have bet in the hands seen before (``strategy.habits``)."""
         assert hand.actor == seat, "a player decides on his own turn"
         strongest, stole, street_bets = actions(hand)
         first = next(
@@ -95,6 +131,7 @@ class Sight:
                     tuple((s, level) for (s, who), level in strongest.items() if who == other),
                     hand.stacks[other] == 0,
                     other in stole,
+                    (memory or {}).get(other, Habits()),
                 )
             )
         order = list(hand.dealing_order)
