@@ -36,6 +36,7 @@ from engine.fairness import DeckCommitment, new_secret
 from engine.hand import LegalActions, StudHand
 from engine.odds import all_in_odds
 from engine.odds import position as all_in_position
+from strategy.habits import remember
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -370,6 +371,7 @@ class Dealer:
     async def _wrap_up(self, table: Table, live: LiveHand, end: HandEnd) -> ResultsView:
         hand = live.hand
         table.live = None
+        remember(table.habits, hand, live.users)
         self.turns.stop(table)
         if table.tournament is not None:
             # RULES 11.3: at a tournament's table nobody sits out or leaves; its director takes

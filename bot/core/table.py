@@ -21,6 +21,7 @@ from bot.core.storage import HandEnd, Seat
 from bot.core.storage.house import is_bot
 from bot.core.views import ButtonSpec, LevelClock
 from engine.hand import LegalActions, StudHand
+from strategy.sight import Habits
 
 LOG_LINES = 12
 
@@ -91,6 +92,9 @@ class Table:
     banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
     dms_told: set[int] = field(default_factory=set)  # players told once their DMs are closed
     tournament: Director | None = None  # a tournament's table: nobody sits out or leaves (11.3)
+    # User id -> how he has bet in this table's hands, which its computer players read him by.
+    # Only in memory: after a restart they start over, as people back from a break would.
+    habits: dict[int, Habits] = field(default_factory=dict)
 
     def bank(self, user_id: int) -> float:
         """The seconds left in the player's time bank (a new player's is full)."""

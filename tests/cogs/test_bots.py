@@ -4,6 +4,8 @@ going back to the house, leaving when no person is seated, and resuming after a 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.core.outbox import Outbox
@@ -11,6 +13,8 @@ from bot.core.settings import Settings
 from bot.core.storage.house import BOT_IDS, is_bot
 from bot.core.views import PrivateView
 from engine import events as ev
+from strategy import Sight, Thought, decide
+from strategy.sight import Habits
 from tests.cogs.world import (
     World,
     labels,
@@ -144,6 +148,37 @@ async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
     # The table's ledger names the bots as bots, as the picture and the channel's lines do.
     ledger = await world.bot.house.seating.ledger(world.channel.id)
     assert sorted(line.name for line in ledger.lines) == ["Bot 1 (tight)", "Bot 2 (tight)", "ann"]
+
+
+async def test_a_bot_reads_each_player_by_how_he_bet_in_the_hands_before(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table remembers, hand after hand, how each player bet; a bot's next decision sees
+    it for every seat (Ann only checks and calls: she never bets)."""
+    sights: list[Sight] = []
+
+    def spy(sight: Sight, *args: Any, **kwargs: Any) -> Thought:
+        sights.append(sight)
+        return decide(sight, *args, **kwargs)
+
+    monkeypatch.setattr("bot.core.computer_players.decide", spy)
+    await fund_house(world)
+    await open_with_bots(world, 1)
+    ann = world.players[0]
+    table = live_table(world)
+    seen: set[Habits] = set()
+    for _ in range(3):
+        await world.env.advance_time(world.bot.settings.game.countdown_seconds + 1)
+        assert table.live is not None
+        remembered = table.habits.get(ann.id, Habits())
+        sights.clear()
+        await play_hand(world)
+        shown = {opponent.habits for sight in sights for opponent in sight.opponents}
+        assert shown <= {remembered}
+        seen |= shown
+    assert table.habits[ann.id].bets == (0, 0) and sum(table.habits[ann.id].expected) > 0
+    assert table.habits[BOT].expected != (0.0, 0.0)
+    assert seen - {Habits()}, "a later hand's decisions saw what the earlier ones showed"
 
 
 async def test_bots_leave_when_no_person_is_seated(world: World) -> None:
