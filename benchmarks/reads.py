@@ -27,12 +27,14 @@ import json
 import random
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.bots import BUY_IN, GAMES, REASONABLE, STAKES, opponent
 from engine import StudHand, Variant
 from engine.cards import FULL_DECK
 from strategy.equity import holding_class
+from strategy.habits import answers_to_raises
 from strategy.sight import BET, CALLED, CHECKED, RAISED, actions, best_door
 
 FOLDED = RAISED + 1
@@ -59,8 +61,8 @@ def main() -> None:
     table: dict[str, dict[str, Read]] = {}
     for game, variant in GAMES.items():
         for name, seats in FORMATS.items():
-            acted, doors = _play(variant, seats, args.hands, rng)
-            table.setdefault(variant.name, {})[name] = _report(f"{game}, {name}", acted, doors)
+            counts = _play(variant, seats, args.hands, rng)
+            table.setdefault(variant.name, {})[name] = _report(f"{game}, {name}", counts)
     if args.write:
         TABLE.write_text(dumps(table))
         print(f"\nWritten to {TABLE}")
@@ -72,16 +74,24 @@ def dumps(table: object) -> str:
     return re.sub(r"\[[^\[\]{}]*\]", lambda row: json.dumps(json.loads(row[0])), text) + "\n"
 
 
-def _play(
-    variant: Variant, seats: tuple[int, int], hands: int, rng: random.Random
-) -> tuple[Counter[tuple[bool, int | None, int]], Counter[tuple[int, bool]]]:
-    """Count (3rd street?, class, level) over every street a player acted on, and (class,
-    completed?) over the players with the best door on 3rd street; bets are counted as
-    (3rd street?, None, level) from ``strategy.sight.actions``, as a player's memory counts
-    them."""
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """``acted``: (3rd street?, class, level) over every street a player acted on; ``doors``:
+    (class, completed?) over the players with the best door on 3rd street; ``bets``: (3rd
+    street?, level) and ``answers``: (3rd street?, folded?) over the raises a player met after
+    he bet, both as a player's memory counts them (``strategy.habits``)."""
+
+    acted: Counter[tuple[bool, int, int]] = field(default_factory=Counter)
+    doors: Counter[tuple[int, bool]] = field(default_factory=Counter)
+    bets: Counter[tuple[bool, int]] = field(default_factory=Counter)
+    answers: Counter[tuple[bool, bool]] = field(default_factory=Counter)
+
+
+def _play(variant: Variant, seats: tuple[int, int], hands: int, rng: random.Random) -> Counts:
+    """The reasonable players' ``hands`` at ``seats`` (the least and most), counted."""
     players = {name: opponent(name, SAMPLES) for name in REASONABLE}
-    acted: Counter[tuple[bool, int | None, int]] = Counter()
-    doors: Counter[tuple[int, bool]] = Counter()
+    counts = Counts()
+    acted, doors = counts.acted, counts.doors
     for _ in range(hands):
         size = rng.randint(*seats)
         names = [rng.choice(REASONABLE) for _ in range(size)]
@@ -104,36 +114,42 @@ def _play(
             hand.decide(decision)
         strongest = actions(hand)[0]
         for (street, _), level in strongest.items():
-            acted[street == 3, None, level] += 1
+            counts.bets[street == 3, level] += 1
+        for (street, _), gave_up in answers_to_raises(hand).items():
+            counts.answers[street == 3, gave_up] += 1
         for (street, seat), kind in held.items():
             level = FOLDED if (street, seat) in folds else strongest[street, seat]
             acted[street == 3, kind, level] += 1
             if street == 3 and best_doors[seat]:
                 doors[kind, level == BET] += 1
-    return acted, doors
+    return counts
 
 
-def _report(
-    title: str, acted: Counter[tuple[bool, int | None, int]], doors: Counter[tuple[int, bool]]
-) -> Read:
+def _report(title: str, counts: Counts) -> Read:
+    acted, doors = counts.acted, counts.doors
     read: Read = {}
     for third in (True, False):
-        counts = [sum(acted[third, held, level] for level in LEVELS) for held in CLASSES]
-        print(f"\n{title}, {'3rd street' if third else 'later streets'}: by class {counts}")
+        by_class = [sum(acted[third, held, level] for level in LEVELS) for held in CLASSES]
+        print(f"\n{title}, {'3rd street' if third else 'later streets'}: by class {by_class}")
         rows: Rows = {}
         for level, name in LEVELS.items():
             seen = [acted[third, held, level] for held in CLASSES]
-            chance = _smoothed(seen, counts)
+            chance = _smoothed(seen, by_class)
             print(f"  {name:8} " + " ".join(f"{p:.3f}" for p in chance))
             if level != FOLDED:
                 rows[name] = _relative(chance)
         read["third" if third else "later"] = rows
-    bets = {}
+    bets, folds = {}, {}
     for third in (True, False):
-        levels = [acted[third, None, level] for level in LEVELS]
-        bets["third" if third else "later"] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
+        street = "third" if third else "later"
+        levels = [counts.bets[third, level] for level in (CHECKED, CALLED, BET, RAISED)]
+        bets[street] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
+        answers = counts.answers[third, True], counts.answers[third, False]
+        folds[street] = round(answers[0] / max(1, sum(answers)), 3)
     print(f"  completed, bet or raised on 3rd street {bets['third']}, later {bets['later']}")
+    print(f"  folded to a raise after a bet on 3rd street {folds['third']}, later {folds['later']}")
     read["bets"] = bets
+    read["folds"] = folds
     completed = [doors[held, True] for held in CLASSES]
     chance = _smoothed(completed, [completed[h] + doors[h, False] for h in CLASSES])
     print("  completed from the best door " + " ".join(f"{p:.3f}" for p in chance))

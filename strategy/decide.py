@@ -2,7 +2,9 @@
 hold) against the pot odds, with a style's aggression, steals and bluffs on top: a completion
 with the best door card on 3rd street, a re-raise against a lone completion from the best door,
 a lighter bet when checked to in the last seat; heads-up, a smaller margin over the fair share
-for a bet. Always one of the legal actions; the same seed, the same choice.
+for a bet, and a raise of a lone bet from a player who has folded to raises often enough in the
+hands before that it pays as a bluff. Always one of the legal actions; the same seed, the same
+choice.
 
 Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
 between two actions to tell them apart, up to a budget.
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.hand import Decision
 from engine.variants import VARIANTS
-from strategy.equity import Equity, estimate
+from strategy.equity import LIKELIHOOD, Equity, estimate
 from strategy.sight import Sight
 from strategy.styles import Style
 
@@ -84,6 +86,8 @@ def decide(
         wants_raise = equity.share > fair * STEAL_FLOOR and rng.random() < style.steal
     if wants_raise and share > MONSTER and sight.street < 7 and rng.random() < style.slowplay:
         wants_raise = False
+    if not wants_raise and _folds_to_a_raise(sight, style, share):
+        return Thought(Decision("raise_to", legal.raise_to[-1]), equity)
     if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS:
         # A bluff where the betting allows it; a semi-bluff only with a hand worth a call.
         chance = style.bluff if legal.check or legal.bring_in is not None else style.bluff / 2
@@ -116,6 +120,24 @@ def _raise_line(sight: Sight, style: Style, opponents: int) -> float:
     ):
         line *= RESTEAL
     return line
+
+
+def _folds_to_a_raise(sight: Sight, style: Style, share: float) -> bool:
+    """Heads-up, facing a lone bet from a player who folds to a raise often enough that the
+    raise is worth more as a bluff (the pot when he folds, the raise lost when he doesn't, as if
+    the cards never won) than a call is, by the style's margin."""
+    legal = sight.legal
+    if len(sight.opponents) != 1 or sight.bets_this_street != 1 or legal.call is None:
+        return False
+    if not legal.raise_to:
+        return False
+    third = sight.street == 3
+    usual = LIKELIHOOD[sight.variant, True].folds[0 if third else 1]
+    folds = sight.opponents[0].habits.fold_rate(third, usual)
+    cost = sight.to_call + sight.unit
+    calling = max(0.0, share * (sight.pot + sight.to_call) - sight.to_call)
+    bluff = folds * sight.pot - (1 - folds) * cost
+    return bluff > calling + (style.aggression - 1) * cost
 
 
 def _steal_spot(sight: Sight, opponents: int) -> bool:

@@ -11,9 +11,9 @@ it (a raise from a nothing holding is rare, a check from a strong one rarer than
 one), as far as his habits over the hands before say (``Habits.say``: a player who bets more
 often than they do bets weaker cards and checks only weaker ones still). His first two down
 cards decide every read up to 6th street, so each pair he may hold is weighed once and the
-samples deal pairs by their weight: every sample counts, however many actions he took. The read of 7th street, which needs his last down card too, weights the sample.
-Folded up cards are seen cards: they are out of every sample, so a draw counts only its live
-cards.
+samples deal pairs by their weight: every sample counts, however many actions he took. The read
+of 7th street, which needs his last down card too, weights the sample. Folded up cards are seen
+cards: they are out of every sample, so a draw counts only its live cards.
 
 For a game with a low, the result has each half and the scoop as well as the share of the pot.
 """
@@ -41,13 +41,14 @@ class Reads:
     """How likely a reasonable player makes each action (``strategy.sight``'s levels) with a
     holding of each class, NOTHING to STRONG, each row over its largest entry: on 3rd street,
     on the later streets, and for a completion from the best door showing (often a steal);
-    ``bets``, how often a street they acted on was one they completed, bet or raised on, 3rd
-    street and later."""
+    ``bets``, how often a street they acted on was one they completed, bet or raised on, and
+    ``folds``, how often one who bet folded to a raise, each 3rd street and later."""
 
     third: dict[int, tuple[float, ...]]
     later: dict[int, tuple[float, ...]]
     steal: tuple[float, ...]
     bets: tuple[float, float]
+    folds: tuple[float, float]
 
 
 def _load_reads() -> dict[tuple[str, bool], Reads]:
@@ -62,8 +63,8 @@ def _load_reads() -> dict[tuple[str, bool], Reads]:
                 {levels[level]: tuple(row) for level, row in read[street].items()}
                 for street in ("third", "later")
             )
-            bets = (read["bets"]["third"], read["bets"]["later"])
-            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]), bets)
+            bets, folds = ((read[rate]["third"], read[rate]["later"]) for rate in ("bets", "folds"))
+            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]), bets, folds)
     return reads
 
 

@@ -2,6 +2,8 @@
 often each has completed, bet or raised, against how often the reasonable players its reads come
 from would have in his place (``benchmarks.reads``). A player who bets twice as often as they do
 bets weaker cards, and his bets say less of his holding; one who bets half as often says more.
+And how often each folded when raised after he bet: a player who gives up that often is raised
+as a bluff.
 
 Everything counted is public: the actions of a finished hand, as ``strategy.sight.actions`` reads
 them. The memory is the table's, kept by whoever seats the players, and given to ``Sight.of``.
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping, Sequence
 from typing import TypeVar
 
+from engine import events as ev
 from engine.hand import StudHand
 from strategy.equity import LIKELIHOOD
 from strategy.sight import BET, Habits, actions
@@ -28,3 +31,24 @@ def remember(
         player = players[seat]
         habits = memory.get(player, Habits())
         memory[player] = habits.counted(street == 3, level >= BET, bets[street != 3])
+    for (street, seat), folded in answers_to_raises(hand).items():
+        player = players[seat]
+        memory[player] = memory.get(player, Habits()).answered(street == 3, folded)
+
+
+def answers_to_raises(hand: StudHand) -> dict[tuple[int, int], bool]:
+    """For each street a player completed or bet and was raised, by (street, seat), whether
+    his answer to the raise was to fold."""
+    street = 3
+    bettors: set[int] = set()
+    answers: dict[tuple[int, int], bool] = {}
+    for event in hand.events:
+        if isinstance(event, ev.StreetStarted):
+            street, bettors = event.street, set()
+        elif isinstance(event, ev.Action) and not isinstance(event, ev.BringIn):
+            seat = event.seat
+            if seat in bettors and (street, seat) not in answers:
+                answers[street, seat] = isinstance(event, ev.Fold)
+            if isinstance(event, ev.Complete | ev.Bet | ev.Raise):
+                bettors.add(seat)
+    return answers

@@ -11,7 +11,7 @@ in another thread or process.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import events as ev
 from engine.cards import Card
@@ -19,21 +19,26 @@ from engine.hand import LegalActions, StudHand
 from engine.stakes import Stakes
 
 CHECKED, CALLED, BET, RAISED = range(4)
-# How many bets a player is taken to have made like everyone else before any is seen of his own.
+# How many bets a player is taken to have made like everyone else before any is seen of his own;
+# and how many raises after his bet he is taken to have answered like them.
 PRIOR_BETS = 10
+PRIOR_FOLDS = 5
 # The least and most his own bets may be taken to say, against everyone else's (``Habits.say``).
 SAYS = (0.3, 2.0)
 
 
 @dataclass(frozen=True, slots=True)
 class Habits:
-    """How a player has bet over the hands seen of him (``strategy.habits.remember``): on 3rd
-    street and on the later streets, how many times he completed, bet or raised (``bets``), and
-    how many times the reasonable players the reads come from would have, on the same streets
-    (``expected``)."""
+    """How a player has played over the hands seen of him (``strategy.habits.remember``), each
+    figure for 3rd street and for the later streets: how many times he completed, bet or raised
+    (``bets``) and how many times the reasonable players the reads come from would have, on the
+    same streets (``expected``); how many times he was raised after he bet (``raised``) and
+    folded to it (``gave_up``)."""
 
     bets: tuple[int, int] = (0, 0)
     expected: tuple[float, float] = (0.0, 0.0)
+    raised: tuple[int, int] = (0, 0)
+    gave_up: tuple[int, int] = (0, 0)
 
     def counted(self, third: bool, bet: bool, rate: float) -> Habits:
         """With one more street he acted on, where they bet at ``rate``."""
@@ -41,7 +46,21 @@ class Habits:
         bets, expected = list(self.bets), list(self.expected)
         bets[at] += bet
         expected[at] += rate
-        return Habits((bets[0], bets[1]), (expected[0], expected[1]))
+        return replace(self, bets=(bets[0], bets[1]), expected=(expected[0], expected[1]))
+
+    def answered(self, third: bool, folded: bool) -> Habits:
+        """With one more raise after his bet, and whether he folded to it."""
+        at = 0 if third else 1
+        raised, gave_up = list(self.raised), list(self.gave_up)
+        raised[at] += 1
+        gave_up[at] += folded
+        return replace(self, raised=(raised[0], raised[1]), gave_up=(gave_up[0], gave_up[1]))
+
+    def fold_rate(self, third: bool, usual: float) -> float:
+        """How often he folds to a raise after he bet: his rate, drawn toward ``usual`` (the
+        reasonable players') by ``PRIOR_FOLDS``."""
+        at = 0 if third else 1
+        return (self.gave_up[at] + PRIOR_FOLDS * usual) / (self.raised[at] + PRIOR_FOLDS)
 
     def say(self, third: bool) -> float:
         """How much his bets say of his cards against theirs, as the power their reads of a bet

@@ -98,21 +98,22 @@ def test_a_cell_is_dealt_twice_a_deck_and_counts_hands() -> None:
 def test_the_reads_the_players_load_have_the_shape_the_measure_writes() -> None:
     """``benchmarks.reads`` over a few hands gives a table of the very shape of
     ``strategy/reads.json``: every game and format, both phases of the hand, every action a read
-    meets and the steal, a figure for each class, and how often they bet on each phase."""
+    meets and the steal, a figure for each class, and how often they bet and folded to a raise
+    on each phase."""
     rng = random.Random(3)
     written: dict[str, dict[str, object]] = {}
     for variant in GAMES.values():
         for name, seats in FORMATS.items():
-            acted, doors = _play(variant, seats, 4, rng)
-            assert sum(acted.values()) >= 4  # someone acts after the bring-in in every hand
-            written.setdefault(variant.name, {})[name] = _report(name, acted, doors)
+            counts = _play(variant, seats, 4, rng)
+            assert sum(counts.acted.values()) >= 4  # someone acts after the bring-in each hand
+            written.setdefault(variant.name, {})[name] = _report(name, counts)
     loaded = json.loads(TABLE.read_text())
 
     def shape(value: object) -> object:
         if isinstance(value, dict):
             return {key: shape(inner) for key, inner in value.items()}
         if isinstance(value, float):
-            assert 0 <= value <= 1  # how often a street was one they bet on
+            assert 0 <= value <= 1  # how often they bet, or folded to a raise
             return "rate"
         assert isinstance(value, list) and all(0 < p <= 1 for p in value)
         return len(value)

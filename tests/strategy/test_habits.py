@@ -1,6 +1,6 @@
 """What a computer player remembers of an opponent from one hand to the next: how often he bets,
-against how often the reasonable players its reads come from do; and how that changes what his
-bets say of his cards."""
+against how often the reasonable players its reads come from do, and how often he folds when
+raised after a bet; how that changes what his bets say of his cards, and when he is raised."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import pytest
 from engine import STUD_HIGH, Decision, StudHand
 from engine import events as ev
 from engine.cards import FULL_DECK
-from strategy import Sight, estimate
+from strategy import STYLES, Sight, decide, estimate
 from strategy.equity import LIKELIHOOD
-from strategy.habits import remember
-from strategy.sight import CALLED, CHECKED, PRIOR_BETS, SAYS, Habits
+from strategy.habits import answers_to_raises, remember
+from strategy.sight import CALLED, CHECKED, PRIOR_BETS, PRIOR_FOLDS, SAYS, Habits
+from tests.engine.decks import stacked_deck
 from tests.strategy.test_reading import STAKES, _sixth_street
 
 
@@ -128,3 +129,54 @@ def test_sight_gives_each_opponent_his_habits_by_seat() -> None:
     by_seat = {opponent.seat: opponent.habits for opponent in sight.opponents}
     for seat in by_seat:
         assert by_seat[seat] == (memory[seat] if seat != 2 else Habits())
+
+
+def _completed(answer: str) -> StudHand:
+    """Heads-up Stud: seat 0 brings in, seat 1 completes, seat 0 re-raises and seat 1
+    ``answer``s; on 4th street seat 1 bets, seat 0 raises and seat 1 calls."""
+    deck = stacked_deck({0: "8c4d2h7s", 1: "9h5dAsKd"}, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1)
+    hand.decide(Decision("bring_in"))
+    hand.decide(Decision("raise_to", 10))
+    hand.decide(Decision("raise_to", 20))
+    hand.decide(Decision.of(answer))
+    if answer == "call":
+        assert hand.street == 4 and hand.actor == 1  # the ace-king shows the higher board
+        hand.decide(Decision("raise_to", 10))
+        hand.decide(Decision("raise_to", 20))
+        hand.decide(Decision("call"))
+    return hand
+
+
+def test_a_raise_after_a_bet_is_answered_by_folding_or_not() -> None:
+    assert answers_to_raises(_completed("fold")) == {(3, 1): True}
+    assert answers_to_raises(_completed("call")) == {(3, 1): False, (4, 1): False}
+    memory: dict[str, Habits] = {}
+    for answer in ("fold", "fold", "call"):
+        remember(memory, _completed(answer), ["bob", "ann"])
+    assert memory["ann"].raised == (3, 1) and memory["ann"].gave_up == (2, 0)
+    assert memory["bob"].raised == (0, 0)  # nobody raised his bring-in or his re-raise
+    usual = 0.2
+    assert memory["ann"].fold_rate(third=True, usual=usual) == (2 + PRIOR_FOLDS * usual) / (
+        3 + PRIOR_FOLDS
+    )
+    assert Habits().fold_rate(third=False, usual=usual) == usual
+
+
+def test_a_lone_completion_from_a_player_who_folds_to_raises_is_raised_with_any_cards() -> None:
+    """Every style folds 8-4 with a deuce showing to an ace's completion, or calls it; against a
+    player who folds nine times in ten when re-raised there, it re-raises instead, and not
+    against one who never does."""
+    deck = stacked_deck({0: "8c4d2h", 1: "9h5dAs"}, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1)
+    hand.decide(Decision("bring_in"))
+    hand.decide(Decision("raise_to", 10))
+    folds = Habits(raised=(40, 0), gave_up=(36, 0))
+    stays = Habits(raised=(40, 0), gave_up=(0, 0))
+    for style in STYLES.values():
+        for seed in range(5):
+            usual = decide(Sight.of(hand, 0), style, seed).decision
+            assert usual.action in ("fold", "call")
+            assert decide(Sight.of(hand, 0, {1: stays}), style, seed).decision == usual
+            raised = decide(Sight.of(hand, 0, {1: folds}), style, seed).decision
+            assert raised == Decision("raise_to", 20)
