@@ -10,7 +10,9 @@ For every street a player acted on, his strongest action there is counted as
 ``strategy.sight.actions`` reads it (checked, called, bet, raised), or his fold, by the class of
 the cards he held then (``strategy.equity.holding_class``); on 3rd street also whether he
 completed from the best door showing, among the players whose door was the best when they first
-acted.
+acted. And what a computer player's memory weighs each opponent's own habits against
+(``strategy.habits``): how often a 3rd street a player acted on was one he completed or raised
+on, and, on 3rd street and later, how often a player who bet folded when raised.
 
 Prints, per game and format, for 3rd street and for the later streets, how many holdings of
 each class acted and how likely each action was for each class; ``--write`` writes them to
@@ -47,7 +49,7 @@ SAMPLES = 64  # the frozen players' deals per decision, as in benchmarks.bots
 TABLE = Path(__file__).resolve().parents[1] / "strategy" / "reads.json"
 
 Rows = dict[str, list[float]]
-Read = dict[str, Rows | list[float] | dict[str, float]]
+Read = dict[str, Rows | list[float] | dict[str, float] | float]
 
 
 def main() -> None:
@@ -77,13 +79,14 @@ def dumps(table: object) -> str:
 @dataclass(frozen=True, slots=True)
 class Counts:
     """``acted``: (3rd street?, class, level) over every street a player acted on; ``doors``:
-    (class, completed?) over the players with the best door on 3rd street; ``bets``: (3rd
-    street?, level) and ``answers``: (3rd street?, folded?) over the raises a player met after
-    he bet, both as a player's memory counts them (``strategy.habits``)."""
+    (class, completed?) over the players with the best door on 3rd street; ``opens``: the level
+    of every 3rd street a player acted on, and ``answers``: (3rd street?, folded?) over the
+    raises a player met after he bet, both as a player's memory counts them
+    (``strategy.habits``)."""
 
     acted: Counter[tuple[bool, int, int]] = field(default_factory=Counter)
     doors: Counter[tuple[int, bool]] = field(default_factory=Counter)
-    bets: Counter[tuple[bool, int]] = field(default_factory=Counter)
+    opens: Counter[int] = field(default_factory=Counter)
     answers: Counter[tuple[bool, bool]] = field(default_factory=Counter)
 
 
@@ -114,7 +117,8 @@ def _play(variant: Variant, seats: tuple[int, int], hands: int, rng: random.Rand
             hand.decide(decision)
         strongest = actions(hand)[0]
         for (street, _), level in strongest.items():
-            counts.bets[street == 3, level] += 1
+            if street == 3:
+                counts.opens[level] += 1
         for (street, _), gave_up in answers_to_raises(hand).items():
             counts.answers[street == 3, gave_up] += 1
         for (street, seat), kind in held.items():
@@ -139,16 +143,14 @@ def _report(title: str, counts: Counts) -> Read:
             if level != FOLDED:
                 rows[name] = _relative(chance)
         read["third" if third else "later"] = rows
-    bets, folds = {}, {}
+    levels = [counts.opens[level] for level in (CHECKED, CALLED, BET, RAISED)]
+    read["completes"] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
+    folds = {}
     for third in (True, False):
-        street = "third" if third else "later"
-        levels = [counts.bets[third, level] for level in (CHECKED, CALLED, BET, RAISED)]
-        bets[street] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
         answers = counts.answers[third, True], counts.answers[third, False]
-        folds[street] = round(answers[0] / max(1, sum(answers)), 3)
-    print(f"  completed, bet or raised on 3rd street {bets['third']}, later {bets['later']}")
+        folds["third" if third else "later"] = round(answers[0] / max(1, sum(answers)), 3)
+    print(f"  completed or raised on 3rd street {read['completes']}")
     print(f"  folded to a raise after a bet on 3rd street {folds['third']}, later {folds['later']}")
-    read["bets"] = bets
     read["folds"] = folds
     completed = [doors[held, True] for held in CLASSES]
     chance = _smoothed(completed, [completed[h] + doors[h, False] for h in CLASSES])

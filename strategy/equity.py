@@ -8,12 +8,12 @@ them: on every street he acted, his cards of that street (his down cards and the
 showed then) are classed nothing, weak or drawing, good or strong for the game (in Hi-Lo the
 better of the two halves), and each class makes his action as likely as reasonable players make
 it (a raise from a nothing holding is rare, a check from a strong one rarer than from a weak
-one), as far as his habits over the hands before say (``Habits.say``: a player who bets more
-often than they do bets weaker cards and checks only weaker ones still). His first two down
-cards decide every read up to 6th street, so each pair he may hold is weighed once and the
-samples deal pairs by their weight: every sample counts, however many actions he took. The read
-of 7th street, which needs his last down card too, weights the sample. Folded up cards are seen
-cards: they are out of every sample, so a draw counts only its live cards.
+one); his completions and raises on 3rd street as far as his habits over the hands before say
+(``Habits.say``: a player who opens more often than they do opens weaker cards). His first two
+down cards decide every read up to 6th street, so each pair he may hold is weighed once and the
+samples deal pairs by their weight: every sample counts, however many actions he took. The
+read of 7th street, which needs his last down card too, weights the sample. Folded up cards are
+seen cards: they are out of every sample, so a draw counts only its live cards.
 
 For a game with a low, the result has each half and the scoop as well as the share of the pot.
 """
@@ -41,13 +41,13 @@ class Reads:
     """How likely a reasonable player makes each action (``strategy.sight``'s levels) with a
     holding of each class, NOTHING to STRONG, each row over its largest entry: on 3rd street,
     on the later streets, and for a completion from the best door showing (often a steal);
-    ``bets``, how often a street they acted on was one they completed, bet or raised on, and
-    ``folds``, how often one who bet folded to a raise, each 3rd street and later."""
+    ``completes``, how often a 3rd street they acted on was one they completed or raised on;
+    ``folds``, how often one who bet folded to a raise, on 3rd street and later."""
 
     third: dict[int, tuple[float, ...]]
     later: dict[int, tuple[float, ...]]
     steal: tuple[float, ...]
-    bets: tuple[float, float]
+    completes: float
     folds: tuple[float, float]
 
 
@@ -63,8 +63,10 @@ def _load_reads() -> dict[tuple[str, bool], Reads]:
                 {levels[level]: tuple(row) for level, row in read[street].items()}
                 for street in ("third", "later")
             )
-            bets, folds = ((read[rate]["third"], read[rate]["later"]) for rate in ("bets", "folds"))
-            reads[game, name == "heads-up"] = Reads(third, later, tuple(read["steal"]), bets, folds)
+            folds = read["folds"]["third"], read["folds"]["later"]
+            reads[game, name == "heads-up"] = Reads(
+                third, later, tuple(read["steal"]), read["completes"], folds
+            )
     return reads
 
 
@@ -147,20 +149,17 @@ def _class(
 
 
 def _reads(opponent: Opponent, read: Reads) -> list[tuple[int, tuple[float, ...]]]:
-    """The streets the opponent acted on, each with how likely his action was by class: a bet,
-    a raise or a check read as much as his habits say (``Habits.say``)."""
+    """The streets the opponent acted on, each with how likely his action was by class: a
+    completion or raise on 3rd street read as much as his habits say (``Habits.say``)."""
     reads = []
+    power = opponent.habits.say()
     for street, level in opponent.actions:
         likely = (
             read.steal
             if street == 3 and level == BET and opponent.stole
             else (read.third if street == 3 else read.later)[level]
         )
-        power = opponent.habits.say(street == 3)
-        if level == CHECKED:
-            # Who bets more often than they do checks only what is worse than what they check.
-            power = 1 / power
-        if power != 1.0 and level != CALLED:
+        if street == 3 and level >= BET and power != 1.0:
             likely = tuple(p**power for p in likely)
         reads.append((street, likely))
     return reads

@@ -1,9 +1,9 @@
 """What a computer player remembers of the others at its table from one hand to the next: how
-often each has completed, bet or raised, against how often the reasonable players its reads come
-from would have in his place (``benchmarks.reads``). A player who bets twice as often as they do
-bets weaker cards, and his bets say less of his holding; one who bets half as often says more.
-And how often each folded when raised after he bet: a player who gives up that often is raised
-as a bluff.
+often each has completed or raised on 3rd street, against how often the reasonable players its
+reads come from would have in his place (``benchmarks.reads``): a player who opens twice as often
+as they do opens weaker cards, and his completions say less of his holding; one who opens half
+as often says more. And how often each folded when raised after he bet: a player who gives up
+that often is raised as a bluff.
 
 Everything counted is public: the actions of a finished hand, as ``strategy.sight.actions`` reads
 them. The memory is the table's, kept by whoever seats the players, and given to ``Sight.of``.
@@ -26,11 +26,11 @@ def remember(
     memory: MutableMapping[Player, Habits], hand: StudHand, players: Sequence[Player]
 ) -> None:
     """Count a finished ``hand`` into ``memory``, its seats played by ``players`` in turn."""
-    bets = LIKELIHOOD[hand.variant.name, len(players) == 2].bets
+    rate = LIKELIHOOD[hand.variant.name, len(players) == 2].completes
     for (street, seat), level in actions(hand)[0].items():
-        player = players[seat]
-        habits = memory.get(player, Habits())
-        memory[player] = habits.counted(street == 3, level >= BET, bets[street != 3])
+        if street == 3:
+            player = players[seat]
+            memory[player] = memory.get(player, Habits()).opened(level >= BET, rate)
     for (street, seat), folded in answers_to_raises(hand).items():
         player = players[seat]
         memory[player] = memory.get(player, Habits()).answered(street == 3, folded)

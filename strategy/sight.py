@@ -19,34 +19,30 @@ from engine.hand import LegalActions, StudHand
 from engine.stakes import Stakes
 
 CHECKED, CALLED, BET, RAISED = range(4)
-# How many bets a player is taken to have made like everyone else before any is seen of his own;
-# and how many raises after his bet he is taken to have answered like them.
-PRIOR_BETS = 10
+# How many 3rd streets a player is taken to have played like everyone else before any is seen of
+# his own; and how many raises after his bet he is taken to have answered like them.
+PRIOR_OPENS = 10
 PRIOR_FOLDS = 5
-# The least and most his own bets may be taken to say, against everyone else's (``Habits.say``).
+# The least and most his completions may be taken to say, against everyone else's.
 SAYS = (0.3, 2.0)
 
 
 @dataclass(frozen=True, slots=True)
 class Habits:
-    """How a player has played over the hands seen of him (``strategy.habits.remember``), each
-    figure for 3rd street and for the later streets: how many times he completed, bet or raised
-    (``bets``) and how many times the reasonable players the reads come from would have, on the
-    same streets (``expected``); how many times he was raised after he bet (``raised``) and
-    folded to it (``gave_up``)."""
+    """How a player has played over the hands seen of him (``strategy.habits.remember``): how
+    many times he completed or raised on 3rd street (``completed``) and how many times the
+    reasonable players the reads come from would have, on the same 3rd streets (``expected``);
+    on 3rd street and on the later streets, how many times he was raised after he bet
+    (``raised``) and folded to it (``gave_up``)."""
 
-    bets: tuple[int, int] = (0, 0)
-    expected: tuple[float, float] = (0.0, 0.0)
+    completed: int = 0
+    expected: float = 0.0
     raised: tuple[int, int] = (0, 0)
     gave_up: tuple[int, int] = (0, 0)
 
-    def counted(self, third: bool, bet: bool, rate: float) -> Habits:
-        """With one more street he acted on, where they bet at ``rate``."""
-        at = 0 if third else 1
-        bets, expected = list(self.bets), list(self.expected)
-        bets[at] += bet
-        expected[at] += rate
-        return replace(self, bets=(bets[0], bets[1]), expected=(expected[0], expected[1]))
+    def opened(self, completed: bool, rate: float) -> Habits:
+        """With one more 3rd street he acted on, where they complete or raise at ``rate``."""
+        return replace(self, completed=self.completed + completed, expected=self.expected + rate)
 
     def answered(self, third: bool, folded: bool) -> Habits:
         """With one more raise after his bet, and whether he folded to it."""
@@ -62,13 +58,13 @@ class Habits:
         at = 0 if third else 1
         return (self.gave_up[at] + PRIOR_FOLDS * usual) / (self.raised[at] + PRIOR_FOLDS)
 
-    def say(self, third: bool) -> float:
-        """How much his bets say of his cards against theirs, as the power their reads of a bet
-        are raised to (and of a check, one over it): theirs over his, both drawn toward 1 by
-        ``PRIOR_BETS``. Below 1 (flatter) for a player who bets more often than they do, above
-        1 for one who bets less."""
-        at = 0 if third else 1
-        ratio = (self.expected[at] + PRIOR_BETS) / (self.bets[at] + PRIOR_BETS)
+    def say(self) -> float:
+        """How much his completions and raises on 3rd street say of his cards against theirs, as
+        the power their reads of one are raised to: theirs over his, both drawn toward 1 by
+        ``PRIOR_OPENS``. Below 1 (flatter) for a player who opens more often than they do, above
+        1 for one who opens less. (Later streets are not weighed so: how often a player bets
+        there depends more on what he met than on who he is.)"""
+        ratio = (self.expected + PRIOR_OPENS) / (self.completed + PRIOR_OPENS)
         return min(SAYS[1], max(SAYS[0], ratio))
 
 

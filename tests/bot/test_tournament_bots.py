@@ -22,13 +22,13 @@ from tests.databases import POSTGRESQL_IN_SLOW_TIER
 
 FUNDS = 10_000
 ADMIN = 1
-SEED = 2
+SEED = 1
 BOTS = 3
 
 
 def calls_down(buttons: list[ButtonSpec]) -> ButtonSpec:
     """A person who calls every bet and checks when he may: against the bots he goes out before
-    the end under most seeds (as the bots play now, 6 of the first 8: all but 1 and 4)."""
+    the end under some seeds (as the bots play now, 4 of the first 8: 1, 3, 7 and 8)."""
     for action in ("call", "check"):
         for spec in buttons:
             if spec.action == action:

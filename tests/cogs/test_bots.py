@@ -153,8 +153,8 @@ async def test_a_bot_plays_its_turns_after_a_pause_and_is_never_sent_its_cards(
 async def test_a_bot_reads_each_player_by_how_he_bet_in_the_hands_before(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The table remembers, hand after hand, how each player bet; a bot's next decision sees
-    it for every seat (Ann only checks and calls: she never bets)."""
+    """The table remembers, hand after hand, how each player played 3rd street; a bot's next
+    decision sees it for every seat (Ann only checks and calls: she never completes)."""
     sights: list[Sight] = []
 
     def spy(sight: Sight, *args: Any, **kwargs: Any) -> Thought:
@@ -176,8 +176,8 @@ async def test_a_bot_reads_each_player_by_how_he_bet_in_the_hands_before(
         shown = {opponent.habits for sight in sights for opponent in sight.opponents}
         assert shown <= {remembered}
         seen |= shown
-    assert table.habits[ann.id].bets == (0, 0) and sum(table.habits[ann.id].expected) > 0
-    assert table.habits[BOT].expected != (0.0, 0.0)
+    assert table.habits[ann.id].completed == 0 and table.habits[ann.id].expected > 0
+    assert table.habits[BOT].expected > 0
     assert seen - {Habits()}, "a later hand's decisions saw what the earlier ones showed"
 
 

@@ -1,6 +1,7 @@
-"""What a computer player remembers of an opponent from one hand to the next: how often he bets,
-against how often the reasonable players its reads come from do, and how often he folds when
-raised after a bet; how that changes what his bets say of his cards, and when he is raised."""
+"""What a computer player remembers of an opponent from one hand to the next: how often he
+completes on 3rd street, against how often the reasonable players its reads come from do, and
+how often he folds when raised after a bet; how that changes what his completions say of his
+cards, and when he is raised."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from engine.cards import FULL_DECK
 from strategy import STYLES, Sight, decide, estimate
 from strategy.equity import LIKELIHOOD
 from strategy.habits import answers_to_raises, remember
-from strategy.sight import CALLED, CHECKED, PRIOR_BETS, PRIOR_FOLDS, SAYS, Habits
+from strategy.sight import PRIOR_FOLDS, PRIOR_OPENS, SAYS, Habits
 from tests.engine.decks import stacked_deck
-from tests.strategy.test_reading import STAKES, _sixth_street
+from tests.strategy.test_reading import STAKES
 
 
 def _hand(seed: int, raiser: int) -> StudHand:
@@ -36,86 +37,71 @@ def _hand(seed: int, raiser: int) -> StudHand:
     return hand
 
 
-def _streets(hands: list[StudHand], seat: int) -> tuple[list[int], list[int]]:
-    """By the events themselves: the streets ``seat`` acted on of his own will, and those he
-    completed, bet or raised on."""
-    acted: list[int] = []
-    bet: list[int] = []
+def _third_streets(hands: list[StudHand], seat: int) -> tuple[int, int]:
+    """By the events themselves: how many 3rd streets ``seat`` acted on of his own will, and on
+    how many of those he completed or raised."""
+    acted = opened = 0
     for hand in hands:
-        street = 3
-        mine: dict[int, bool] = {}
+        street, mine = 3, []
         for event in hand.events:
             if isinstance(event, ev.StreetStarted):
                 street = event.street
             elif (
-                isinstance(event, ev.Action)
+                street == 3
+                and isinstance(event, ev.Action)
                 and event.seat == seat
                 and not isinstance(event, ev.BringIn)
             ):
-                raised = isinstance(event, ev.Complete | ev.Bet | ev.Raise)
-                mine[street] = mine.get(street, False) or raised
-        acted += mine
-        bet += [s for s, raised in mine.items() if raised]
-    return acted, bet
+                mine.append(event)
+        acted += bool(mine)
+        opened += any(isinstance(event, ev.Complete | ev.Raise) for event in mine)
+    return acted, opened
 
 
-def test_a_finished_hand_counts_each_players_bets_against_the_reads_rates() -> None:
+def test_a_finished_hand_counts_each_players_completions_against_the_reads_rate() -> None:
     memory: dict[str, Habits] = {}
-    hands = [_hand(seed, raiser=1) for seed in range(3)]
+    hands = [_hand(seed, raiser=1) for seed in range(6)]
     for hand in hands:
         remember(memory, hand, ["ann", "bob", "cat"])
-    rates = LIKELIHOOD[STUD_HIGH.name, False].bets
+    rate = LIKELIHOOD[STUD_HIGH.name, False].completes
     for seat, name in enumerate(["ann", "bob", "cat"]):
-        acted, bet = _streets(hands, seat)
-        assert acted, "every player acts in these hands"
-        habits = memory[name]
-        assert habits.bets == (bet.count(3), len(bet) - bet.count(3))
-        third = acted.count(3)
-        expected = (third * rates[0], (len(acted) - third) * rates[1])
-        assert habits.expected == pytest.approx(expected)
-    assert memory["bob"].bets[1] > 0 and memory["ann"].bets == (0, 0)
-    # A player who bets whenever he may says less with a bet than the reads' players; one
-    # who never does, more.
-    assert memory["bob"].say(third=False) < 1 < memory["ann"].say(third=False)
+        acted, opened = _third_streets(hands, seat)
+        assert acted, "every player acts on 3rd street in some of these hands"
+        assert memory[name].completed == opened
+        assert memory[name].expected == pytest.approx(acted * rate)
+    assert memory["bob"].completed > 0 and memory["ann"].completed == 0
+    # A player who completes whenever he may says less with a completion than the reads'
+    # players; one who never does, more.
+    assert memory["bob"].say() < 1 < memory["ann"].say()
 
 
-def test_what_a_bet_says_starts_at_the_reads_and_stays_within_bounds() -> None:
-    assert Habits().say(third=True) == Habits().say(third=False) == 1.0
-    maniac = Habits(bets=(0, 10_000), expected=(0.0, 100.0))
-    rock = Habits(bets=(0, 0), expected=(0.0, 10_000.0))
-    assert maniac.say(third=False) == SAYS[0] and rock.say(third=False) == SAYS[1]
-    assert maniac.say(third=True) == 1.0  # 3rd street is read apart
-    # One street where he bet and they would have half the time moves little.
-    once = Habits().counted(third=False, bet=True, rate=0.5)
-    assert once.say(third=False) == (0.5 + PRIOR_BETS) / (1 + PRIOR_BETS)
+def test_what_a_completion_says_starts_at_the_reads_and_stays_within_bounds() -> None:
+    assert Habits().say() == 1.0
+    assert Habits(completed=10_000, expected=100.0).say() == SAYS[0]
+    assert Habits(completed=0, expected=10_000.0).say() == SAYS[1]
+    # One 3rd street where he completed and they would have half the time moves little.
+    once = Habits().opened(completed=True, rate=0.5)
+    assert once.say() == (0.5 + PRIOR_OPENS) / (1 + PRIOR_OPENS)
 
 
-def test_a_raise_from_a_player_who_raises_all_the_time_means_less() -> None:
-    """The same raise on 5th street, from an opponent who bets as often as the reads' players,
-    from one who bets three times as often and from one who never does."""
-    sight = _sixth_street("raises")
+def test_a_re_raise_from_a_player_who_opens_all_the_time_means_less() -> None:
+    """The bot's nines complete against the bring-in, which re-raises: from an opponent who
+    completes and raises on 3rd street as often as the reads' players, from one who does three
+    times as often and from one who hardly ever does."""
+    deck = stacked_deck({0: "9c9dKh", 1: "3s5d2h"}, dealer=0, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 0)
+    hand.decide(Decision("bring_in"))
+    hand.decide(Decision("raise_to", 10))
+    hand.decide(Decision("raise_to", 20))
+    sight = Sight.of(hand, 0)
     seen = {"usual": sight.opponents[0]}
-    seen["maniac"] = replace(seen["usual"], habits=Habits(bets=(0, 60), expected=(0.0, 20.0)))
-    seen["rock"] = replace(seen["usual"], habits=Habits(bets=(0, 1), expected=(0.0, 40.0)))
+    seen["maniac"] = replace(seen["usual"], habits=Habits(completed=60, expected=20.0))
+    seen["rock"] = replace(seen["usual"], habits=Habits(completed=1, expected=40.0))
     share = {
         name: estimate(replace(sight, opponents=(opponent,)), 3000, random.Random(5)).share
         for name, opponent in seen.items()
     }
-    assert share["rock"] < share["usual"] - 0.2 and share["maniac"] > share["usual"] + 0.1
-
-
-def test_a_check_from_a_player_who_bets_all_the_time_is_weaker() -> None:
-    """An opponent who checked 4th, 5th and 6th street to the bot: weaker still when he bets
-    whenever he has something, so the bot's share is larger."""
-    sight = _sixth_street("calls")
-    checks = ((3, CALLED), (4, CHECKED), (5, CHECKED), (6, CHECKED))
-    usual = replace(sight.opponents[0], actions=checks)
-    maniac = replace(usual, habits=Habits(bets=(0, 60), expected=(0.0, 20.0)))
-    share = [
-        estimate(replace(sight, opponents=(opponent,)), 3000, random.Random(5)).share
-        for opponent in (usual, maniac)
-    ]
-    assert share[1] > share[0] + 0.03
+    assert share["rock"] < share["usual"] - 0.05 and share["maniac"] > share["usual"] + 0.03
 
 
 def test_sight_gives_each_opponent_his_habits_by_seat() -> None:
