@@ -55,7 +55,7 @@ from engine import RAZZ, STUD_HI_LO, STUD_HIGH, Decision, Stakes, StudHand, Vari
 from engine.cards import FULL_DECK, Card
 from strategy import STYLES, Sight, decide
 from strategy.decide import MAX_SAMPLES
-from strategy.habits import remember
+from strategy.habits import by_seat, remember
 from strategy.sight import Habits
 
 baseline = load()  # the players before, from the repository's history
@@ -161,7 +161,7 @@ def play_hand(
     before: bool = False,
 ) -> int:
     """One hand; returns the bot's net chips. ``None`` in ``seats`` is the bot; ``memory``: how
-    the others have bet in the hands before, each known by his place from the bot (one more
+    the others have played the hands before, each known by his place from the bot (one more
     hand counted in when this one ends); ``before``: the bot is the frozen player of its style,
     who remembers nothing."""
     hand = StudHand([BUY_IN] * len(seats), STAKES, deck, dealer, variant)
@@ -178,8 +178,7 @@ def play_hand(
                 decision = baseline.decide(sight, old, seed_now, budget=samples).decision
             else:
                 style = STYLES[style_name]
-                seen = {s: memory[p] for s, p in enumerate(players) if p in memory}
-                sight = Sight.of(hand, seat, seen)
+                sight = Sight.of(hand, seat, by_seat(memory, players))
                 decision = decide(sight, style, seed_now, budget=samples).decision
         else:
             decision = player(hand, seat, rng)
@@ -214,7 +213,7 @@ def cell(
     before: bool = False,
 ) -> Cell:
     """The bot's big bets per 100 hands and its 95% interval, each deck dealt twice, at one
-    table: the bot remembers how its opponents bet from the first hand to the last."""
+    table: the bot remembers how its opponents play from the first hand to the last."""
     decks = random.Random(f"{seed}:{game}:{size}")
     player = opponent(against, samples)
     memory: dict[int, Habits] = {}

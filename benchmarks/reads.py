@@ -143,8 +143,8 @@ def _report(title: str, counts: Counts) -> Read:
             if level != FOLDED:
                 rows[name] = _relative(chance)
         read["third" if third else "later"] = rows
-    levels = [counts.opens[level] for level in (CHECKED, CALLED, BET, RAISED)]
-    read["completes"] = round(sum(levels[BET:]) / max(1, sum(levels)), 3)
+    opened = counts.opens[BET] + counts.opens[RAISED]
+    read["completes"] = round(opened / max(1, sum(counts.opens.values())), 3)
     folds = {}
     for third in (True, False):
         answers = counts.answers[third, True], counts.answers[third, False]

@@ -127,9 +127,8 @@ def _folds_to_a_raise(sight: Sight, style: Style, share: float) -> bool:
     raise is worth more as a bluff (the pot when he folds, the raise lost when he doesn't, as if
     the cards never won) than a call is, by the style's margin."""
     legal = sight.legal
-    if len(sight.opponents) != 1 or sight.bets_this_street != 1 or legal.call is None:
-        return False
-    if not legal.raise_to:
+    lone_bet = len(sight.opponents) == 1 and sight.bets_this_street == 1
+    if not lone_bet or legal.call is None or not legal.raise_to:
         return False
     third = sight.street == 3
     usual = LIKELIHOOD[sight.variant, True].folds[0 if third else 1]

@@ -11,7 +11,7 @@ them. The memory is the table's, kept by whoever seats the players, and given to
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import TypeVar
 
 from engine import events as ev
@@ -34,6 +34,11 @@ def remember(
     for (street, seat), folded in answers_to_raises(hand).items():
         player = players[seat]
         memory[player] = memory.get(player, Habits()).answered(street == 3, folded)
+
+
+def by_seat(memory: Mapping[Player, Habits], players: Sequence[Player]) -> dict[int, Habits]:
+    """What ``memory`` holds of the player in each seat, as ``Sight.of`` takes it."""
+    return {seat: memory[player] for seat, player in enumerate(players) if player in memory}
 
 
 def answers_to_raises(hand: StudHand) -> dict[tuple[int, int], bool]:

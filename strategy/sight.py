@@ -4,7 +4,7 @@ card, the up cards of folded hands (dead), the pot, the bets and what he may do.
 ``Sight.of`` (with ``actions``, what each player's actions say) is where the computer player
 reads a ``StudHand`` (``strategy.habits`` counts a finished one's actions), and it reads of the
 others exactly what the table shows: up cards, how many cards are down, chips and actions, and
-how each has bet in the hands before. A ``Sight`` is small and picklable, so the thinking can run
+how each has played the hands before. A ``Sight`` is small and picklable, so the thinking can run
 in another thread or process.
 """
 
@@ -82,7 +82,7 @@ class Opponent:
     all_in: bool
     # He completed on 3rd street with the best door card of those still in: maybe a steal.
     stole: bool = False
-    habits: Habits = Habits()  # how he has bet in the hands seen before this one
+    habits: Habits = Habits()  # how he has played the hands seen before this one
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,7 @@ class Sight:
     @classmethod
     def of(cls, hand: StudHand, seat: int, memory: Mapping[int, Habits] | None = None) -> Sight:
         """What ``seat`` sees now; he must be the actor. ``memory``: how the players in each
-        other seat have bet in the hands seen before (``strategy.habits``)."""
+        other seat have played the hands seen before (``strategy.habits.by_seat``)."""
         assert hand.actor == seat, "a player decides on his own turn"
         strongest, stole, street_bets = actions(hand)
         first = next(

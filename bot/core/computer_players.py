@@ -4,7 +4,7 @@
 ``/table bots remove`` sends them back after the hand they are in. A computer player's turn
 starts, like a person's, when the table showing it is delivered (``shown``); it then waits a
 short, varied delay on the table's clock, thinks in a worker thread (``strategy.decide``, from
-what its seat can see and how the others have bet at this table, ``Table.habits``) and acts
+what its seat can see and how the others have played at this table, ``Table.habits``) and acts
 through the dealer like any click, so every rule, save and announcement is the same. It has no
 buttons, no turn clock and no DMs: it never times out.
 """
@@ -29,6 +29,7 @@ from bot.core.tasks import Tasks
 from engine.hand import Decision
 from strategy import DEFAULT_STYLE, STYLES, Sight, decide
 from strategy.decide import MAX_SAMPLES
+from strategy.habits import by_seat
 from words import Texts
 
 log = logging.getLogger(__name__)
@@ -167,9 +168,7 @@ class ComputerPlayers:
                 return
             seat = live.hand.actor
             assert seat is not None and live.users[seat] == bot_id
-            habits = table.habits
-            memory = {s: habits[user] for s, user in enumerate(live.users) if user in habits}
-            sight = Sight.of(live.hand, seat, memory)
+            sight = Sight.of(live.hand, seat, by_seat(table.habits, live.users))
             # Seeded by the hand's secret salt: reproducible, and no one at the table can know
             # the seed before the hand is over.
             seed = f"{live.salt}:{seq}"

@@ -92,7 +92,7 @@ class Table:
     banks: dict[int, float] = field(default_factory=dict)  # user id -> time bank seconds left
     dms_told: set[int] = field(default_factory=set)  # players told once their DMs are closed
     tournament: Director | None = None  # a tournament's table: nobody sits out or leaves (11.3)
-    # User id -> how he has bet in this table's hands, which its computer players read him by.
+    # User id -> how he has played this table's hands, which its computer players read him by.
     # Only in memory: after a restart they start over, as people back from a break would.
     habits: dict[int, Habits] = field(default_factory=dict)
 
