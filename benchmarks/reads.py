@@ -12,7 +12,8 @@ the cards he held then (``strategy.equity.holding_class``); on 3rd street also w
 completed from the best door showing, among the players whose door was the best when they first
 acted. And what a computer player's memory weighs each opponent's own habits against
 (``strategy.habits``): how often a 3rd street a player acted on was one he completed or raised
-on, and, on 3rd street and later, how often a player who bet folded when raised.
+on, and, on 3rd street and later, how often a player folded to a lone completion or bet from
+another, and how often a player who bet folded when raised.
 
 Prints, per game and format, for 3rd street and for the later streets, how many holdings of
 each class acted and how likely each action was for each class; ``--write`` writes them to
@@ -36,7 +37,7 @@ from benchmarks.bots import BUY_IN, GAMES, REASONABLE, STAKES, opponent
 from engine import StudHand, Variant
 from engine.cards import FULL_DECK
 from strategy.equity import holding_class
-from strategy.habits import answers_to_raises
+from strategy.habits import answers
 from strategy.sight import BET, CALLED, CHECKED, RAISED, actions, best_door
 
 FOLDED = RAISED + 1
@@ -80,14 +81,15 @@ def dumps(table: object) -> str:
 class Counts:
     """``acted``: (3rd street?, class, level) over every street a player acted on; ``doors``:
     (class, completed?) over the players with the best door on 3rd street; ``opens``: the level
-    of every 3rd street a player acted on, and ``answers``: (3rd street?, folded?) over the
-    raises a player met after he bet, both as a player's memory counts them
-    (``strategy.habits``)."""
+    of every 3rd street a player acted on; ``to_bets`` and ``to_raises``: (3rd street?,
+    folded?) over the lone bets a player met from another and the raises he met after he bet;
+    all as a player's memory counts them (``strategy.habits``)."""
 
     acted: Counter[tuple[bool, int, int]] = field(default_factory=Counter)
     doors: Counter[tuple[int, bool]] = field(default_factory=Counter)
     opens: Counter[int] = field(default_factory=Counter)
-    answers: Counter[tuple[bool, bool]] = field(default_factory=Counter)
+    to_bets: Counter[tuple[bool, bool]] = field(default_factory=Counter)
+    to_raises: Counter[tuple[bool, bool]] = field(default_factory=Counter)
 
 
 def _play(variant: Variant, seats: tuple[int, int], hands: int, rng: random.Random) -> Counts:
@@ -119,8 +121,11 @@ def _play(variant: Variant, seats: tuple[int, int], hands: int, rng: random.Rand
         for (street, _), level in strongest.items():
             if street == 3:
                 counts.opens[level] += 1
-        for (street, _), gave_up in answers_to_raises(hand).items():
-            counts.answers[street == 3, gave_up] += 1
+        for counter, answered in zip(
+            (counts.to_bets, counts.to_raises), answers(hand), strict=True
+        ):
+            for (street, _), gave_up in answered.items():
+                counter[street == 3, gave_up] += 1
         for (street, seat), kind in held.items():
             level = FOLDED if (street, seat) in folds else strongest[street, seat]
             acted[street == 3, kind, level] += 1
@@ -145,13 +150,14 @@ def _report(title: str, counts: Counts) -> Read:
         read["third" if third else "later"] = rows
     opened = counts.opens[BET] + counts.opens[RAISED]
     read["completes"] = round(opened / max(1, sum(counts.opens.values())), 3)
-    folds = {}
-    for third in (True, False):
-        answers = counts.answers[third, True], counts.answers[third, False]
-        folds["third" if third else "later"] = round(answers[0] / max(1, sum(answers)), 3)
     print(f"  completed or raised on 3rd street {read['completes']}")
-    print(f"  folded to a raise after a bet on 3rd street {folds['third']}, later {folds['later']}")
-    read["folds"] = folds
+    for kind, counter in (("bets", counts.to_bets), ("raises", counts.to_raises)):
+        folds = {}
+        for third in (True, False):
+            answered = counter[third, True], counter[third, False]
+            folds["third" if third else "later"] = round(answered[0] / max(1, sum(answered)), 3)
+        print(f"  folded to {kind} on 3rd street {folds['third']}, later {folds['later']}")
+        read[f"folds_to_{kind}"] = folds
     completed = [doors[held, True] for held in CLASSES]
     chance = _smoothed(completed, [completed[h] + doors[h, False] for h in CLASSES])
     print("  completed from the best door " + " ".join(f"{p:.3f}" for p in chance))

@@ -131,8 +131,8 @@ def _folds_to_a_raise(sight: Sight, style: Style, share: float) -> bool:
     if not lone_bet or legal.call is None or not legal.raise_to:
         return False
     third = sight.street == 3
-    usual = LIKELIHOOD[sight.variant, True].folds[0 if third else 1]
-    folds = sight.opponents[0].habits.fold_rate(third, usual)
+    usual = LIKELIHOOD[sight.variant, True].folds_to_raises[0 if third else 1]
+    folds = sight.opponents[0].habits.to_raises.rate(third, usual)
     cost = sight.to_call + sight.unit
     calling = max(0.0, share * (sight.pot + sight.to_call) - sight.to_call)
     bluff = folds * sight.pot - (1 - folds) * cost

@@ -42,13 +42,15 @@ class Reads:
     holding of each class, NOTHING to STRONG, each row over its largest entry: on 3rd street,
     on the later streets, and for a completion from the best door showing (often a steal);
     ``completes``, how often a 3rd street they acted on was one they completed or raised on;
-    ``folds``, how often one who bet folded to a raise, on 3rd street and later."""
+    ``folds_to_bets``, how often one who met a lone completion or bet folded to it, and
+    ``folds_to_raises``, how often one who bet folded to a raise, each on 3rd street and later."""
 
     third: dict[int, tuple[float, ...]]
     later: dict[int, tuple[float, ...]]
     steal: tuple[float, ...]
     completes: float
-    folds: tuple[float, float]
+    folds_to_bets: tuple[float, float]
+    folds_to_raises: tuple[float, float]
 
 
 def _load_reads() -> dict[tuple[str, bool], Reads]:
@@ -63,9 +65,12 @@ def _load_reads() -> dict[tuple[str, bool], Reads]:
                 {levels[level]: tuple(row) for level, row in read[street].items()}
                 for street in ("third", "later")
             )
-            folds = read["folds"]["third"], read["folds"]["later"]
+            to_bets, to_raises = (
+                (read[kind]["third"], read[kind]["later"])
+                for kind in ("folds_to_bets", "folds_to_raises")
+            )
             reads[game, name == "heads-up"] = Reads(
-                third, later, tuple(read["steal"]), read["completes"], folds
+                third, later, tuple(read["steal"]), read["completes"], to_bets, to_raises
             )
     return reads
 

@@ -2,8 +2,9 @@
 often each has completed or raised on 3rd street, against how often the reasonable players its
 reads come from would have in his place (``benchmarks.reads``): a player who opens twice as often
 as they do opens weaker cards, and his completions say less of his holding; one who opens half
-as often says more. And how often each folded when raised after he bet: a player who gives up
-that often is raised as a bluff.
+as often says more. And how often each folded to a lone bet from another and to a raise after
+he bet, against the same players' rates: a player who seldom folds is seldom bluffed, and one
+who gives up to a raise that often is raised as a bluff.
 
 Everything counted is public: the actions of a finished hand, as ``strategy.sight.actions`` reads
 them. The memory is the table's, kept by whoever seats the players, and given to ``Sight.of``.
@@ -31,9 +32,11 @@ def remember(
         if street == 3:
             player = players[seat]
             memory[player] = memory.get(player, Habits()).opened(level >= BET, rate)
-    for (street, seat), folded in answers_to_raises(hand).items():
-        player = players[seat]
-        memory[player] = memory.get(player, Habits()).answered(street == 3, folded)
+    for raised, answered in zip((False, True), answers(hand), strict=True):
+        for (street, seat), folded in answered.items():
+            player = players[seat]
+            habits = memory.get(player, Habits())
+            memory[player] = habits.answered(raised, street == 3, folded)
 
 
 def by_seat(memory: Mapping[Player, Habits], players: Sequence[Player]) -> dict[int, Habits]:
@@ -41,19 +44,27 @@ def by_seat(memory: Mapping[Player, Habits], players: Sequence[Player]) -> dict[
     return {seat: memory[player] for seat, player in enumerate(players) if player in memory}
 
 
-def answers_to_raises(hand: StudHand) -> dict[tuple[int, int], bool]:
-    """For each street a player completed or bet and was raised, by (street, seat), whether
-    his answer to the raise was to fold."""
-    street = 3
+Answered = dict[tuple[int, int], bool]
+
+
+def answers(hand: StudHand) -> tuple[Answered, Answered]:
+    """By (street, seat), whether a player folded: for each street he met a lone completion or
+    bet from another (his first answer to one), and for each street he completed or bet and was
+    raised (his first answer to the raise)."""
+    street, bets = 3, 0
     bettors: set[int] = set()
-    answers: dict[tuple[int, int], bool] = {}
+    to_bets: Answered = {}
+    to_raises: Answered = {}
     for event in hand.events:
         if isinstance(event, ev.StreetStarted):
-            street, bettors = event.street, set()
+            street, bets, bettors = event.street, 0, set()
         elif isinstance(event, ev.Action) and not isinstance(event, ev.BringIn):
-            seat = event.seat
-            if seat in bettors and (street, seat) not in answers:
-                answers[street, seat] = isinstance(event, ev.Fold)
+            seat, folded = event.seat, isinstance(event, ev.Fold)
+            if seat in bettors:
+                to_raises.setdefault((street, seat), folded)
+            elif bets == 1:
+                to_bets.setdefault((street, seat), folded)
             if isinstance(event, ev.Complete | ev.Bet | ev.Raise):
                 bettors.add(seat)
-    return answers
+                bets += 1
+    return to_bets, to_raises

@@ -20,7 +20,7 @@ from engine.stakes import Stakes
 
 CHECKED, CALLED, BET, RAISED = range(4)
 # How many 3rd streets a player is taken to have played like everyone else before any is seen of
-# his own; and how many raises after his bet he is taken to have answered like them.
+# his own; and how many bets and raises of each kind he is taken to have answered like them.
 PRIOR_OPENS = 10
 PRIOR_FOLDS = 5
 # The least and most his completions may be taken to say, against everyone else's.
@@ -28,35 +28,51 @@ SAYS = (0.3, 2.0)
 
 
 @dataclass(frozen=True, slots=True)
+class Answers:
+    """How many times a player met a bet of one kind, on 3rd street and on the later streets
+    (``met``), and how many of those times he folded (``folded``)."""
+
+    met: tuple[int, int] = (0, 0)
+    folded: tuple[int, int] = (0, 0)
+
+    def add(self, third: bool, folded: bool) -> Answers:
+        """With one more such bet met, and whether he folded to it."""
+        at = 0 if third else 1
+        met, gave_up = list(self.met), list(self.folded)
+        met[at] += 1
+        gave_up[at] += folded
+        return Answers((met[0], met[1]), (gave_up[0], gave_up[1]))
+
+    def rate(self, third: bool, usual: float) -> float:
+        """How often he folds to such a bet: his rate, drawn toward ``usual`` (the reasonable
+        players') by ``PRIOR_FOLDS``."""
+        at = 0 if third else 1
+        return (self.folded[at] + PRIOR_FOLDS * usual) / (self.met[at] + PRIOR_FOLDS)
+
+
+@dataclass(frozen=True, slots=True)
 class Habits:
     """How a player has played over the hands seen of him (``strategy.habits.remember``): how
     many times he completed or raised on 3rd street (``completed``) and how many times the
     reasonable players the reads come from would have, on the same 3rd streets (``expected``);
-    on 3rd street and on the later streets, how many times he was raised after he bet
-    (``raised``) and folded to it (``gave_up``)."""
+    how he answered a lone completion or bet from another (``to_bets``) and a raise after he
+    bet (``to_raises``)."""
 
     completed: int = 0
     expected: float = 0.0
-    raised: tuple[int, int] = (0, 0)
-    gave_up: tuple[int, int] = (0, 0)
+    to_bets: Answers = Answers()
+    to_raises: Answers = Answers()
 
     def opened(self, completed: bool, rate: float) -> Habits:
         """With one more 3rd street he acted on, where they complete or raise at ``rate``."""
         return replace(self, completed=self.completed + completed, expected=self.expected + rate)
 
-    def answered(self, third: bool, folded: bool) -> Habits:
-        """With one more raise after his bet, and whether he folded to it."""
-        at = 0 if third else 1
-        raised, gave_up = list(self.raised), list(self.gave_up)
-        raised[at] += 1
-        gave_up[at] += folded
-        return replace(self, raised=(raised[0], raised[1]), gave_up=(gave_up[0], gave_up[1]))
-
-    def fold_rate(self, third: bool, usual: float) -> float:
-        """How often he folds to a raise after he bet: his rate, drawn toward ``usual`` (the
-        reasonable players') by ``PRIOR_FOLDS``."""
-        at = 0 if third else 1
-        return (self.gave_up[at] + PRIOR_FOLDS * usual) / (self.raised[at] + PRIOR_FOLDS)
+    def answered(self, raised: bool, third: bool, folded: bool) -> Habits:
+        """With one more lone bet met (a raise after his bet, when ``raised``), on 3rd street or
+        later, and whether he folded to it."""
+        if raised:
+            return replace(self, to_raises=self.to_raises.add(third, folded))
+        return replace(self, to_bets=self.to_bets.add(third, folded))
 
     def say(self) -> float:
         """How much his completions and raises on 3rd street say of his cards against theirs, as

@@ -1,7 +1,7 @@
 """What a computer player remembers of an opponent from one hand to the next: how often he
 completes on 3rd street, against how often the reasonable players its reads come from do, and
-how often he folds when raised after a bet; how that changes what his completions say of his
-cards, and when he is raised."""
+how often he folds to a lone bet and when raised after a bet; how that changes what his
+completions say of his cards, when he is raised and how often he is bluffed."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from engine import events as ev
 from engine.cards import FULL_DECK
 from strategy import STYLES, Sight, decide, estimate
 from strategy.equity import LIKELIHOOD
-from strategy.habits import answers_to_raises, remember
-from strategy.sight import PRIOR_FOLDS, PRIOR_OPENS, SAYS, Habits
+from strategy.habits import answers, remember
+from strategy.sight import PRIOR_FOLDS, PRIOR_OPENS, SAYS, Answers, Habits
 from tests.engine.decks import stacked_deck
 from tests.strategy.test_reading import STAKES
 
@@ -134,19 +134,35 @@ def _completed(answer: str) -> StudHand:
     return hand
 
 
-def test_a_raise_after_a_bet_is_answered_by_folding_or_not() -> None:
-    assert answers_to_raises(_completed("fold")) == {(3, 1): True}
-    assert answers_to_raises(_completed("call")) == {(3, 1): False, (4, 1): False}
+def test_a_lone_bet_and_a_raise_after_a_bet_are_answered_by_folding_or_not() -> None:
+    # Bob's re-raise answers Ann's completion, and on 4th street his raise answers her bet.
+    assert answers(_completed("fold")) == ({(3, 0): False}, {(3, 1): True})
+    assert answers(_completed("call")) == (
+        {(3, 0): False, (4, 0): False},
+        {(3, 1): False, (4, 1): False},
+    )
     memory: dict[str, Habits] = {}
     for answer in ("fold", "fold", "call"):
         remember(memory, _completed(answer), ["bob", "ann"])
-    assert memory["ann"].raised == (3, 1) and memory["ann"].gave_up == (2, 0)
-    assert memory["bob"].raised == (0, 0)  # nobody raised his bring-in or his re-raise
+    remember(memory, _bring_in_folds(), ["bob", "ann"])
+    assert memory["ann"].to_raises == Answers(met=(3, 1), folded=(2, 0))
+    assert memory["ann"].to_bets == Answers()  # every bet she met was a raise of her own
+    assert memory["bob"].to_raises == Answers()  # nobody raised his bring-in or his re-raise
+    assert memory["bob"].to_bets == Answers(met=(4, 1), folded=(1, 0))
     usual = 0.2
-    assert memory["ann"].fold_rate(third=True, usual=usual) == (2 + PRIOR_FOLDS * usual) / (
-        3 + PRIOR_FOLDS
-    )
-    assert Habits().fold_rate(third=False, usual=usual) == usual
+    rate = memory["ann"].to_raises.rate(third=True, usual=usual)
+    assert rate == (2 + PRIOR_FOLDS * usual) / (3 + PRIOR_FOLDS)
+    assert Answers().rate(third=False, usual=usual) == usual
+
+
+def _bring_in_folds() -> StudHand:
+    """Heads-up Stud: seat 0 brings in, seat 1 completes and seat 0 folds."""
+    deck = stacked_deck({0: "8c4d2h", 1: "9h5dAs"}, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1)
+    hand.decide(Decision("bring_in"))
+    hand.decide(Decision("raise_to", 10))
+    hand.decide(Decision("fold"))
+    return hand
 
 
 def test_a_lone_completion_from_a_player_who_folds_to_raises_is_raised_with_any_cards() -> None:
@@ -157,8 +173,8 @@ def test_a_lone_completion_from_a_player_who_folds_to_raises_is_raised_with_any_
     hand = StudHand([500, 500], STAKES, deck, 1)
     hand.decide(Decision("bring_in"))
     hand.decide(Decision("raise_to", 10))
-    folds = Habits(raised=(40, 0), gave_up=(36, 0))
-    stays = Habits(raised=(40, 0), gave_up=(0, 0))
+    folds = Habits(to_raises=Answers(met=(40, 0), folded=(36, 0)))
+    stays = Habits(to_raises=Answers(met=(40, 0), folded=(0, 0)))
     for style in STYLES.values():
         for seed in range(5):
             usual = decide(Sight.of(hand, 0), style, seed).decision
