@@ -1,10 +1,10 @@
 """A computer player's decision: its chance to win (against what the opponents' play says they
 hold) against the pot odds, with a style's aggression, steals and bluffs on top: a completion
 with the best door card on 3rd street, a re-raise against a lone completion from the best door,
-a lighter bet when checked to in the last seat; heads-up, a smaller margin over the fair share
-for a bet, and a raise of a lone bet from a player who has folded to raises often enough in the
-hands before that it pays as a bluff. Always one of the legal actions; the same seed, the same
-choice.
+a lighter bet when checked to in the last seat; bluffs only from the board that looks best, as
+often as the opponents have folded to bets in the hands before; heads-up, a smaller margin over
+the fair share for a bet, and a raise of a lone bet from a player who has folded to raises often
+enough that it pays as a bluff. Always one of the legal actions; the same seed, the same choice.
 
 Sampling is adaptive: a first small batch; more only when the estimate is too close to the line
 between two actions to tell them apart, up to a budget.
@@ -41,6 +41,8 @@ UNREALISED_PER_STREET = 0.05
 # A very strong hand: past this share of the pot, a slowplay may just call.
 MONSTER = 0.85
 BLUFF_OPPONENTS = 2
+# A bluff is made this many times as often at most against players who fold more than most.
+FOLDING_MOST = 2.0
 # Checked to the last seat, a bet needs this much of the usual edge.
 BEHIND = 0.9
 # A steal needs some cards too: this share of a fair one at least; and few players to pass.
@@ -88,9 +90,11 @@ def decide(
         wants_raise = False
     if not wants_raise and _folds_to_a_raise(sight, style, share):
         return Thought(Decision("raise_to", legal.raise_to[-1]), equity)
-    if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS:
-        # A bluff where the betting allows it; a semi-bluff only with a hand worth a call.
-        chance = style.bluff if legal.check or legal.bring_in is not None else style.bluff / 2
+    if not wants_raise and legal.raise_to and opponents <= BLUFF_OPPONENTS and _looks_best(sight):
+        # A bluff where the betting allows it; a semi-bluff only with a hand worth a call. From
+        # a board that can't be the best it is called, and as often as the opponents fold.
+        opening = legal.check or legal.bring_in is not None
+        chance = (style.bluff if opening else style.bluff / 2) * _folding(sight, opening)
         if (legal.call is None or share >= call_line) and rng.random() < chance:
             return Thought(Decision("raise_to", legal.raise_to[0]), equity)
     if wants_raise:
@@ -137,6 +141,27 @@ def _folds_to_a_raise(sight: Sight, style: Style, share: float) -> bool:
     calling = max(0.0, share * (sight.pot + sight.to_call) - sight.to_call)
     bluff = folds * sight.pot - (1 - folds) * cost
     return bluff > calling + (style.aggression - 1) * cost
+
+
+def _folding(sight: Sight, opening: bool) -> float:
+    """How much likelier than the reasonable players of the reads the opponents are to fold to
+    a bet (``opening``) or to a raise of their bet, all of them: each one's rate over theirs,
+    multiplied, at most ``FOLDING_MOST``."""
+    third = sight.street == 3
+    read = LIKELIHOOD[sight.variant, len(sight.opponents) == 1]
+    usual = (read.folds_to_bets if opening else read.folds_to_raises)[0 if third else 1]
+    folding = 1.0
+    for opponent in sight.opponents:
+        answers = opponent.habits.to_bets if opening else opponent.habits.to_raises
+        folding *= answers.rate(third, usual) / usual if usual else 1.0
+    return min(FOLDING_MOST, folding)
+
+
+def _looks_best(sight: Sight) -> bool:
+    """Whether the player's up cards beat every opponent's, as the board that acts first does."""
+    board = VARIANTS[sight.variant].board_rule
+    mine = board(list(sight.own_up)).key
+    return all(mine > board(list(o.up)).key for o in sight.opponents)
 
 
 def _steal_spot(sight: Sight, opponents: int) -> bool:

@@ -18,6 +18,7 @@ from engine.variants import VARIANTS
 from strategy import STYLES, Sight, decide, estimate
 from strategy.decide import _raise_line
 from strategy.equity import _result
+from strategy.sight import Answers, Habits
 from tests.engine.decks import stacked_deck
 from tests.engine.test_properties import hands
 
@@ -169,3 +170,42 @@ def test_the_sampled_result_shares_a_pot_as_the_engine_does() -> None:
                 expected = (high_part + low_part) / 2
             assert won == round(expected * pot), (variant.name, hands)
             assert scooped == (won == pot and len(split.total) == 1)
+
+
+def _razz_seventh(bot: str, opponent: str) -> StudHand:
+    """Heads-up Razz played by checks and calls to the bot's (seat 0's) turn on 7th street."""
+    deck = stacked_deck({0: bot, 1: opponent}, dealer=1, seats=2)
+    hand = StudHand([500, 500], STAKES, deck, 1, RAZZ)
+    while not (hand.street == 7 and hand.actor == 0):
+        legal = hand.legal()
+        if legal.bring_in is not None:
+            hand.decide(Decision("bring_in"))
+        else:
+            hand.decide(Decision("check") if legal.check else Decision("call"))
+    return hand
+
+
+def test_a_bluff_comes_from_the_better_board_as_often_as_the_opponent_folds_to_bets() -> None:
+    """On 7th street the loose player holds a queen-high low, beaten by almost any hand. Showing
+    6-5-4-2 to 8-9-T-J, it bets it now and then as a bluff: about as often as its style says
+    against a player who folds to bets as often as the reads' players, more often against one
+    who always folds, almost never against one who never does. Showing the worse board, never."""
+    better = _razz_seventh("KcKd6h5s4d2cQh", "3c7dJhTs9d8c5c")
+    worse = _razz_seventh("KcKdJhTs9d8cQh", "3c7d6h5s4d2c5c")
+    assert Sight.of(better, 0).legal.check and Sight.of(worse, 0).legal.check
+    seen = {
+        "usual": Habits(),
+        "folds": Habits(to_bets=Answers(met=(0, 200), folded=(0, 200))),
+        "never": Habits(to_bets=Answers(met=(0, 1000), folded=(0, 0))),
+    }
+    bluffs = dict.fromkeys(seen, 0)
+    for seed in range(400):
+        for name, habits in seen.items():
+            thought = decide(Sight.of(better, 0, {1: habits}), STYLES["loose"], seed)
+            assert thought.equity is not None and thought.equity.share < 0.25
+            bluffs[name] += thought.decision.action == "raise_to"
+            assert decide(Sight.of(worse, 0, {1: habits}), STYLES["loose"], seed).decision == (
+                Decision("check")
+            )
+    assert 0.5 * 400 * STYLES["loose"].bluff < bluffs["usual"] < 1.5 * 400 * STYLES["loose"].bluff
+    assert bluffs["folds"] > 1.5 * bluffs["usual"] and bluffs["never"] < bluffs["usual"] / 10
