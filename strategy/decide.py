@@ -158,21 +158,18 @@ def _folding(sight: Sight, opening: bool) -> float:
 
 
 def _looks_best(sight: Sight) -> bool:
-    """Whether the player's up cards beat every opponent's, as the board that acts first does."""
-    board = VARIANTS[sight.variant].board_rule
-    mine = board(list(sight.own_up)).key
-    return all(mine > board(list(o.up)).key for o in sight.opponents)
+    """Whether the player's up cards beat every opponent's, as the board that acts first does
+    (on 3rd street, his door card every other door)."""
+    board = VARIANTS[sight.variant].board_rank
+    mine = board(sight.own_up).key
+    return all(mine > board(o.up).key for o in sight.opponents)
 
 
 def _steal_spot(sight: Sight, opponents: int) -> bool:
     """3rd street, nobody has completed, few players left, and no door beats the player's."""
     if sight.street != 3 or sight.bets_this_street or opponents > STEAL_OPPONENTS:
         return False
-    door = sight.own_up[0]
-    if VARIANTS[sight.variant].high:
-        return all(door.rank > o.up[0].rank for o in sight.opponents)
-    mine = 1 if door.rank == 14 else door.rank
-    return all(mine < (1 if o.up[0].rank == 14 else o.up[0].rank) for o in sight.opponents)
+    return _looks_best(sight)
 
 
 def _sample(sight: Sight, rng: random.Random, lines: list[float], budget: int) -> Equity:

@@ -229,11 +229,10 @@ _LEVELS: dict[type, int] = {
 
 
 def best_door(hand: StudHand, seat: int, folded: set[int]) -> bool:
-    """Whether ``seat``'s door card beats every other door of those not yet folded: the seat a
-    completion may be a steal from (high cards in Stud and Hi-Lo, low ones in Razz)."""
-    door = hand.up_cards(seat)[0]
-    others = [hand.up_cards(o)[0] for o in hand.dealing_order if o != seat and o not in folded]
-    if hand.variant.high:
-        return all(door.rank > other.rank for other in others)
-    low = 1 if door.rank == 14 else door.rank
-    return all(low < (1 if other.rank == 14 else other.rank) for other in others)
+    """Whether ``seat``'s door card beats every other door of those not yet folded, by the rule
+    that picks who acts first: the seat a completion may be a steal from (high cards in Stud and
+    Hi-Lo, low ones in Razz)."""
+    board = hand.variant.board_rank
+    door = board(hand.up_cards(seat)[:1]).key
+    others = [o for o in hand.dealing_order if o != seat and o not in folded]
+    return all(door > board(hand.up_cards(o)[:1]).key for o in others)
